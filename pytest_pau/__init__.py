@@ -1,0 +1,22 @@
+"""pytest-pau: the PAU (Python API Understanding) benchmark as a pytest suite."""
+
+from __future__ import annotations
+
+from pytest_pau._version import __version__
+from pytest_pau.models import CallResult, Example, Instance, InstanceResult
+
+__all__ = [
+    "CallResult",
+    "Example",
+    "Instance",
+    "InstanceResult",
+    "__version__",
+    "load_dataset",
+]
+
+
+def load_dataset(spec: str = "builtin", split: str = "test") -> list[Instance]:
+    """Load instances from a dataset spec (see :func:`pytest_pau.dataset.load_dataset`)."""
+    from pytest_pau.dataset import load_dataset as _load
+
+    return _load(spec, split)

@@ -1,0 +1,61 @@
+"""The exceptions pytest-pau raises.
+
+    PauError                      base of everything below
+    ├── ConfigError               a bad option or ini value (the plugin turns it into pytest.UsageError)
+    ├── DatasetError              bad data: names the file, the line or row, and the field
+    ├── SandboxError              the sandbox itself failed (not the method it runs)
+    │   └── SandboxBuildError     the Wasm component could not be built or loaded
+    ├── LLMError                  a model call failed for good
+    │   ├── LLMConfigError        not retryable: bad key, unknown model, bad request
+    │   └── LLMUnavailableError   retryable errors persisted past the retry budget
+    ├── BudgetExceeded            --pau-max-cost-usd is spent; no new model calls start
+    └── LocalModelError           the embedded model is missing, corrupt, or its extra not installed
+
+An error that the model under test did not cause (sandbox build, provider outage, budget)
+is an *infrastructure* failure: the plugin reports it as an error (E), not a failure (F).
+"""
+
+from __future__ import annotations
+
+
+class PauError(Exception):
+    """Base class of every error pytest-pau raises on purpose."""
+
+    #: Whether the error is not the model's fault (reported as E, never counted as F).
+    infrastructure: bool = True
+
+
+class ConfigError(PauError):
+    """An option or ini value is invalid; the message names it and the accepted values."""
+
+
+class DatasetError(PauError):
+    """A dataset file or row is invalid: ``data.jsonl line 7: field 'header': required``."""
+
+
+class SandboxError(PauError):
+    """The sandbox could not run a call (as opposed to the method raising)."""
+
+
+class SandboxBuildError(SandboxError):
+    """Building or loading the Wasm component failed."""
+
+
+class LLMError(PauError):
+    """A model call failed for good."""
+
+
+class LLMConfigError(LLMError):
+    """A non-retryable model error: wrong key, unknown model, malformed request."""
+
+
+class LLMUnavailableError(LLMError):
+    """Retryable model errors (429, 5xx, timeouts) persisted past the retry budget."""
+
+
+class BudgetExceeded(PauError):
+    """The run's ``--pau-max-cost-usd`` budget is spent."""
+
+
+class LocalModelError(PauError):
+    """The embedded local model could not be found, verified or loaded."""
