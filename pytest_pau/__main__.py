@@ -1,0 +1,5 @@
+import sys
+
+from pytest_pau.cli.main import main
+
+sys.exit(main())
