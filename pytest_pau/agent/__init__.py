@@ -1,0 +1,104 @@
+"""The agent under test: explores a hidden method in the sandbox and describes it.
+
+``make_agent`` builds one from a model name; ``oracle`` and ``null`` are pseudo-agents
+that need no model. The single-turn pieces (``EpisodeState``, ``build_*_messages``,
+``parse_input``, ``parse_reflection``) are public so ``pau train`` drives the same loop
+with its own policy.
+"""
+
+from __future__ import annotations
+
+from pytest_pau.agent.base import Agent, GenerationSettings, SupportsCall, SupportsComplete
+from pytest_pau.agent.interactive import InContextAgent, InteractiveAgent
+from pytest_pau.agent.parsing import (
+    parse_description,
+    parse_input,
+    parse_reflection,
+    strip_think,
+)
+from pytest_pau.agent.prompts import PROMPTS_VERSION
+from pytest_pau.agent.pseudo import NULL_DESCRIPTION, NullAgent, OracleAgent
+from pytest_pau.agent.state import (
+    EpisodeState,
+    Observation,
+    build_act_messages,
+    build_incontext_messages,
+    build_reason_messages,
+    build_reflect_messages,
+)
+from pytest_pau.errors import ConfigError
+
+__all__ = [
+    "MODES",
+    "NULL_DESCRIPTION",
+    "PROMPTS_VERSION",
+    "PSEUDO_MODELS",
+    "Agent",
+    "EpisodeState",
+    "GenerationSettings",
+    "InContextAgent",
+    "InteractiveAgent",
+    "NullAgent",
+    "Observation",
+    "OracleAgent",
+    "SupportsCall",
+    "SupportsComplete",
+    "build_act_messages",
+    "build_incontext_messages",
+    "build_reason_messages",
+    "build_reflect_messages",
+    "make_agent",
+    "parse_description",
+    "parse_input",
+    "parse_reflection",
+    "strip_think",
+]
+
+MODES = ("interactive", "incontext")
+PSEUDO_MODELS = ("oracle", "null")
+
+
+def make_agent(
+    model: str,
+    *,
+    client: SupportsComplete | None = None,
+    mode: str = "interactive",
+    max_iterations: int = 20,
+    seed: int = 0,
+    settings: GenerationSettings | None = None,
+) -> Agent:
+    """Build the agent for ``model``.
+
+    Args:
+        model: A litellm model string, ``local``/``local-small``, or a pseudo-model
+            (``oracle``, ``null``), which needs no client.
+        client: The LLM client of ``model`` (:func:`pytest_pau.llm.make_client`).
+        mode: ``interactive`` (reason/act/reflect loop) or ``incontext`` (one call).
+        max_iterations: The iteration limit of interactive mode (``--pau-max-iterations``).
+        seed: Passed to every model call (``--pau-seed``).
+        settings: Sampling settings; defaults keep turns short.
+
+    Raises:
+        ConfigError: an unknown mode, a bad iteration limit, or no client for a real model.
+    """
+    if mode not in MODES:
+        raise ConfigError(
+            f"--pau-mode: expected one of {', '.join(MODES)}, got {mode!r}; "
+            "use --pau-mode=interactive (the default) or --pau-mode=incontext"
+        )
+    if max_iterations < 1:
+        raise ConfigError(
+            f"--pau-max-iterations: expected a positive integer, got {max_iterations!r}; "
+            "PAU uses 20"
+        )
+    if model == "oracle":
+        return OracleAgent()
+    if model == "null":
+        return NullAgent()
+    if client is None:
+        raise ConfigError(
+            f"make_agent({model!r}): a model needs an LLM client; pass "
+            "client=pytest_pau.llm.make_client(model), or use a pseudo-model (oracle, null)"
+        )
+    cls = InteractiveAgent if mode == "interactive" else InContextAgent
+    return cls(client, max_iterations=max_iterations, seed=seed, settings=settings)

@@ -1,0 +1,119 @@
+"""The interactive agent (reason, act, reflect) and the in-context agent."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pytest_pau.agent.base import GenerationSettings, SupportsCall, SupportsComplete
+from pytest_pau.agent.parsing import parse_description, parse_input, parse_reflection, strip_think
+from pytest_pau.agent.state import (
+    EpisodeState,
+    build_act_messages,
+    build_incontext_messages,
+    build_reason_messages,
+    build_reflect_messages,
+)
+from pytest_pau.models import Step, StepKind, Trajectory, Usage
+
+if TYPE_CHECKING:
+    from pytest_pau.models import Completion, Instance
+
+NO_YES_NO = "No CONCLUDE: YES/NO answer was found; taken as NO."
+
+
+def finish(trajectory: Trajectory) -> Trajectory:
+    """Fill the totals of a trajectory from its steps."""
+    usage = Usage()
+    for step in trajectory.steps:
+        usage.add(step.tokens)
+    trajectory.usage = usage
+    trajectory.n_queries = len(trajectory.observed())
+    return trajectory
+
+
+class _ModelAgent:
+    def __init__(
+        self,
+        client: SupportsComplete,
+        *,
+        max_iterations: int = 20,
+        seed: int = 0,
+        settings: GenerationSettings | None = None,
+    ) -> None:
+        self.client = client
+        self.max_iterations = max_iterations
+        self.seed = seed
+        self.settings = settings or GenerationSettings()
+
+    def _ask(
+        self,
+        trajectory: Trajectory,
+        kind: StepKind,
+        iteration: int,
+        messages: list[dict[str, str]],
+        max_tokens: int,
+    ) -> tuple[Step, Completion]:
+        completion = self.client.complete(
+            messages, temperature=self.settings.temperature, max_tokens=max_tokens, seed=self.seed
+        )
+        step = Step(
+            kind=kind,
+            iteration=iteration,
+            prompt=messages[-1]["content"],
+            response=completion.text,
+            tokens=completion.usage(),
+        )
+        trajectory.steps.append(step)
+        return step, completion
+
+
+class InteractiveAgent(_ModelAgent):
+    """PAU's main mode: each iteration reasons, acts (one sandbox call) and reflects.
+
+    Stops when a reflection answers YES or after ``max_iterations`` iterations; the last
+    summary is the prediction. An act reply without a readable input is a format failure:
+    it is recorded, shown to the model in the next prompt, and uses up its iteration.
+    """
+
+    def run(self, instance: Instance, sandbox: SupportsCall) -> Trajectory:
+        """Explore ``instance`` and return every step."""
+        state = EpisodeState.from_instance(instance, max_iterations=self.max_iterations)
+        traj = Trajectory()
+        s = self.settings
+        while not state.done:
+            it = state.iteration
+            _, reply = self._ask(traj, "reason", it, build_reason_messages(state), s.reason_max_tokens)
+            state.record_plan(strip_think(reply.text))
+
+            act, reply = self._ask(traj, "act", it, build_act_messages(state), s.act_max_tokens)
+            literal, error = parse_input(reply.text, arity=instance.arity)
+            if literal is None:
+                act.format_error = error
+                state.record_format_failure(error)
+                continue
+            act.parsed_input = literal
+            act.result = sandbox.call_literal(literal)
+            state.record_call(literal, act.result.observation())
+
+            msgs = build_reflect_messages(state)
+            reflect, reply = self._ask(traj, "reflect", it, msgs, s.reflect_max_tokens)
+            concluded, summary = parse_reflection(reply.text)
+            reflect.concluded = concluded
+            if concluded is None:
+                reflect.format_error = NO_YES_NO
+            state.record_reflection(concluded, summary)
+        traj.prediction = state.hypothesis
+        traj.concluded = state.concluded
+        return finish(traj)
+
+
+class InContextAgent(_ModelAgent):
+    """PAU's direct mode: one call that sees the header and the starting examples."""
+
+    def run(self, instance: Instance, sandbox: SupportsCall) -> Trajectory:
+        """Describe ``instance`` from its examples alone (``sandbox`` is not used)."""
+        traj = Trajectory()
+        msgs = build_incontext_messages(instance)
+        _, reply = self._ask(traj, "incontext", 1, msgs, self.settings.incontext_max_tokens)
+        traj.prediction = parse_description(reply.text)
+        return finish(traj)

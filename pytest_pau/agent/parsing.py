@@ -1,0 +1,186 @@
+"""Reading what a model replied: inputs, YES/NO reflections, descriptions.
+
+Models wrap answers in prose, Markdown, code fences and ``<think>`` blocks; these
+functions find the answer anyway and say precisely why when there is none. Every input
+is read with :func:`ast.literal_eval` (never ``eval``): a reply can never run code on
+the host.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+_THINK_BLOCK = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
+_FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[ \t]*\n(.*?)```", re.DOTALL)
+_INPUT_MARKER = re.compile(r"^[\s>*_`#-]*input\s*[*_`]*\s*[:=]\s*(.*)$", re.IGNORECASE | re.MULTILINE)
+_CONCLUDE = re.compile(r"conclu\w*\s*[*_`]*\s*[:=]?\s*[*_`]*\s*(yes|no)\b", re.IGNORECASE)
+_LEADING_YESNO = re.compile(r"^[\s*_`#>-]*(yes|no)\b", re.IGNORECASE)
+_SUMMARY = re.compile(r"^[\s*_`#>-]*summary\s*[*_`]*\s*:\s*[*_`]*", re.IGNORECASE | re.MULTILINE)
+_DESCRIPTION = re.compile(r"^[\s*_`#>-]*description\s*[*_`]*\s*:\s*[*_`]*", re.IGNORECASE | re.MULTILINE)
+_OPENERS = "([{"
+_CLOSERS = {")": "(", "]": "[", "}": "{"}
+# A reply quoting a huge literal would make the span scan quadratic; inputs are short.
+_MAX_SCAN_CHARS = 20_000
+
+
+def strip_think(reply: str) -> str:
+    """Drop ``<think>...</think>`` blocks; an unclosed trailing ``<think>`` drops the rest.
+
+    A reply that opens with reasoning and closes it without an opening tag (some chat
+    templates put ``<think>`` in the prompt) keeps only what follows the last ``</think>``.
+    """
+    text = _THINK_BLOCK.sub("", reply)
+    lower = text.lower()
+    if "</think>" in lower:
+        text = text[lower.rindex("</think>") + len("</think>") :]
+        lower = text.lower()
+    if "<think>" in lower:
+        text = text[: lower.index("<think>")]
+    return text.strip()
+
+
+def _literal_spans(text: str) -> list[str]:
+    """Balanced ``(...)``, ``[...]``, ``{...}`` spans of ``text``, outermost first.
+
+    Quotes are respected so that ``('a)', 1)`` is one span.
+    """
+    spans: list[str] = []
+    text = text[:_MAX_SCAN_CHARS]
+    for start, ch in enumerate(text):
+        if ch not in _OPENERS:
+            continue
+        stack: list[str] = []
+        quote: str | None = None
+        i = start
+        while i < len(text):
+            c = text[i]
+            if quote:
+                if c == "\\":
+                    i += 2
+                    continue
+                if text.startswith(quote, i):
+                    i += len(quote)
+                    quote = None
+                    continue
+            elif c in "'\"":
+                quote = c * 3 if text.startswith(c * 3, i) else c
+                i += len(quote)
+                continue
+            elif c in _OPENERS:
+                stack.append(c)
+            elif c in _CLOSERS:
+                if not stack or stack[-1] != _CLOSERS[c]:
+                    break
+                stack.pop()
+                if not stack:
+                    spans.append(text[start : i + 1])
+                    break
+            elif c == "\n" and len(stack) == 1 and start > 0 and text[start - 1].isalnum():
+                break  # "f(" in prose, not a literal
+            i += 1
+    return spans
+
+
+def _as_args(text: str) -> tuple[object, ...] | None:
+    """The argument tuple ``text`` denotes, or None when it is no literal."""
+    text = text.strip().rstrip(".,;").strip().strip("`").strip()
+    if not text:
+        return None
+    try:
+        value = ast.literal_eval(text)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+    return value if isinstance(value, tuple) else (value,)
+
+
+def _candidates(text: str) -> list[str]:
+    """Texts that may hold the input, most explicit first."""
+    out: list[str] = []
+    for match in _INPUT_MARKER.finditer(text):
+        rest = match.group(1).strip()
+        out.append(rest)
+        out.extend(_literal_spans(rest))
+        if not rest:  # "INPUT:" then the literal on the next line or in a fence
+            tail = text[match.end() :].lstrip("\n")
+            fence = _FENCE.match(tail)
+            out.append(fence.group(2) if fence else tail.split("\n", 1)[0])
+    for fence in _FENCE.finditer(text):
+        body = fence.group(2).strip()
+        out.append(body)
+        out.extend(line for line in body.splitlines() if line.strip())
+    out.append(text)
+    out.extend(line for line in text.splitlines() if line.strip())
+    out.extend(_literal_spans(text))
+    return out
+
+
+def parse_input(reply: str, *, arity: int | None = None) -> tuple[str | None, str | None]:
+    """Take the input the model chose from its reply.
+
+    Looks, in order, at an ``INPUT:`` line, code fences, the whole reply, each line and
+    every balanced bracket span; the first that :func:`ast.literal_eval` reads wins
+    (with ``arity`` given, the first whose argument count matches, if any does). A
+    non-tuple is wrapped as a 1-tuple.
+
+    Args:
+        reply: The model's raw reply.
+        arity: The method's number of arguments, to prefer candidates that fit.
+
+    Returns:
+        ``(literal, None)`` with the canonical tuple literal (``"([1, 2], 3)"``), or
+        ``(None, error)`` saying why no input could be read.
+    """
+    text = strip_think(reply)
+    if not text:
+        return None, "The reply was empty."
+    first: tuple[object, ...] | None = None
+    seen: set[str] = set()
+    for cand in _candidates(text):
+        if cand in seen:
+            continue
+        seen.add(cand)
+        args = _as_args(cand)
+        if args is None:
+            continue
+        if arity is None or len(args) == arity:
+            return repr(args), None
+        if first is None:
+            first = args
+    if first is not None:
+        return repr(first), None
+    return None, "No Python literal was found in the reply."
+
+
+def parse_reflection(reply: str) -> tuple[bool | None, str]:
+    """Read a reflection: the YES/NO conclusion and the summary.
+
+    Returns:
+        ``(concluded, summary)``; ``concluded`` is None when no YES/NO could be read.
+        The summary is the text after ``SUMMARY:``, else the reply without its YES/NO line.
+    """
+    text = strip_think(reply)
+    concluded: bool | None = None
+    match = _CONCLUDE.search(text) or _LEADING_YESNO.search(text)
+    if match:
+        concluded = match.group(1).lower() == "yes"
+    summary_match = _SUMMARY.search(text)
+    if summary_match:
+        end = match.start() if match and match.start() >= summary_match.end() else len(text)
+        summary = text[summary_match.end() : end]
+    elif match:
+        summary = (text[: match.start()] + text[match.end() :]).strip().lstrip(".,:;!-*_ ")
+    else:
+        summary = text
+    return concluded, _clean(summary)
+
+
+def parse_description(reply: str) -> str:
+    """The description in a one-shot (in-context) reply: the text after ``DESCRIPTION:``."""
+    text = strip_think(reply)
+    match = _DESCRIPTION.search(text)
+    return _clean(text[match.end() :] if match else text)
+
+
+def _clean(text: str) -> str:
+    return text.strip().strip("*_` ").strip()
