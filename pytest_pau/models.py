@@ -260,6 +260,9 @@ class InstanceResult(BaseModel):
     """Concluded YES and failed."""
     n_queries: int = 0
     failure_mode: FailureMode = "none"
+    failure_detail: str = ""
+    """How ``failure_mode`` was decided (``self-contradiction on (3,): saw 6, code gives 9``,
+    ``classifier``, ``classifier answer unparseable: default``, ``hook``...)."""
     prediction: str = ""
     gold: str = ""
     trajectory: list[Step] = Field(default_factory=list)
