@@ -82,7 +82,9 @@ class InteractiveAgent(_ModelAgent):
         s = self.settings
         while not state.done:
             it = state.iteration
-            _, reply = self._ask(traj, "reason", it, build_reason_messages(state), s.reason_max_tokens)
+            _, reply = self._ask(
+                traj, "reason", it, build_reason_messages(state), s.reason_max_tokens
+            )
             state.record_plan(strip_think(reply.text))
 
             act, reply = self._ask(traj, "act", it, build_act_messages(state), s.act_max_tokens)

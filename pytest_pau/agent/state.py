@@ -175,7 +175,9 @@ def build_reflect_messages(state: EpisodeState) -> list[dict[str, str]]:
 
 def build_incontext_messages(instance: Instance) -> list[dict[str, str]]:
     """The single call of in-context mode: header and starting examples."""
-    examples = [Observation(e.input, example_observation(e)).line() for e in instance.train_examples]
+    examples = [
+        Observation(e.input, example_observation(e)).line() for e in instance.train_examples
+    ]
     return _messages(
         render("incontext", header=instance.header, examples="\n".join(examples) or "(none)")
     )

@@ -1,0 +1,201 @@
+"""Code match: a fixed coder model writes ``test_func`` from the description; the code runs
+in the sandbox on the instance's test inputs and is compared with the true outputs."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from pytest_pau.agent.parsing import strip_think
+from pytest_pau.agent.prompts import SCORING_PROMPTS_DIR, render
+from pytest_pau.agent.state import Observation, example_observation
+from pytest_pau.models import CallResult, CodeMatchResult, Example, Mismatch, Usage
+
+if TYPE_CHECKING:
+    from pytest_pau.agent.base import SupportsComplete
+    from pytest_pau.models import Instance
+
+Observed = Sequence[Example | tuple[str, CallResult]]
+"""Examples the agent saw: dataset :class:`Example` objects or ``(input, CallResult)`` pairs."""
+
+_FENCE = re.compile(r"```[ \t]*[A-Za-z0-9_+-]*[ \t]*\n(.*?)(?:```|\Z)", re.DOTALL)
+_DEFINES = re.compile(r"^\s*def\s+test_func\s*\(", re.MULTILINE)
+_CODE_START = re.compile(r"^(?:def|import|from|class|@)\b", re.MULTILINE)
+#: Mismatches kept per result: enough to show the pattern, small enough for the report.
+MAX_MISMATCHES = 5
+#: Examples shown to the coder: the local model's context and speed are scarce.
+MAX_PROMPT_EXAMPLES = 25
+# Errors that say nothing about the method (the call never ran it), skipped when
+# converting observations into examples.
+_NOT_BEHAVIOUR = {"InputError", "Timeout", "SandboxError"}
+
+
+def as_example(item: Example | tuple[str, CallResult]) -> Example | None:
+    """An observed call as an :class:`Example`; None when the call did not run the method."""
+    if isinstance(item, Example):
+        return item
+    literal, result = item
+    if result.ok:
+        return Example(input=literal, output=result.value or "")
+    if result.error_type in _NOT_BEHAVIOUR:
+        return None
+    return Example(input=literal, output=result.message or "", raises=result.error_type or "Error")
+
+
+def as_examples(observed: Observed) -> list[Example]:
+    """Convert and de-duplicate by input, first occurrence kept."""
+    out: list[Example] = []
+    seen: set[str] = set()
+    for item in observed:
+        example = as_example(item)
+        if example is not None and example.input not in seen:
+            seen.add(example.input)
+            out.append(example)
+    return out
+
+
+def extract_code(reply: str) -> str:
+    """The code in a coder reply.
+
+    Prefers the last fenced block that defines ``test_func`` (later blocks are usually
+    corrections), then any fenced block (an unclosed fence cut by the token cap counts),
+    then the reply from its first ``def``/``import`` line.
+    """
+    text = strip_think(reply)
+    blocks = [m.group(1).strip() for m in _FENCE.finditer(text)]
+    defining = [b for b in blocks if _DEFINES.search(b)]
+    if defining:
+        return defining[-1]
+    if blocks:
+        return blocks[0]
+    start = _CODE_START.search(text)
+    return text[start.start() :].strip() if start else text.strip()
+
+
+def check_code(code: str, entry: str = "test_func") -> str | None:
+    """Why ``code`` cannot score (it does not compile, or defines no ``entry``), else None.
+
+    Only compiles on the host; nothing is executed outside the sandbox.
+    """
+    if not code.strip():
+        return "the coder's reply held no code"
+    try:
+        tree = ast.parse(code)
+        compile(tree, "<coder>", "exec")
+    except (SyntaxError, ValueError) as exc:
+        return f"the code does not compile: {type(exc).__name__}: {exc}"
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == entry:
+            return None
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == entry for t in node.targets
+        ):
+            return None
+    return f"the code does not define {entry}() at top level"
+
+
+def expected_text(example: Example) -> str:
+    """An example's output as shown in mismatches (``ValueError: msg`` for exceptions)."""
+    return example_observation(example)
+
+
+def run_code(code: str, examples: Sequence[Example], *, backend: str = "wasm") -> CodeMatchResult:
+    """Run ``code`` on every example input in one sandbox and compare outputs.
+
+    Returns:
+        A result with the score (matching fraction), the counts and the first
+        :data:`MAX_MISMATCHES` mismatches; score 0 with ``error`` when the code cannot
+        run at all; score None when there are no examples.
+    """
+    from pytest_pau.sandbox import Sandbox, outputs_equal
+
+    n = len(examples)
+    problem = check_code(code)
+    if problem is not None:
+        return CodeMatchResult(score=0.0 if n else None, code=code, n_inputs=n, error=problem)
+    if not n:
+        return CodeMatchResult(score=None, code=code, error="the instance has no test examples")
+    matched = 0
+    mismatches: list[Mismatch] = []
+    with Sandbox(code, backend=backend) as box:
+        for example in examples:
+            got = box.call_literal(example.input)
+            if outputs_equal(example, got):
+                matched += 1
+            elif len(mismatches) < MAX_MISMATCHES:
+                mismatches.append(
+                    Mismatch(
+                        input=example.input, expected=expected_text(example), got=got.observation()
+                    )
+                )
+    return CodeMatchResult(
+        score=matched / n, code=code, n_inputs=n, n_matched=matched, mismatches=mismatches
+    )
+
+
+def coder_messages(
+    instance: Instance, description: str, examples: Sequence[Example]
+) -> list[dict[str, str]]:
+    """The coder's prompt: header, observed examples, description."""
+    lines = [
+        Observation(e.input, example_observation(e)).line() for e in examples[-MAX_PROMPT_EXAMPLES:]
+    ]
+    return [
+        {"role": "system", "content": render("coder_system", SCORING_PROMPTS_DIR)},
+        {
+            "role": "user",
+            "content": render(
+                "coder",
+                SCORING_PROMPTS_DIR,
+                header=instance.header,
+                examples="\n".join(lines) or "(none)",
+                description=description or "(empty)",
+            ),
+        },
+    ]
+
+
+class Coder:
+    """Writes code from a description and scores it by code match.
+
+    Args:
+        client: The coder model's client.
+        seed: Seed of the coder calls.
+        max_tokens: Cap on the coder's answer.
+    """
+
+    def __init__(self, client: SupportsComplete, *, seed: int = 0, max_tokens: int = 768) -> None:
+        self.client = client
+        self.seed = seed
+        self.max_tokens = max_tokens
+
+    def write(self, instance: Instance, description: str, observed: Observed) -> tuple[str, Usage]:
+        """Ask the coder for ``test_func``; returns the extracted code and the usage."""
+        messages = coder_messages(instance, description, as_examples(observed))
+        completion = self.client.complete(
+            messages, temperature=0.0, max_tokens=self.max_tokens, seed=self.seed
+        )
+        return extract_code(completion.text), completion.usage()
+
+    def code_match(
+        self,
+        instance: Instance,
+        prediction: str,
+        observed: Observed,
+        *,
+        backend: str = "wasm",
+    ) -> CodeMatchResult:
+        """Code match of ``prediction`` on ``instance.test_examples``.
+
+        Args:
+            instance: The instance (header and test examples are used).
+            prediction: The description to write code from (the gold one for the control).
+            observed: The examples the agent saw (starting examples and its own calls).
+            backend: Sandbox backend for running the code (``--pau-sandbox``).
+        """
+        code, usage = self.write(instance, prediction, observed)
+        result = run_code(code, instance.test_examples, backend=backend)
+        result.usage = usage
+        return result

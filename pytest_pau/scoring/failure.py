@@ -1,0 +1,150 @@
+"""Why a failed item failed: deterministic checks first, then a classifier model.
+
+Order (first that applies wins):
+
+1. ``self_contradiction``: the coder's code for the final description, re-run on the
+   inputs the agent itself queried, disagrees with outputs the agent saw. The final
+   hypothesis contradicts evidence that was in the agent's own context.
+2. ``format_following``: most act replies had no readable input.
+3. The classifier (the judge model) picks one of :data:`CLASSIFIER_LABELS`; an
+   unreadable answer defaults to ``insufficient_exploration``, and says so.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from pytest_pau.agent.parsing import strip_think
+from pytest_pau.agent.prompts import SCORING_PROMPTS_DIR, render
+from pytest_pau.agent.state import Observation
+from pytest_pau.models import Mismatch, Usage
+from pytest_pau.scoring.coder import as_examples, check_code, run_code
+
+if TYPE_CHECKING:
+    from pytest_pau.agent.base import SupportsComplete
+    from pytest_pau.models import Instance, Trajectory
+
+CLASSIFIER_LABELS: tuple[str, ...] = (
+    "insufficient_exploration",
+    "reasoning_error",
+    "format_following",
+    "hallucination",
+)
+DEFAULT_LABEL = "insufficient_exploration"
+#: Calls shown to the classifier: the most recent ones, as the agent itself saw them.
+MAX_CLASSIFIER_CALLS = 20
+_LABEL_LINE = re.compile(r"label\s*[*_`]*\s*:\s*[*_`]*\s*([a-z_ -]+)", re.IGNORECASE)
+
+
+@dataclass
+class SelfContradiction:
+    """The outcome of the self-contradiction check."""
+
+    fired: bool
+    checked: int = 0
+    """Observed inputs the code was run on."""
+    disagreements: list[Mismatch] = field(default_factory=list)
+
+    def detail(self) -> str:
+        """One line for the report: the first disagreement."""
+        if not self.disagreements:
+            return f"consistent with all {self.checked} observed calls"
+        d = self.disagreements[0]
+        return (
+            f"self-contradiction on {len(self.disagreements)}+ of {self.checked} observed calls; "
+            f"first: input {d.input}: the agent saw {d.expected}, its description gives {d.got}"
+        )
+
+
+def self_contradiction(
+    code: str, trajectory: Trajectory, *, backend: str = "wasm"
+) -> SelfContradiction:
+    """Run the coder's ``code`` on the agent's own queried inputs and compare.
+
+    Only the agent's own calls count (not the starting examples), and calls that never ran
+    the method (refused input, timeout) are skipped. Code that cannot run (no
+    ``test_func``, syntax error) never fires: that is the coder's failure, not evidence.
+    """
+    examples = as_examples(trajectory.observed())
+    if not examples or check_code(code) is not None:
+        return SelfContradiction(fired=False, checked=0)
+    result = run_code(code, examples, backend=backend)
+    return SelfContradiction(
+        fired=result.n_matched < result.n_inputs,
+        checked=result.n_inputs,
+        disagreements=result.mismatches,
+    )
+
+
+def mostly_format_failures(trajectory: Trajectory) -> bool:
+    """Whether more than half of the act replies had no readable input."""
+    acts = [s for s in trajectory.steps if s.kind == "act"]
+    failures = sum(1 for s in acts if s.format_error is not None)
+    return bool(acts) and failures * 2 > len(acts)
+
+
+def parse_label(reply: str) -> str | None:
+    """The label in a classifier reply: a ``Label:`` line, else the last label named."""
+    text = strip_think(reply)
+    for match in reversed(_LABEL_LINE.findall(text)):
+        word = re.sub(r"[\s-]+", "_", match.strip().lower())
+        for label in CLASSIFIER_LABELS:
+            if word.startswith(label):
+                return label
+    lower = re.sub(r"[\s-]+", "_", text.lower())
+    found = [(lower.rfind(label), label) for label in CLASSIFIER_LABELS if label in lower]
+    return max(found)[1] if found else None
+
+
+def classifier_messages(
+    instance: Instance, trajectory: Trajectory, prediction: str
+) -> list[dict[str, str]]:
+    """The classifier's prompt: gold description, the agent's calls, its prediction."""
+    lines: list[str] = []
+    for step in trajectory.steps:
+        if step.kind != "act":
+            continue
+        if step.parsed_input is None:
+            lines.append(f"- (reply with no readable input: {step.format_error})")
+        elif step.result is not None:
+            lines.append(Observation(step.parsed_input, step.result.observation()).line())
+    calls = "\n".join(lines[-MAX_CLASSIFIER_CALLS:]) or "(no calls)"
+    return [
+        {
+            "role": "user",
+            "content": render(
+                "classify",
+                SCORING_PROMPTS_DIR,
+                gold=instance.description,
+                calls=calls,
+                prediction=prediction or "(empty)",
+            ),
+        }
+    ]
+
+
+def classify_failure(
+    client: SupportsComplete,
+    instance: Instance,
+    trajectory: Trajectory,
+    prediction: str,
+    *,
+    seed: int = 0,
+    max_tokens: int = 64,
+) -> tuple[str, bool, Usage]:
+    """Ask the classifier model why the item failed.
+
+    Returns:
+        ``(label, parsed, usage)``: ``parsed`` is False when the answer named no label
+        and :data:`DEFAULT_LABEL` was used.
+    """
+    completion = client.complete(
+        classifier_messages(instance, trajectory, prediction),
+        temperature=0.0,
+        max_tokens=max_tokens,
+        seed=seed,
+    )
+    label = parse_label(completion.text)
+    return (label or DEFAULT_LABEL), label is not None, completion.usage()
