@@ -1,0 +1,109 @@
+"""The dataset layer: PAU instances from the builtin set, HumanEval, files or the hub.
+
+``load_dataset(spec, split)`` accepts:
+
+- ``builtin`` (default): our 240 methods, shipped in the package;
+- ``humaneval``: the 164 HumanEval problems converted at load time (``humaneval`` extra);
+- a path to a ``.jsonl`` or ``.parquet`` file in PAU's column format
+  (see :mod:`pytest_pau.dataset.pau_format`);
+- ``hf:OWNER/NAME``: through the ``datasets`` library (``hf`` extra);
+- anything a loader added with :func:`register_loader` claims (checked first).
+
+Every instance id is ``<source>/<local id>`` and stable across runs and machines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from pytest_pau.errors import DatasetError
+from pytest_pau.models import Example, Instance
+
+__all__ = [
+    "DatasetError",
+    "Example",
+    "Instance",
+    "Loader",
+    "load_dataset",
+    "register_loader",
+    "unregister_loader",
+]
+
+Loader = Callable[[str, str, Path], list[Instance]]
+"""A custom loader: ``(spec, split, cache_dir) -> instances``."""
+
+_LOADERS: list[tuple[str | Callable[[str], bool], Loader]] = []
+
+
+def register_loader(match: str | Callable[[str], bool], loader: Loader) -> None:
+    """Teach :func:`load_dataset` a new kind of spec; later registrations are tried first.
+
+    Args:
+        match: a prefix the spec starts with (``"mine:"``), or a predicate on the spec.
+        loader: ``(spec, split, cache_dir) -> list[Instance]``.
+
+    Example:
+        >>> register_loader("toy:", lambda spec, split, cache_dir: [...])  # doctest: +SKIP
+    """
+    _LOADERS.insert(0, (match, loader))
+
+
+def unregister_loader(loader: Loader) -> None:
+    """Remove every registration of ``loader`` (tests use it to clean up)."""
+    _LOADERS[:] = [(m, fn) for m, fn in _LOADERS if fn is not loader]
+
+
+def _claims(match: str | Callable[[str], bool], spec: str) -> bool:
+    return spec.startswith(match) if isinstance(match, str) else bool(match(spec))
+
+
+def default_cache_dir() -> Path:
+    """Where derived datasets are cached: ``<user cache>/datasets``."""
+    from pytest_pau.paths import user_cache_dir
+
+    return user_cache_dir() / "datasets"
+
+
+def load_dataset(
+    spec: str = "builtin", split: str = "test", *, cache_dir: Path | None = None
+) -> list[Instance]:
+    """Load the instances a dataset spec names, validated, in a stable order.
+
+    Args:
+        spec: ``builtin``, ``humaneval``, a ``.jsonl``/``.parquet`` path, ``hf:OWNER/NAME``,
+            or a spec a registered loader claims.
+        split: the split to read (``test``; the builtin and humaneval sets have only that).
+        cache_dir: where derived data (converted HumanEval) is cached; defaults to
+            :func:`default_cache_dir`.
+
+    Raises:
+        DatasetError: an unknown spec, a missing extra, or bad data, naming the file, the
+            line or row, and the field.
+    """
+    spec = str(spec).strip()
+    cache = Path(cache_dir) if cache_dir is not None else None
+    for match, loader in _LOADERS:
+        if _claims(match, spec):
+            return loader(spec, split, cache or default_cache_dir())
+    if spec == "builtin":
+        from pytest_pau.dataset.builtin import load_builtin
+
+        return load_builtin(split)
+    if spec == "humaneval":
+        from pytest_pau.dataset.humaneval import load_humaneval
+
+        return load_humaneval(split, cache_dir=cache or default_cache_dir())
+    if spec.startswith("hf:"):
+        from pytest_pau.dataset.hf import load_hf
+
+        return load_hf(spec, split)
+    if spec.endswith((".jsonl", ".parquet")):
+        from pytest_pau.dataset.files import load_file
+
+        return load_file(spec)
+    raise DatasetError(
+        f"unknown dataset {spec!r}: expected 'builtin', 'humaneval', a path to a .jsonl or "
+        ".parquet file in PAU's column format, or 'hf:OWNER/NAME' "
+        "(e.g. --pau-dataset=hf:DJ-Research/PAU-Benchmark)"
+    )

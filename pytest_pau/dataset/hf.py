@@ -1,0 +1,51 @@
+"""``hf:OWNER/NAME``: a PAU-format dataset through the Hugging Face ``datasets`` library.
+
+Reads the published set (``hf:DJ-Research/PAU-Benchmark``) where the hub is reachable, and
+anything ``datasets.load_dataset`` accepts, such as a local folder of parquet files.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pytest_pau.dataset.files import iter_rows, source_name
+from pytest_pau.dataset.pau_format import rows_to_instances
+from pytest_pau.errors import DatasetError
+from pytest_pau.models import Instance
+
+PREFIX = "hf:"
+
+
+def load_hf(spec: str, split: str = "test") -> list[Instance]:
+    """Load ``split`` of the dataset named after ``hf:``.
+
+    Raises:
+        DatasetError: the ``hf`` extra is missing, the dataset cannot be fetched, or a row is
+            invalid (``hf:NAME[test] row 7: field 'header': required``).
+    """
+    name = spec[len(PREFIX) :].strip()
+    if not name:
+        raise DatasetError(f"{spec!r}: expected hf:OWNER/NAME, e.g. hf:DJ-Research/PAU-Benchmark")
+    try:
+        import datasets
+    except ImportError:
+        raise DatasetError(
+            f"{spec}: needs the datasets library; install it with `pip install 'pytest-pau[hf]'`"
+        ) from None
+    try:
+        data = datasets.load_dataset(name, split=split)
+    except Exception as exc:  # the library raises many types: network, missing split, format
+        raise DatasetError(
+            f"{spec}: could not load split {split!r} ({type(exc).__name__}: {exc}). Where the "
+            "hub is unreachable, download the set's parquet file and pass its path to "
+            "--pau-dataset."
+        ) from None
+    rows: list[dict[str, Any]] = data.to_list()
+    shown = f"{spec}[{split}]"
+    source = source_name(name.rstrip("/").rsplit("/", 1)[-1])
+    instances = rows_to_instances(
+        iter_rows(rows, shown), source=source, what=shown, id_prefix=f"{split}_"
+    )
+    if not instances:
+        raise DatasetError(f"{shown}: no rows")
+    return instances
