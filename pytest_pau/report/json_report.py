@@ -1,0 +1,70 @@
+"""Reading and writing the JSON report (``--pau-report``), atomically.
+
+The schema is :class:`pytest_pau.models.Report`: ``run`` (what produced it),
+``instances`` (one :class:`~pytest_pau.models.InstanceResult` each) and ``summary``
+(:func:`pytest_pau.report.summary.build_summary`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from pytest_pau.errors import ConfigError
+from pytest_pau.models import Report
+
+
+def write_report(path: str | os.PathLike[str], report: Report) -> Path:
+    """Write ``report`` as JSON to ``path`` atomically.
+
+    The text goes to a temporary file in the same folder, is flushed to disk, then
+    renamed over ``path``, so a reader (or a run killed mid-write) never sees half a file.
+
+    Returns:
+        The absolute path written.
+    """
+    target = Path(path).expanduser().resolve()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    data = report.model_dump_json(indent=1)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    return target
+
+
+def read_report(path: str | os.PathLike[str]) -> Report:
+    """Read a report written by :func:`write_report`.
+
+    Raises:
+        ConfigError: The file is missing or is not a pytest-pau report; the message
+            names the file and the first problem.
+    """
+    p = Path(path).expanduser()
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(
+            f"cannot read report {str(p)!r}: {exc.strerror or exc}; "
+            "write one with `pytest --pau-model=MODEL --pau-report=PATH`"
+        ) from None
+    try:
+        return Report.model_validate_json(text)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(x) for x in first.get("loc", ())) or "(top level)"
+        raise ConfigError(
+            f"{str(p)!r} is not a pytest-pau JSON report: at {where}: {first.get('msg')}; "
+            "expected the file that --pau-report wrote"
+        ) from None

@@ -1,0 +1,213 @@
+"""Drawing the summary block: text and colour only, from a summary dict.
+
+:func:`render` writes through any object with pytest's ``TerminalReporter`` methods
+``write``, ``line`` and ``write_sep`` (so pytest decides about colours and width);
+:class:`TextWriter` implements them over a string for ``pau show``, tests and logs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+BAR_WIDTH = 30
+_PARTIALS = " ▏▎▍▌▋▊▉"
+
+
+class Writer(Protocol):
+    """What :func:`render` needs: pytest's ``TerminalReporter`` has these methods."""
+
+    def write(self, content: str, **markup: bool) -> None: ...
+
+    def line(self, msg: str = "", **markup: bool) -> None: ...
+
+    def write_sep(self, sep: str, title: str | None = None, **markup: bool) -> None: ...
+
+
+class TextWriter:
+    """A :class:`Writer` into a string; markup is dropped."""
+
+    def __init__(self, width: int = 88) -> None:
+        self.width = width
+        self.parts: list[str] = []
+
+    def write(self, content: str, **markup: bool) -> None:
+        self.parts.append(content)
+
+    def line(self, msg: str = "", **markup: bool) -> None:
+        self.parts.append(msg + "\n")
+
+    def write_sep(self, sep: str, title: str | None = None, **markup: bool) -> None:
+        if title:
+            side = max(1, (self.width - len(title) - 2) // (2 * len(sep)))
+            self.parts.append(f"{sep * side} {title} {sep * side}\n")
+        else:
+            self.parts.append(sep * (self.width // len(sep)) + "\n")
+
+    def getvalue(self) -> str:
+        return "".join(self.parts)
+
+
+def bar(fraction: float, width: int = BAR_WIDTH, *, unicode: bool = True) -> str:
+    """A horizontal bar ``width`` cells wide at full scale (eighth-cell steps in unicode)."""
+    fraction = min(1.0, max(0.0, fraction))
+    if not unicode:
+        return "#" * round(fraction * width)
+    eighths = round(fraction * width * 8)
+    full, rest = divmod(eighths, 8)
+    return "█" * full + (_PARTIALS[rest] if rest else "")
+
+
+def _pct(x: float | None, digits: int = 1) -> str:
+    return "n/a" if x is None else f"{100 * x:.{digits}f}%"
+
+
+def _num(x: float | None, fmt: str = ".2f") -> str:
+    return "n/a" if x is None else format(x, fmt)
+
+
+def _ci(ci: Sequence[float] | None, fmt: str = ".2f", pct: bool = False) -> str:
+    if not ci:
+        return ""
+    if pct:
+        return f"95% CI [{_pct(ci[0])}, {_pct(ci[1])}]"
+    return f"95% CI [{format(ci[0], fmt)}, {format(ci[1], fmt)}]"
+
+
+def _histogram(
+    writer: Writer, hist: dict[str, int], order: Sequence[str], *, unicode: bool, label_w: int
+) -> None:
+    total = sum(hist.values())
+    peak = max(hist.values(), default=0)
+    for key in order:
+        count = hist.get(key, 0)
+        share = count / total if total else 0.0
+        writer.write(f"  {key:>{label_w}} ")
+        drawn = bar(count / peak if peak else 0.0, unicode=unicode)
+        writer.write(drawn, cyan=True)
+        writer.line(f"{' ' * (BAR_WIDTH - len(drawn))} {count:>5}  {_pct(share):>6}")
+
+
+def _table(writer: Writer, title: str, groups: dict[str, dict[str, Any]], limit: int = 12) -> None:
+    if not groups:
+        return
+    name_w = max(12, *(len(k) for k in list(groups)[:limit]))
+    writer.line(f"{title:<{name_w + 2}}{'items':>6} {'passed':>7} {'pass':>7} {'judge':>6} {'match':>6}",
+                bold=True)
+    for i, (key, g) in enumerate(groups.items()):
+        if i == limit:
+            writer.line(f"  ... {len(groups) - limit} more in the JSON report")
+            break
+        writer.line(f"  {key:<{name_w}}{g['items']:>6} {g['passed']:>7} {_pct(g['pass_rate']):>7} "
+                    f"{_num(g['judge_mean']):>6} {_num(g['match_mean']):>6}")
+
+
+def render(
+    summary: dict[str, Any],
+    writer: Writer,
+    *,
+    run: dict[str, Any] | None = None,
+    notes: Sequence[str] = (),
+    extra_lines: Sequence[str] = (),
+    unicode: bool = True,
+) -> None:
+    """Write the PAU summary block.
+
+    Args:
+        summary: The dict from :func:`pytest_pau.report.summary.build_summary`.
+        writer: Where to write (pytest's terminal reporter or a :class:`TextWriter`).
+        run: The report's ``run`` block, for the header line (model, dataset...).
+        notes: Warnings to print before the gates (low-fidelity judge...).
+        extra_lines: Lines from ``pytest_pau_summary_extra`` implementations.
+        unicode: Draw bars with block characters (else ``#``).
+    """
+    c = summary["counts"]
+    writer.write_sep("=", "PAU summary", bold=True)
+    if run:
+        writer.line(f"model {run.get('model')} on {run.get('dataset')}/{run.get('split')}: "
+                    f"{run.get('mode')}, max {run.get('max_iterations')} iterations, "
+                    f"seed {run.get('seed')}; judge {run.get('judge_model')}, "
+                    f"coder {run.get('coder_model')}")
+    parts = [f"{c['passed']} passed", f"{c['failed']} failed"]
+    if c["errors"]:
+        parts.append(f"{c['errors']} errors (infrastructure)")
+    if c["skipped"]:
+        parts.append(f"{c['skipped']} skipped")
+    head = f"items {c['items']}: " + ", ".join(parts)
+    if c.get("selected", c["items"]) > c["items"]:
+        head += f"  (of {c['selected']} selected: run interrupted)"
+    writer.line(head)
+    writer.write("pass rate    ")
+    rate = summary["pass_rate"]
+    writer.write(f"{_pct(rate):>6}", bold=True, green=bool(rate and rate >= 0.5),
+                 red=bool(rate is not None and rate < 0.5))
+    writer.line(f"  {_ci(summary['pass_rate_ci'], pct=True)}  ({c['passed']}/{c['scored']} scored)")
+
+    j = summary["judge"]
+    writer.line()
+    unparseable = f"  unparseable {j['unparseable']}" if j["unparseable"] else ""
+    writer.line(f"judge score  mean {_num(j['mean'])}  {_ci(j['ci'])}  n={j['n']}{unparseable}",
+                bold=True)
+    _histogram(writer, j["histogram"], ("5", "4", "3", "2", "1"), unicode=unicode, label_w=3)
+    m = summary["code_match"]
+    writer.line(f"code match   mean {_num(m['mean'])}  {_ci(m['ci'])}  n={m['n']}", bold=True)
+    _histogram(writer, m["histogram"], tuple(reversed(list(m["histogram"]))), unicode=unicode,
+               label_w=3)
+    gold = summary.get("gold_code_match")
+    if gold:
+        writer.line(f"gold control: coder on the gold descriptions matches {_num(gold['mean'])} "
+                    f"(n={gold['n']}), the ceiling this coder allows")
+
+    writer.line()
+    _table(writer, "by arity", {f"arity{k}": v for k, v in summary["by_arity"].items()})
+    if len(summary["by_source"]) > 1 or run is None:
+        _table(writer, "by source", summary["by_source"])
+    else:
+        _table(writer, "by source", summary["by_source"], limit=1)
+
+    modes = {k: v for k, v in summary["failure_modes"].items() if v}
+    n_failed = c["failed"]
+    if n_failed:
+        writer.line(f"failure modes ({n_failed} failed)", bold=True)
+        for mode, count in sorted(modes.items(), key=lambda kv: -kv[1]):
+            writer.line(f"  {mode:<26}{count:>5}  {_pct(count / n_failed):>6}")
+    if summary["infrastructure_errors"]:
+        writer.line(f"infrastructure errors {summary['infrastructure_errors']} "
+                    f"(not the model's fault; not counted above)", yellow=True)
+        for e in summary["errors"][:3]:
+            writer.line(f"  {e['id']}: {str(e['error']).splitlines()[0][:110] if e['error'] else ''}")
+    for reason, count in summary.get("skipped_reasons", {}).items():
+        writer.line(f"skipped {count}: {reason}", yellow=True)
+    writer.line(f"concluded {summary['concluded']}/{c['scored']}  overconfident "
+                f"{summary['overconfident']} (concluded YES and failed)  "
+                f"unparseable judge answers {j['unparseable_answers']}")
+    t = summary["tokens"]
+    calls, hits = summary["model_calls"], summary["cache_hits"]
+    hit_share = f" ({_pct(hits / calls)})" if calls else ""
+    wall = summary.get("wall_s")
+    writer.line(f"tokens {t['prompt']:,} prompt + {t['completion']:,} completion  "
+                f"cost ${summary['cost_usd']:.4f}  model calls {calls:,}, "
+                f"cache hits {hits:,}{hit_share}")
+    writer.line(f"wall {_num(wall, '.1f')} s  (item time {summary['item_time_s']:.1f} s)")
+    for note in notes:
+        writer.line(f"note: {note}", yellow=True)
+    for extra in extra_lines:
+        writer.line(extra)
+
+    gates = summary.get("gates") or []
+    if gates:
+        writer.line("release gates", bold=True)
+        for g in gates:
+            pct = g["name"] != "min_mean_judge"
+            fmt = (lambda v: _pct(v)) if pct else (lambda v: _num(v))
+            stat = "95% CI low " if g["statistic"] == "ci_low" else ""
+            if g["passed"]:
+                writer.write("  PASS ", green=True, bold=True)
+                writer.line(f"{g['label']} >= {fmt(g['threshold'])}: {stat}{fmt(g['value'])}  "
+                            f"({g['option']})")
+            else:
+                short = ("no scored item" if g["value"] is None else
+                         f"short by {fmt(-g['margin']) if pct else _num(-g['margin'])}")
+                writer.write("  FAIL ", red=True, bold=True)
+                writer.line(f"{g['label']} >= {fmt(g['threshold'])}: {stat}{fmt(g['value'])}, "
+                            f"{short}  ({g['option']})", red=True)
