@@ -1,0 +1,329 @@
+"""The one model client every part of pytest-pau uses: litellm plus cache, retries, cost, budget."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from pytest_pau.errors import LLMConfigError, LLMUnavailableError
+from pytest_pau.llm.budget import Budget
+from pytest_pau.llm.cache import ResponseCache, cache_key
+from pytest_pau.llm.retry import (
+    RetryPolicy,
+    is_config_error,
+    is_retryable,
+    status_of,
+    tenacity_kwargs,
+)
+from pytest_pau.models import Completion, Usage
+
+_litellm: Any = None
+_import_lock = threading.Lock()
+
+
+def get_litellm() -> Any:
+    """Import litellm once, offline and quiet, with the embedded-model provider registered.
+
+    The cost map is read from the copy inside the package (litellm would otherwise fetch
+    it from GitHub at import), and the import (several seconds) happens only on the first
+    model call, so ``pytest --help`` and runs without ``--pau-model`` stay fast.
+    """
+    global _litellm
+    if _litellm is not None:
+        return _litellm
+    with _import_lock:
+        if _litellm is None:
+            os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+            os.environ.setdefault("LITELLM_LOG", "ERROR")
+            import litellm
+
+            litellm.suppress_debug_info = True  # no "Give Feedback" banner on every error
+            litellm.telemetry = False
+            from pytest_pau.llm.local.provider import register
+
+            register(litellm)
+            _litellm = litellm
+    return _litellm
+
+
+def _key_hint(model: str) -> str:
+    """Which environment variable litellm reads the key of ``model``'s provider from."""
+    try:
+        missing = get_litellm().validate_environment(model).get("missing_keys") or []
+    except Exception:
+        missing = []
+    if missing:
+        return f"set {' and '.join(missing)} (litellm reads the key for {model!r} from it)"
+    return "check the API key for this provider (it is set but was refused)"
+
+
+def _provider_message(exc: BaseException) -> str:
+    text = str(exc).replace("\n", " ")
+    return text if len(text) < 400 else text[:400] + "..."
+
+
+class LLMClient:
+    """A client for one model: ``complete(messages) -> Completion``.
+
+    Args:
+        model: A litellm model string (``gpt-5-mini``, ``openai/x`` with ``api_base``,
+            ``ollama/qwen3:8b``), or ``local`` / ``local-small`` for the embedded models.
+        api_base: Base URL of an OpenAI-compatible or self-hosted server.
+        api_key: The key; by default litellm reads the provider's environment variable.
+            With ``api_base`` and no key anywhere, a placeholder is sent (local servers
+            accept any key, and the OpenAI SDK refuses to send none).
+        cache: Response cache; None disables caching.
+        budget: The run's shared :class:`Budget`; None means no cap.
+        retry: Backoff policy; defaults read ``PAU_RETRY_*``.
+        timeout_s: Per-attempt HTTP timeout (default ``PAU_LLM_TIMEOUT_S`` or 600 s).
+    """
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        api_base: str | None = None,
+        api_key: str | None = None,
+        cache: ResponseCache | None = None,
+        budget: Budget | None = None,
+        retry: RetryPolicy | None = None,
+        timeout_s: float | None = None,
+    ) -> None:
+        from pytest_pau.llm.local.provider import PROVIDER, is_local
+
+        if not model or not isinstance(model, str):
+            raise LLMConfigError(f"model={model!r}: expected a litellm model string such as 'openai/gpt-4o-mini'.")
+        self.model = model
+        self.local = is_local(model)
+        self.litellm_model = f"{PROVIDER}/{model.removeprefix(PROVIDER + '/')}" if self.local else model
+        self.api_base = api_base
+        self.api_key = api_key
+        self.cache = cache
+        self.budget = budget
+        # The embedded model has no network to be flaky; an error there is final.
+        self.retry = retry or (RetryPolicy(max_attempts=1) if self.local else RetryPolicy())
+        self.timeout_s = timeout_s or float(os.environ.get("PAU_LLM_TIMEOUT_S", "600"))
+        self.usage = Usage()
+        """Tokens, cost, calls and cache hits of this client so far."""
+        self._usage_lock = threading.Lock()
+        self._local_checked = False
+
+    def __repr__(self) -> str:
+        return f"LLMClient({self.model!r}, api_base={self.api_base!r})"
+
+    def _record(self, completion: Completion) -> Completion:
+        with self._usage_lock:
+            self.usage.add(completion.usage())
+        return completion
+
+    def complete(
+        self,
+        messages: list[dict[str, str]],
+        *,
+        temperature: float = 0.0,
+        max_tokens: int = 512,
+        seed: int = 0,
+        stop: list[str] | None = None,
+        logprobs: int | None = None,
+    ) -> Completion:
+        """One chat completion, from the cache when it has the answer.
+
+        Args:
+            messages: OpenAI-style ``{"role", "content"}`` dicts.
+            logprobs: Ask for this many top alternatives per generated token.
+
+        Raises:
+            BudgetExceeded: the run's budget is spent (checked after the cache).
+            LLMConfigError: not retryable (bad key, unknown model, bad request).
+            LLMUnavailableError: retryable errors outlasted the retry policy.
+            LocalModelError: an embedded model is not installed or is corrupt.
+        """
+        start = time.perf_counter()
+        params: dict[str, Any] = {
+            "temperature": temperature,
+            "max_tokens": max_tokens,
+            "seed": seed,
+            "stop": list(stop) if stop else None,
+            "logprobs": logprobs,
+        }
+        key = cache_key(self.model, messages, params) if self.cache is not None else ""
+        if self.cache is not None:
+            hit = self.cache.get(key)
+            if hit is not None:
+                hit.update(cached=True, cost_usd=0.0, latency_s=time.perf_counter() - start)
+                return self._record(Completion.model_validate(hit))
+        if self.budget is not None:
+            self.budget.check(self.model)
+        if self.local and not self._local_checked:
+            from pytest_pau.llm.local.provider import check_available
+
+            check_available(self.litellm_model.split("/", 1)[1])
+            self._local_checked = True
+        response = self._call_with_retries(messages, params)
+        completion = self._to_completion(response, time.perf_counter() - start)
+        if self.cache is not None:
+            self.cache.put(key, self.model, completion.model_dump(exclude={"cached", "latency_s"}))
+        if self.budget is not None:
+            self.budget.charge(completion.cost_usd)
+        return self._record(completion)
+
+    def _call_with_retries(self, messages: list[dict[str, str]], params: dict[str, Any]) -> Any:
+        import tenacity
+
+        litellm = get_litellm()
+        kwargs: dict[str, Any] = {
+            "model": self.litellm_model,
+            "messages": messages,
+            "temperature": params["temperature"],
+            "max_tokens": params["max_tokens"],
+            "seed": params["seed"],
+            "timeout": self.timeout_s,
+            "max_retries": 0,  # the retries are ours (see retry.py)
+            "num_retries": 0,
+            "drop_params": True,  # a provider without seed/stop support still answers
+        }
+        if params["stop"]:
+            kwargs["stop"] = params["stop"]
+        if params["logprobs"] is not None:
+            kwargs["logprobs"] = True
+            kwargs["top_logprobs"] = int(params["logprobs"])
+        if self.api_base:
+            kwargs["api_base"] = self.api_base
+        api_key = self.api_key
+        if api_key is None and self.api_base and not self.local:
+            missing = litellm.validate_environment(self.model).get("missing_keys") or []
+            if missing:
+                api_key = "sk-no-key-needed"
+        if api_key:
+            kwargs["api_key"] = api_key
+
+        retrying = tenacity.Retrying(**tenacity_kwargs(self.retry))
+        started = time.monotonic()
+        try:
+            return retrying(litellm.completion, **kwargs)
+        except Exception as exc:
+            attempts = retrying.statistics.get("attempt_number", 1)
+            raise self._final_error(exc, attempts, time.monotonic() - started) from exc
+
+    def _final_error(self, exc: BaseException, attempts: int, elapsed: float) -> Exception:
+        """Turn the last litellm error into one that names the model and says what to do."""
+        from pytest_pau.errors import PauError
+
+        if isinstance(exc, PauError):
+            return exc
+        status = status_of(exc)
+        where = f" at {self.api_base}" if self.api_base else ""
+        detail = _provider_message(exc)
+        if is_config_error(exc) and not is_retryable(exc):
+            if status in (401, 403) or type(exc).__name__ == "AuthenticationError":
+                fix = _key_hint(self.model) if not self.api_key else "the api_key passed was refused"
+                return LLMConfigError(
+                    f"Model {self.model!r}{where} rejected the credentials (HTTP {status}): {fix}. "
+                    f"Provider said: {detail}"
+                )
+            if status == 404 or type(exc).__name__ == "NotFoundError":
+                return LLMConfigError(
+                    f"Model {self.model!r}{where} was not found (HTTP 404). Check the model string "
+                    "(litellm form 'provider/name', e.g. 'openai/gpt-4o-mini'; see "
+                    f"https://docs.litellm.ai/docs/providers) and --pau-api-base. Provider said: {detail}"
+                )
+            return LLMConfigError(
+                f"Model {self.model!r}{where} refused the request (HTTP {status}); this will not "
+                f"succeed on retry, so fix the request or the model options. Provider said: {detail}"
+            )
+        if is_retryable(exc):
+            return LLMUnavailableError(
+                f"Model {self.model!r}{where} failed after {attempts} attempt(s) over {elapsed:.1f} s; "
+                f"last error: HTTP {status if status is not None else 'n/a'} "
+                f"{type(exc).__name__}: {detail}. The provider is down or rate-limiting: retry "
+                "later, lower -n, or raise PAU_RETRY_ATTEMPTS / PAU_RETRY_MAX_TOTAL_S."
+            )
+        return LLMConfigError(
+            f"Model {self.model!r}{where}: litellm raised {type(exc).__name__}: {detail}"
+        )
+
+    def _to_completion(self, response: Any, latency_s: float) -> Completion:
+        choice = response.choices[0]
+        text = getattr(choice.message, "content", None) or ""
+        usage = getattr(response, "usage", None)
+        cost = 0.0
+        if not self.local:
+            hidden = getattr(response, "_hidden_params", {}) or {}
+            cost = hidden.get("response_cost") or 0.0
+            if not cost:
+                try:
+                    cost = float(get_litellm().completion_cost(completion_response=response) or 0.0)
+                except Exception:  # litellm has no price for this model: report 0, not fail
+                    cost = 0.0
+        return Completion(
+            text=text,
+            model=self.model,
+            prompt_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
+            completion_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
+            cost_usd=float(cost),
+            latency_s=latency_s,
+            cached=False,
+            logprobs=_logprobs_of(choice),
+        )
+
+
+def _logprobs_of(choice: Any) -> list[dict[str, Any]] | None:
+    """``[{"token", "logprob", "top": {token: logprob}}]`` from an OpenAI-shaped choice."""
+    lp = getattr(choice, "logprobs", None)
+    if lp is None and isinstance(choice, dict):
+        lp = choice.get("logprobs")
+    content = lp.get("content") if isinstance(lp, dict) else getattr(lp, "content", None)
+    if not content:
+        return None
+    out = []
+    for entry in content:
+        get = entry.get if isinstance(entry, dict) else (lambda k, e=entry: getattr(e, k, None))
+        top: dict[str, float] = {}
+        for alt in get("top_logprobs") or []:
+            token = alt.get("token") if isinstance(alt, dict) else alt.token
+            value = alt.get("logprob") if isinstance(alt, dict) else alt.logprob
+            top[token] = max(top.get(token, float("-inf")), float(value))
+        out.append({"token": get("token"), "logprob": float(get("logprob")), "top": top})
+    return out
+
+
+def make_client(
+    model: str,
+    *,
+    api_base: str | None = None,
+    api_key: str | None = None,
+    cache_dir: str | os.PathLike[str] | None = None,
+    no_cache: bool = False,
+    budget: Budget | None = None,
+) -> LLMClient:
+    """A client with the run's cache and budget (what fixtures and ``pau train`` call).
+
+    Args:
+        cache_dir: Where the response cache lives (``--pau-cache-dir``); default
+            ``user_cache_dir()/llm``.
+        no_cache: ``--pau-no-cache``: neither read nor write the cache.
+    """
+    cache = None
+    if not no_cache:
+        if cache_dir is None:
+            from pytest_pau.paths import user_cache_dir
+
+            cache_dir = user_cache_dir() / "llm"
+        cache = _shared_cache(Path(cache_dir))
+    return LLMClient(model, api_base=api_base, api_key=api_key, cache=cache, budget=budget)
+
+
+_caches: dict[Path, ResponseCache] = {}
+_caches_lock = threading.Lock()
+
+
+def _shared_cache(directory: Path) -> ResponseCache:
+    """One ResponseCache object per folder and process (connections are per thread inside)."""
+    key = directory.resolve()
+    with _caches_lock:
+        if key not in _caches:
+            _caches[key] = ResponseCache(key)
+        return _caches[key]

@@ -1,0 +1,138 @@
+"""Which model errors are worth retrying, and how long to wait: a tenacity policy.
+
+litellm's own ``num_retries`` and the OpenAI SDK's ``max_retries`` are switched off
+(``max_retries=0``): the SDK honours ``Retry-After`` but caps the wait at 60 s with no
+total cap, and litellm's retries do not tell us the attempt count or the last status for
+the final error. tenacity supplies the loop; this module supplies the decisions.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import os
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+RETRYABLE_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504, 520, 522, 524, 529})
+CONFIG_STATUS = frozenset({400, 401, 403, 404, 413, 422})
+# Exceptions without a status that are still transient (names, so no litellm import here).
+_TRANSIENT_NAMES = frozenset(
+    {"Timeout", "APITimeoutError", "APIConnectionError", "ConnectError", "ReadTimeout",
+     "RemoteProtocolError", "ConnectionResetError", "ServiceUnavailableError",
+     "InternalServerError", "RateLimitError"}
+)
+
+
+def _env_float(name: str, default: float) -> float:
+    value = os.environ.get(name)
+    if not value:
+        return default
+    try:
+        return float(value)
+    except ValueError:
+        raise ValueError(f"{name}={value!r}: expected a number of seconds.") from None
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """Capped, jittered exponential backoff that honours ``Retry-After``.
+
+    The n-th wait is ``base_s * 2**(n-1)`` scaled by a random factor in [0.5, 1.0]
+    (so xdist workers hit by the same 429 do not return in lockstep), at most
+    ``max_wait_s``; a ``Retry-After`` from the server replaces it. Retrying stops after
+    ``max_attempts`` calls or when the next wait would push the total past
+    ``max_total_wait_s``. Defaults read ``PAU_RETRY_BASE_S``, ``PAU_RETRY_ATTEMPTS`` and
+    ``PAU_RETRY_MAX_TOTAL_S`` so tests can shrink them.
+    """
+
+    max_attempts: int = field(default_factory=lambda: int(_env_float("PAU_RETRY_ATTEMPTS", 6)))
+    base_s: float = field(default_factory=lambda: _env_float("PAU_RETRY_BASE_S", 1.0))
+    max_wait_s: float = 60.0
+    max_total_wait_s: float = field(default_factory=lambda: _env_float("PAU_RETRY_MAX_TOTAL_S", 300.0))
+
+    def backoff(self, attempt: int) -> float:
+        """The jittered wait after failed attempt number ``attempt`` (1-based)."""
+        raw = self.base_s * (2 ** (attempt - 1))
+        return min(self.max_wait_s, raw) * random.uniform(0.5, 1.0)
+
+    def wait_for(self, attempt: int, exc: BaseException | None) -> float:
+        after = retry_after_s(exc) if exc is not None else None
+        return after if after is not None else self.backoff(attempt)
+
+
+def status_of(exc: BaseException) -> int | None:
+    status = getattr(exc, "status_code", None)
+    if status is None:
+        status = getattr(getattr(exc, "response", None), "status_code", None)
+    return int(status) if isinstance(status, int) else None
+
+
+def _headers(exc: BaseException) -> dict[str, str]:
+    for source in (getattr(exc, "litellm_response_headers", None),
+                   getattr(getattr(exc, "response", None), "headers", None)):
+        if source:
+            try:
+                return {str(k).lower(): str(v) for k, v in dict(source).items()}
+            except (TypeError, ValueError):
+                continue
+    return {}
+
+
+def retry_after_s(exc: BaseException) -> float | None:
+    """Seconds from ``Retry-After`` (delta or HTTP date) or ``retry-after-ms``, if sent."""
+    headers = _headers(exc)
+    if "retry-after-ms" in headers:
+        try:
+            return max(0.0, float(headers["retry-after-ms"]) / 1000)
+        except ValueError:
+            pass
+    value = headers.get("retry-after")
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        when = email.utils.parsedate_to_datetime(value) if value else None
+        return max(0.0, when.timestamp() - time.time()) if when else None
+
+
+def is_retryable(exc: BaseException) -> bool:
+    status = status_of(exc)
+    if status is not None:
+        return status in RETRYABLE_STATUS or status >= 500
+    return any(cls.__name__ in _TRANSIENT_NAMES for cls in type(exc).__mro__) or isinstance(
+        exc, (ConnectionError, TimeoutError)
+    )
+
+
+def is_config_error(exc: BaseException) -> bool:
+    status = status_of(exc)
+    if status in CONFIG_STATUS:
+        return True
+    names = {cls.__name__ for cls in type(exc).__mro__}
+    return bool(names & {"AuthenticationError", "NotFoundError", "BadRequestError",
+                         "PermissionDeniedError", "UnsupportedParamsError"})
+
+
+def tenacity_kwargs(policy: RetryPolicy) -> dict[str, Any]:
+    """Arguments for ``tenacity.Retrying`` that implement ``policy``."""
+    import tenacity
+
+    def wait(state: tenacity.RetryCallState) -> float:
+        exc = state.outcome.exception() if state.outcome else None
+        return policy.wait_for(state.attempt_number, exc)
+
+    def stop(state: tenacity.RetryCallState) -> bool:
+        if state.attempt_number >= policy.max_attempts:
+            return True
+        upcoming = state.upcoming_sleep or 0.0
+        return state.idle_for + upcoming > policy.max_total_wait_s
+
+    return {
+        "retry": tenacity.retry_if_exception(is_retryable),
+        "wait": wait,
+        "stop": stop,
+        "reraise": True,
+    }
