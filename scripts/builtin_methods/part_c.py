@@ -713,4 +713,711 @@ def test_func(arg0):
             "(['same', 'same', 'same'],)", "('abc',)", "(['a', 1],)",
         ],
     },
+    {
+        "id": "dict_keys_with_max_value",
+        "tags": ["easy", "dicts"],
+        "description": (
+            "Returns the alphabetically sorted list of the keys of a dict (str keys, int or float "
+            "values) whose value equals the largest value; an empty dict gives []. A non-dict, a "
+            "non-str key or a non-number value (bools included) raises TypeError."
+        ),
+        "code": '''
+def validate_input_args(arg0: dict) -> None:
+    if not isinstance(arg0, dict) or not all(
+        isinstance(k, str) and isinstance(v, (int, float)) and not isinstance(v, bool)
+        for k, v in arg0.items()
+    ):
+        raise TypeError("arg0 must be a dict of str keys to numbers")
+
+
+def test_func(arg0):
+    validate_input_args(arg0)
+    if not arg0:
+        return []
+    top = max(arg0.values())
+    return sorted(k for k, v in arg0.items() if v == top)
+''',
+        "train_inputs": ["({'a': 3, 'b': 7, 'c': 7},)", "({'x': 1},)", "({'p': -2, 'q': -5},)"],
+        "test_inputs": [
+            "({},)", "({'z': 5, 'y': 5, 'x': 5},)", "({'m': 1.5, 'n': 1},)", "({'m': 2, 'n': 2.0},)",
+            "({'b': 0, 'a': 0, 'c': -1},)", "({'k': 10, 'K': 10, 'j': 9},)",
+            "({'only': -100},)", "({'one': 1, 'two': 2, 'three': 3, 'four': 4},)",
+            "({'': 4, 'a': 4},)", "({'a': True},)", "({1: 2},)", "([('a', 1)],)",
+        ],
+    },
+    {
+        "id": "flatten_dict_paths",
+        "tags": ["medium", "dicts", "nested"],
+        "description": (
+            "Flattens a nested dict with str keys into a one-level dict whose keys are the "
+            "dot-joined key paths ({'a': {'b': 1}} gives {'a.b': 1}), in depth-first insertion "
+            "order, a later equal path overwriting an earlier one. An empty nested dict stays as "
+            "the value {} and lists or tuples are kept as values without being descended into; a "
+            "non-dict argument or a non-str key at any level raises TypeError."
+        ),
+        "code": '''
+def validate_input_args(arg0: dict) -> None:
+    if not isinstance(arg0, dict) or not _str_keys(arg0):
+        raise TypeError("arg0 must be a dict with str keys at every level")
+
+
+def _str_keys(d):
+    return all(
+        isinstance(k, str) and (not isinstance(v, dict) or _str_keys(v)) for k, v in d.items()
+    )
+
+
+def _flatten(d, prefix, out):
+    for key, value in d.items():
+        path = prefix + "." + key if prefix is not None else key
+        if isinstance(value, dict) and value:
+            _flatten(value, path, out)
+        else:
+            out[path] = value
+
+
+def test_func(arg0):
+    validate_input_args(arg0)
+    out = {}
+    _flatten(arg0, None, out)
+    return out
+''',
+        "train_inputs": [
+            "({'a': {'b': 1, 'c': 2}, 'd': 3},)", "({'x': 1},)", "({'cfg': {'db': {'host': 'h', 'port': 5432}}},)",
+        ],
+        "test_inputs": [
+            "({},)", "({'a': {}},)", "({'a': {'b': {}}, 'c': None},)", "({'l': [1, {'x': 2}]},)",
+            "({'t': (1, 2), 'u': {'v': (3,)}},)", "({'a': {'b': {'c': {'d': 'deep'}}}},)",
+            "({'x': {'y': 1}, 'x.y': 2},)", "({'': {'': 0}},)", "({'k': {'a': 1, 'b': {'c': 2}}, 'z': 0},)",
+            "({'a': {1: 'x'}},)", "({2: 'two'},)", "([('a', 1)],)",
+        ],
+    },
+    {
+        "id": "int_set_ranges",
+        "tags": ["hard", "sets"],
+        "description": (
+            "Takes a set or list of ints (duplicates ignored) and returns, in ascending order, a "
+            "list of strs where every run of at least 3 consecutive integers is written 'first..last' "
+            "and every other value is written alone, so a run of exactly 2 gives two separate "
+            "entries. An empty input gives []; non-int members (bools included) raise TypeError."
+        ),
+        "code": '''
+def validate_input_args(arg0: set) -> None:
+    if not isinstance(arg0, (set, list)) or not all(
+        isinstance(x, int) and not isinstance(x, bool) for x in arg0
+    ):
+        raise TypeError("arg0 must be a set or list of ints")
+
+
+def test_func(arg0):
+    validate_input_args(arg0)
+    values = sorted(set(arg0))
+    out = []
+    i = 0
+    while i < len(values):
+        j = i
+        while j + 1 < len(values) and values[j + 1] == values[j] + 1:
+            j += 1
+        if j - i >= 2:
+            out.append(f"{values[i]}..{values[j]}")
+        else:
+            out.extend(str(v) for v in values[i : j + 1])
+        i = j + 1
+    return out
+''',
+        "train_inputs": ["({1, 2, 3, 7},)", "({5, 6, 10},)", "({4},)"],
+        "test_inputs": [
+            "([],)", "({1, 3, 5},)", "({1, 2},)", "({-3, -2, -1, 0, 2},)", "([9, 8, 7, 7, 8, 1],)",
+            "({10, 11, 12, 13, 20, 21, 30},)", "({0, 1, 2, 4, 5, 6},)", "([100],)",
+            "({-10, -8, -7, -6},)", "([3, 1, 2, 2, 3],)", "({1, 2.5},)", "([True, 2],)", "('123',)",
+        ],
+    },
+    {
+        "id": "words_acronym_min_len",
+        "tags": ["medium", "strings"],
+        "description": (
+            "Builds an acronym from a list of words: the uppercased first character of every word "
+            "that has at least 3 characters, in order; shorter words are skipped. If no word "
+            "qualifies, an empty list included, the result is '?'."
+        ),
+        "code": '''
+def validate_input_args(arg0: list) -> None:
+    if not isinstance(arg0, list) or not all(isinstance(s, str) for s in arg0):
+        raise TypeError("arg0 must be a list of str")
+
+
+def test_func(arg0):
+    validate_input_args(arg0)
+    letters = [word[0].upper() for word in arg0 if len(word) >= 3]
+    if not letters:
+        return "?"
+    return "".join(letters)
+''',
+        "train_inputs": [
+            "(['portable', 'network', 'graphics'],)", "(['bank', 'of', 'america'],)", "(['to', 'be'],)",
+        ],
+        "test_inputs": [
+            "([],)", "(['a', 'an', 'the'],)", "(['as', 'soon', 'as', 'possible'],)", "(['ox', 'cow'],)",
+            "(['123abc', 'xyz'],)", "(['   ', 'end'],)", "(['lower', 'CASE', 'mIxEd'],)",
+            "(['hello'],)", "(['', 'ab'],)", "(['über', 'alles'],)", "(['one', 'two', 'six', 'ten'],)",
+            "('abc',)", "([['abc']],)",
+        ],
+    },
+    {
+        "id": "names_summary_line",
+        "tags": ["easy", "strings"],
+        "description": (
+            "Summarises a list of names as one str: '(none)' for an empty list, the names joined "
+            "by ', ' when there are at most 3, otherwise the first 3 joined by ', ' followed by "
+            "' and N more' where N is the number left out."
+        ),
+        "code": '''
+def validate_input_args(arg0: list) -> None:
+    if not isinstance(arg0, list) or not all(isinstance(s, str) for s in arg0):
+        raise TypeError("arg0 must be a list of str")
+
+
+def test_func(arg0):
+    validate_input_args(arg0)
+    if not arg0:
+        return "(none)"
+    if len(arg0) <= 3:
+        return ", ".join(arg0)
+    return ", ".join(arg0[:3]) + f" and {len(arg0) - 3} more"
+''',
+        "train_inputs": ["(['ann', 'bo'],)", "(['a', 'b', 'c', 'd', 'e'],)", "(['solo'],)"],
+        "test_inputs": [
+            "([],)", "(['x', 'y', 'z'],)", "(['w', 'x', 'y', 'z'],)", "([''],)", "(['', ''],)",
+            "(['Mary Jane', 'Li'],)", "(['1', '2', '3', '4', '5', '6', '7', '8', '9', '10'],)",
+            "(['same', 'same', 'same', 'same'],)", "(['a, b', 'c'],)", "(['q', 'r', 's', 't', 'u', 'v'],)",
+            "('abcd',)", "([1, 2, 3],)",
+        ],
+    },
+    {
+        "id": "dedupe_keep_last_casefold",
+        "tags": ["medium", "strings"],
+        "description": (
+            "Removes case-insensitive duplicates from a list of strings, keeping only the last "
+            "occurrence of each (with that occurrence's own spelling) and preserving the relative "
+            "order of the kept items. An empty list gives []."
+        ),
+        "code": '''
+def validate_input_args(arg0: list) -> None:
+    if not isinstance(arg0, list) or not all(isinstance(s, str) for s in arg0):
+        raise TypeError("arg0 must be a list of str")
+
+
+def test_func(arg0):
+    validate_input_args(arg0)
+    last = {}
+    for index, word in enumerate(arg0):
+        last[word.casefold()] = index
+    return [arg0[i] for i in sorted(last.values())]
+''',
+        "train_inputs": ["(['a', 'B', 'A', 'c'],)", "(['x', 'y', 'z'],)", "(['Hi', 'hi', 'HI'],)"],
+        "test_inputs": [
+            "([],)", "(['one'],)", "(['b', 'a', 'b', 'a'],)", "(['Straße', 'STRASSE'],)",
+            "(['', '', 'x'],)", "(['apple', 'Banana', 'APPLE', 'banana', 'cherry'],)",
+            "(['a ', 'a', 'A '],)", "(['dog', 'cat', 'Dog', 'bird', 'CAT'],)", "(['1', '01', '1'],)",
+            "(['Q', 'q', 'Q', 'q', 'Q'],)", "('aAa',)", "([None],)",
+        ],
+    },
+    {
+        "id": "table_column_widths",
+        "tags": ["medium", "strings", "grids"],
+        "description": (
+            "Takes a table as a list of rows, each a list of strs (rows may differ in length), and "
+            "returns for each column index up to the longest row the length of the longest cell in "
+            "that column, rows too short contributing nothing. An empty table, or only empty rows, "
+            "gives []; non-str cells raise TypeError."
+        ),
+        "code": '''
+def validate_input_args(arg0: list) -> None:
+    if not isinstance(arg0, list) or not all(
+        isinstance(row, list) and all(isinstance(cell, str) for cell in row) for row in arg0
+    ):
+        raise TypeError("arg0 must be a list of lists of str")
+
+
+def test_func(arg0):
+    validate_input_args(arg0)
+    widths = []
+    for row in arg0:
+        for c, cell in enumerate(row):
+            if c == len(widths):
+                widths.append(len(cell))
+            elif len(cell) > widths[c]:
+                widths[c] = len(cell)
+    return widths
+''',
+        "train_inputs": [
+            "([['id', 'name'], ['1', 'alice'], ['22', 'bo']],)", "([['x']],)", "([['a', 'bb', 'ccc']],)",
+        ],
+        "test_inputs": [
+            "([],)", "([[], []],)", "([['short'], ['a', 'longer'], ['', '', 'end']],)",
+            "([[''], ['']],)", "([['same', 'size'], ['four', 'char']],)",
+            "([['a'], ['abcdef'], ['abc']],)", "([['x', 'y'], [], ['zz']],)",
+            "([['naïve', 'café'], ['x', 'y']],)", "([['  ', ' '], ['   ']],)",
+            "([['k', 'vvvv'], ['kkkk', 'v']],)", "([['a', 1]],)", "([('a', 'b')],)", "('ab',)",
+        ],
+    },
+    {
+        "id": "grid_mirror_kind",
+        "tags": ["medium", "grids"],
+        "description": (
+            "Classifies the mirror symmetry of a grid (list of lists): 'both' when every row reads "
+            "the same reversed and the list of rows also equals its own reverse, 'left-right' when "
+            "only every row reads the same reversed, 'top-bottom' when only the row order is "
+            "symmetric, else 'none'. An empty grid gives 'both'."
+        ),
+        "code": '''
+def validate_input_args(arg0: list) -> None:
+    if not isinstance(arg0, list) or not all(isinstance(row, list) for row in arg0):
+        raise TypeError("arg0 must be a list of lists")
+
+
+def test_func(arg0):
+    validate_input_args(arg0)
+    rows_mirror = all(row == row[::-1] for row in arg0)
+    order_mirror = arg0 == arg0[::-1]
+    if rows_mirror and order_mirror:
+        return "both"
+    if rows_mirror:
+        return "left-right"
+    if order_mirror:
+        return "top-bottom"
+    return "none"
+''',
+        "train_inputs": [
+            "([[1, 2, 1], [3, 4, 3]],)", "([[1, 2], [3, 4], [1, 2]],)", "([[1, 2], [3, 4]],)",
+        ],
+        "test_inputs": [
+            "([],)", "([[5]],)", "([[1, 2, 1], [0, 9, 0], [1, 2, 1]],)", "([[1, 2, 3]],)",
+            "([[1, 1], [2, 2]],)", "([['a', 'b'], ['a', 'b']],)", "([[], []],)", "([[1], [2], [1]],)",
+            "([[1, 2, 2, 1], [7, 8, 8, 7]],)", "([[1, 0], [0, 1]],)", "([[3, 3], [3, 3], [3, 3]],)",
+            "([(1, 1)],)", "('aba',)",
+        ],
+    },
+    {
+        "id": "grid_neighbor_max",
+        "tags": ["hard", "grids"],
+        "description": (
+            "Takes a rectangular grid of ints and returns a grid of the same shape where each cell "
+            "holds the largest of its up/down/left/right neighbours (the cell's own value is not "
+            "considered; diagonals are not neighbours); a 1x1 grid gives [[None]]. An empty grid "
+            "gives []; ragged rows raise ValueError and non-int cells raise TypeError."
+        ),
+        "code": '''
+def validate_input_args(arg0: list) -> None:
+    if not isinstance(arg0, list) or not all(
+        isinstance(row, list)
+        and all(isinstance(x, int) and not isinstance(x, bool) for x in row)
+        for row in arg0
+    ):
+        raise TypeError("arg0 must be a list of lists of ints")
+    if len({len(row) for row in arg0}) > 1:
+        raise ValueError("all rows must have the same length")
+
+
+def test_func(arg0):
+    validate_input_args(arg0)
+    rows = len(arg0)
+    out = []
+    for r in range(rows):
+        new_row = []
+        for c in range(len(arg0[r])):
+            around = [
+                arg0[rr][cc]
+                for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+                if 0 <= rr < rows and 0 <= cc < len(arg0[r])
+            ]
+            new_row.append(max(around) if around else None)
+        out.append(new_row)
+    return out
+''',
+        "train_inputs": ["([[1, 2], [3, 4]],)", "([[5]],)", "([[1, 9, 1], [1, 1, 1], [1, 1, 7]],)"],
+        "test_inputs": [
+            "([],)", "([[]],)", "([[1, 2, 3]],)", "([[4], [8], [2]],)", "([[0, 0], [0, 0]],)",
+            "([[-1, -2, -3], [-4, -5, -6]],)", "([[9, 1, 1], [1, 1, 1], [1, 1, 1]],)",
+            "([[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]],)", "([[3, 3, 3], [3, 0, 3], [3, 3, 3]],)",
+            "([[1, 2], [3]],)", "([[1.5]],)", "((1, 2),)",
+        ],
+    },
+    {
+        "id": "edges_to_adjacency",
+        "tags": ["medium", "sets", "graphs"],
+        "description": (
+            "Takes a set (or list) of (a, b) int pairs, read as undirected edges, and returns a "
+            "dict mapping every node, in ascending order, to the ascending list of its distinct "
+            "neighbours; a self-loop (a, a) lists a once as its own neighbour. An empty input gives "
+            "{}; members that are not 2-tuples of ints raise TypeError."
+        ),
+        "code": '''
+def validate_input_args(arg0: set) -> None:
+    if not isinstance(arg0, (set, list)) or not all(
+        isinstance(e, tuple)
+        and len(e) == 2
+        and all(isinstance(n, int) and not isinstance(n, bool) for n in e)
+        for e in arg0
+    ):
+        raise TypeError("arg0 must be a set or list of (int, int) tuples")
+
+
+def test_func(arg0):
+    validate_input_args(arg0)
+    neighbours = {}
+    for a, b in arg0:
+        neighbours.setdefault(a, set()).add(b)
+        neighbours.setdefault(b, set()).add(a)
+    return {node: sorted(neighbours[node]) for node in sorted(neighbours)}
+''',
+        "train_inputs": ["({(1, 2), (2, 3)},)", "({(5, 5)},)", "([(1, 2), (1, 3), (1, 4)],)"],
+        "test_inputs": [
+            "([],)", "({(2, 1), (1, 2)},)", "([(3, 4), (4, 3), (3, 4)],)", "({(0, -1), (-1, 2)},)",
+            "({(1, 1), (1, 2)},)", "({(10, 20), (30, 40)},)", "({(1, 2), (2, 3), (3, 1)},)",
+            "([(7, 8)],)", "({(5, 1), (5, 9), (5, 3), (2, 5)},)", "({(1, 2, 3)},)", "([(1, 'a')],)",
+            "({1: 2},)",
+        ],
+    },
+    {
+        "id": "tuple_tree_string_path",
+        "tags": ["medium", "nested", "tuples"],
+        "description": (
+            "Walks a nested tuple depth-first, left to right, collecting every str found at any "
+            "depth inside tuples, and returns them joined by '/'; non-str items, lists included "
+            "(their contents are not looked at), are skipped. A tuple without strings gives ''; a "
+            "non-tuple argument raises TypeError."
+        ),
+        "code": '''
+def validate_input_args(arg0: tuple) -> None:
+    if not isinstance(arg0, tuple):
+        raise TypeError("arg0 must be a tuple")
+
+
+def _strings(node, out):
+    for item in node:
+        if isinstance(item, tuple):
+            _strings(item, out)
+        elif isinstance(item, str):
+            out.append(item)
+
+
+def test_func(arg0):
+    validate_input_args(arg0)
+    out = []
+    _strings(arg0, out)
+    return "/".join(out)
+''',
+        "train_inputs": [
+            "(('usr', ('local', ('bin',))),)", "(('a', 1, 'b'),)", "((1, (2, 3)),)",
+        ],
+        "test_inputs": [
+            "((),)", "(((), ((),)),)", "((('x',), 'y', (('z',),)),)", "(('a', ['b', 'c'], 'd'),)",
+            "(('', 'mid', ''),)", "((('deep', ('deeper', ('deepest',))), 'top'),)",
+            "((None, True, 'ok', 3.5),)", "((('a', 'b'), ('c', 'd')),)", "(('a/b', ('c',)),)",
+            "(({'k': 'v'}, 'w'),)", "(['a', 'b'],)", "('abc',)",
+        ],
+    },
+    {
+        "id": "bytes_text_guess",
+        "tags": ["medium", "bytes"],
+        "description": (
+            "Decodes bytes and reports the encoding used as a (name, text) tuple: ('ascii', text) "
+            "when every byte is below 128 (empty bytes included), otherwise ('utf-8', text) when "
+            "the bytes are valid UTF-8, otherwise ('latin-1', text) decoded byte for byte as "
+            "Latin-1. A non-bytes argument raises TypeError."
+        ),
+        "code": '''
+def validate_input_args(arg0: bytes) -> None:
+    if not isinstance(arg0, bytes):
+        raise TypeError("arg0 must be bytes")
+
+
+def test_func(arg0):
+    validate_input_args(arg0)
+    if all(b < 128 for b in arg0):
+        return ("ascii", arg0.decode("ascii"))
+    try:
+        return ("utf-8", arg0.decode("utf-8"))
+    except UnicodeDecodeError:
+        return ("latin-1", arg0.decode("latin-1"))
+''',
+        "train_inputs": ["(b'hello',)", "(b'caf\\xc3\\xa9',)", "(b'caf\\xe9',)"],
+        "test_inputs": [
+            "(b'',)", "(b'\\x7f',)", "(b'\\x80',)", "(b'\\xe2\\x82\\xac',)", "(b'\\xe2\\x82',)",
+            "(b'\\xff\\xfe',)", "(b'plain text 123',)", "(b'\\xc3\\xa9t\\xc3\\xa9',)",
+            "(b'na\\xefve',)", "(b'\\xf0\\x9f\\x98\\x80',)", "('hello',)", "([104, 105],)",
+        ],
+    },
+    {
+        "id": "mixed_numeric_total",
+        "tags": ["medium", "mixed"],
+        "description": (
+            "Adds up the numeric content of a list: ints and floats are added as they are, strs made "
+            "of an optional leading '-' and then only ASCII digits are added as ints, and "
+            "everything else (bools, None, other strs such as '1.5' or ' 7', containers) is "
+            "ignored. An empty list gives 0; a non-list argument raises TypeError."
+        ),
+        "code": '''
+import re
+
+
+def validate_input_args(arg0: list) -> None:
+    if not isinstance(arg0, list):
+        raise TypeError("arg0 must be a list")
+
+
+def test_func(arg0):
+    validate_input_args(arg0)
+    total = 0
+    for item in arg0:
+        if isinstance(item, bool):
+            continue
+        if isinstance(item, (int, float)):
+            total += item
+        elif isinstance(item, str) and re.fullmatch(r"-?[0-9]+", item):
+            total += int(item)
+    return total
+''',
+        "train_inputs": ["([1, '2', 3.5],)", "(['a', None, 4],)", "(['-10', 5],)"],
+        "test_inputs": [
+            "([],)", "([True, False, 1],)", "(['1.5', ' 7', '7 '],)", "(['007', '-0'],)",
+            "([[1, 2], (3,), {'4': 4}],)", "([0.25, 0.25, '1'],)", "(['--1', '+2', '3'],)",
+            "([b'5', '5'],)", "([-3, '-3', 'x-3'],)", "(['12', 'twelve', 12.0],)", "(['', '-'],)",
+            "((1, 2),)", "('123',)",
+        ],
+    },
+    {
+        "id": "tree_deepest_leaves",
+        "tags": ["hard", "trees", "nested"],
+        "description": (
+            "Takes a tree written as nested tuples, where an int is a leaf and a tuple is an inner "
+            "node whose items are its children, and returns, left to right, the list of the leaves "
+            "lying at the greatest depth. A bare int gives [that int], an empty tuple adds no leaf "
+            "(so () gives []); anything other than ints and tuples raises TypeError."
+        ),
+        "code": '''
+def validate_input_args(arg0) -> None:
+    if not _valid(arg0):
+        raise TypeError("arg0 must be an int or a tuple tree of ints")
+
+
+def _valid(node):
+    if isinstance(node, tuple):
+        return all(_valid(child) for child in node)
+    return isinstance(node, int) and not isinstance(node, bool)
+
+
+def _collect(node, depth, found):
+    if isinstance(node, tuple):
+        for child in node:
+            _collect(child, depth + 1, found)
+    else:
+        found.append((depth, node))
+
+
+def test_func(arg0):
+    validate_input_args(arg0)
+    found = []
+    _collect(arg0, 0, found)
+    if not found:
+        return []
+    deepest = max(depth for depth, _ in found)
+    return [leaf for depth, leaf in found if depth == deepest]
+''',
+        "train_inputs": ["((1, (2, 3), 4),)", "((1, 2, 3),)", "(((5, (6,)), (7, (8,))),)"],
+        "test_inputs": [
+            "((),)", "((((),),),)", "(9,)", "(((((1,),),), 2),)", "((1, ((2, 3), (4, (5, 6)))),)",
+            "(((1, 2), (3, 4)),)", "((0, (0, (0,)), (1, (1, (2,)))),)", "((-1, (-2,), ((-3, -4),)),)",
+            "(((), 7),)", "((1, [2]),)", "((1, 'a'),)", "(True,)",
+        ],
+    },
+    {
+        "id": "dict_keys_by_list_length",
+        "tags": ["medium", "dicts"],
+        "description": (
+            "Takes a dict mapping str keys to lists and returns its keys ordered by the length of "
+            "their list, longest first, keys with equally long lists in alphabetical order. An "
+            "empty dict gives []; a non-str key or a non-list value raises TypeError."
+        ),
+        "code": '''
+def validate_input_args(arg0: dict) -> None:
+    if not isinstance(arg0, dict) or not all(
+        isinstance(k, str) and isinstance(v, list) for k, v in arg0.items()
+    ):
+        raise TypeError("arg0 must be a dict of str keys to lists")
+
+
+def test_func(arg0):
+    validate_input_args(arg0)
+    return sorted(arg0, key=lambda key: (-len(arg0[key]), key))
+''',
+        "train_inputs": [
+            "({'a': [1], 'b': [1, 2, 3], 'c': [1, 2]},)", "({'x': []},)", "({'p': [0], 'q': [0]},)",
+        ],
+        "test_inputs": [
+            "({},)", "({'z': [], 'y': [], 'x': [1]},)", "({'B': [1, 2], 'a': [3, 4]},)",
+            "({'long': [], 'mid': [1, 2, 3], 'one': ['x']},)", "({'k': [[1, 2, 3]], 'j': [1, 2]},)",
+            "({'m': [None, None], 'n': [None], 'o': [None, None, None, None]},)",
+            "({'c': [1], 'b': [2], 'a': [3]},)", "({'': [1], ' ': [1, 1]},)",
+            "({'a': (1, 2)},)", "({1: [1]},)", "([['a', [1]]],)", "({'a': 'abc'},)",
+        ],
+    },
+    {
+        "id": "nested_dict_key_count",
+        "tags": ["medium", "nested", "dicts"],
+        "description": (
+            "Counts every dict key at any depth of a nested structure, looking inside dicts (their "
+            "values), lists and tuples; other values count nothing, so a structure with no dict "
+            "anywhere gives 0. The argument itself must be a dict, list or tuple, else TypeError."
+        ),
+        "code": '''
+def validate_input_args(arg0) -> None:
+    if not isinstance(arg0, (dict, list, tuple)):
+        raise TypeError("arg0 must be a dict, list or tuple")
+
+
+def _count(node):
+    if isinstance(node, dict):
+        return len(node) + sum(_count(v) for v in node.values())
+    if isinstance(node, (list, tuple)):
+        return sum(_count(v) for v in node)
+    return 0
+
+
+def test_func(arg0):
+    validate_input_args(arg0)
+    return _count(arg0)
+''',
+        "train_inputs": ["({'a': 1, 'b': {'c': 2}},)", "([{'x': 1}, {'y': 2, 'z': 3}],)", "([1, [2, 3]],)"],
+        "test_inputs": [
+            "({},)", "([],)", "('text',)", "({'a': {'b': {'c': {'d': None}}}},)",
+            "(({'k': [{'m': 1}]}, ({'n': 2},)),)", "({'list': [1, 2, 3], 'tuple': (4, 5)},)",
+            "([[[{}]]],)", "({1: {2: {3: 4}}, 5: [6, {7: 8}]},)", "([{'a': 1}, [{'a': 1}], ({'a': 1},)],)",
+            "(None,)", "({'keys': ['k1', 'k2']},)", "({1, 2},)", "(({},),)",
+        ],
+    },
+    {
+        "id": "square_rotate_else_transpose",
+        "tags": ["hard", "grids"],
+        "description": (
+            "Takes a rectangular matrix (list of equal-length lists): a square one is returned "
+            "rotated 90 degrees clockwise, while a non-square one is returned transposed (rows "
+            "become columns, no rotation). An empty matrix gives []; rows of different lengths "
+            "raise ValueError."
+        ),
+        "code": '''
+def validate_input_args(arg0: list) -> None:
+    if not isinstance(arg0, list) or not all(isinstance(row, list) for row in arg0):
+        raise TypeError("arg0 must be a list of lists")
+    if len({len(row) for row in arg0}) > 1:
+        raise ValueError("all rows must have the same length")
+
+
+def test_func(arg0):
+    validate_input_args(arg0)
+    if not arg0:
+        return []
+    if len(arg0) == len(arg0[0]):
+        return [list(col) for col in zip(*arg0[::-1])]
+    return [list(col) for col in zip(*arg0)]
+''',
+        "train_inputs": ["([[1, 2], [3, 4]],)", "([[1, 2, 3], [4, 5, 6]],)", "([[7]],)"],
+        "test_inputs": [
+            "([],)", "([[]],)", "([[], []],)", "([[1, 2, 3], [4, 5, 6], [7, 8, 9]],)",
+            "([[1], [2], [3]],)", "([[1, 2, 3, 4]],)", "([['a', 'b'], ['c', 'd']],)",
+            "([[1, 0, 0], [0, 1, 0], [0, 0, 1]],)", "([[1, 2], [3, 4], [5, 6]],)",
+            "([[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12], [13, 14, 15, 16]],)",
+            "([[1, 2], [3]],)", "([(1, 2)],)",
+        ],
+    },
+    {
+        "id": "bytes_fletcher16",
+        "tags": ["hard", "bytes"],
+        "description": (
+            "Returns the Fletcher-16 checksum of the bytes as an int: a running sum s1 of the bytes "
+            "and a running sum s2 of the successive s1 values, both kept modulo 255, combined as "
+            "s2 * 256 + s1. Empty bytes give 0; a non-bytes argument raises TypeError."
+        ),
+        "code": '''
+def validate_input_args(arg0: bytes) -> None:
+    if not isinstance(arg0, bytes):
+        raise TypeError("arg0 must be bytes")
+
+
+def test_func(arg0):
+    validate_input_args(arg0)
+    s1 = 0
+    s2 = 0
+    for b in arg0:
+        s1 = (s1 + b) % 255
+        s2 = (s2 + s1) % 255
+    return s2 * 256 + s1
+''',
+        "train_inputs": ["(b'\\x01\\x02',)", "(b'abcde',)", "(b'\\x05',)"],
+        "test_inputs": [
+            "(b'',)", "(b'\\xff',)", "(b'\\x00\\x00\\x00',)", "(b'\\x01',)", "(b'\\x02\\x01',)",
+            "(b'abcdef',)", "(b'\\xfe\\x01',)", "(b'hello world',)", "(b'\\x80\\x80\\x80\\x80',)",
+            "(b'0123456789',)", "('ab',)", "([1, 2],)",
+        ],
+    },
+    {
+        "id": "odd_minus_even_members",
+        "tags": ["easy", "sets"],
+        "description": (
+            "Takes a set or list of ints and returns the sum of its distinct odd members minus the "
+            "sum of its distinct even members (duplicates in a list count once; 0 is even). An "
+            "empty input gives 0; non-int members (bools included) raise TypeError."
+        ),
+        "code": '''
+def validate_input_args(arg0: set) -> None:
+    if not isinstance(arg0, (set, list)) or not all(
+        isinstance(x, int) and not isinstance(x, bool) for x in arg0
+    ):
+        raise TypeError("arg0 must be a set or list of ints")
+
+
+def test_func(arg0):
+    validate_input_args(arg0)
+    total = 0
+    for value in set(arg0):
+        if value % 2:
+            total += value
+        else:
+            total -= value
+    return total
+''',
+        "train_inputs": ["({1, 2, 3, 4},)", "({5, 7},)", "({10},)"],
+        "test_inputs": [
+            "([],)", "({0},)", "([3, 3, 3],)", "({-1, -2},)", "([2, 2, 1],)", "({-3, 4, 11, 100},)",
+            "({1, 3, 5, 7, 9},)", "({2, 4, 6, 8},)", "([0, 1, -1],)", "({1, 2.0},)", "([True],)",
+            "('135',)",
+        ],
+    },
+    {
+        "id": "dict_type_signature",
+        "tags": ["easy", "dicts", "mixed"],
+        "description": (
+            "Describes a dict with str keys as one str of 'key:type' entries, the exact type name of "
+            "each value ('int', 'str', 'bool', 'NoneType', 'list', ...), joined by ',' with keys in "
+            "sorted order. An empty dict gives ''; a non-str key raises TypeError."
+        ),
+        "code": '''
+def validate_input_args(arg0: dict) -> None:
+    if not isinstance(arg0, dict) or not all(isinstance(k, str) for k in arg0):
+        raise TypeError("arg0 must be a dict with str keys")
+
+
+def test_func(arg0):
+    validate_input_args(arg0)
+    return ",".join(f"{key}:{type(arg0[key]).__name__}" for key in sorted(arg0))
+''',
+        "train_inputs": ["({'b': 1, 'a': 'x'},)", "({'flag': True},)", "({'z': None, 'y': [1]},)"],
+        "test_inputs": [
+            "({},)", "({'n': 1.5},)", "({'t': (1,), 's': {1}, 'd': {}},)", "({'B': 0, 'a': 0},)",
+            "({'raw': b'x'},)", "({'k': [], 'j': '', 'i': 0},)", "({'one': 1, 'two': 2.0, 'three': '3'},)",
+            "({'': None},)", "({'x': {'nested': 1}},)", "({1: 'a'},)", "([('a', 1)],)",
+            "('a:int',)",
+        ],
+    },
 ]
