@@ -16,7 +16,7 @@ from pytest_pau.agent.parsing import (
     parse_reflection,
     strip_think,
 )
-from pytest_pau.agent.prompts import PROMPTS_VERSION
+from pytest_pau.agent.prompts import MARKERS, PROMPTS_VERSION
 from pytest_pau.agent.pseudo import NULL_DESCRIPTION, NullAgent, OracleAgent
 from pytest_pau.agent.state import (
     EpisodeState,
@@ -29,6 +29,7 @@ from pytest_pau.agent.state import (
 from pytest_pau.errors import ConfigError
 
 __all__ = [
+    "MARKERS",
     "MODES",
     "NULL_DESCRIPTION",
     "PROMPTS_VERSION",

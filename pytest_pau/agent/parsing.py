@@ -16,7 +16,7 @@ _FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[ \t]*\n(.*?)```", re.DOTALL)
 _INPUT_MARKER = re.compile(
     r"^[\s>*_`#-]*input\s*[*_`]*\s*[:=]\s*(.*)$", re.IGNORECASE | re.MULTILINE
 )
-_CONCLUDE = re.compile(r"conclu\w*\s*[*_`]*\s*[:=]?\s*[*_`]*\s*(yes|no)\b", re.IGNORECASE)
+_CONCLUDE = re.compile(r"conclu\w*[\s*_`:=]*(yes|no)\b", re.IGNORECASE)
 _LEADING_YESNO = re.compile(r"^[\s*_`#>-]*(yes|no)\b", re.IGNORECASE)
 _SUMMARY = re.compile(r"^[\s*_`#>-]*summary\s*[*_`]*\s*:\s*[*_`]*", re.IGNORECASE | re.MULTILINE)
 _DESCRIPTION = re.compile(

@@ -64,3 +64,16 @@ def _compute_version() -> str:
 
 PROMPTS_VERSION: str = _compute_version()
 """``"<human version>+<sha256 prefix of all prompt files>"``, e.g. ``"1.0+3fa2c1d9"``."""
+
+#: A regex that matches the last user message of each kind of turn and of no other kind:
+#: handy for :class:`pytest_pau.testing.ScriptedLLM` rules (``[(MARKERS["act"], "INPUT: (1,)")]``).
+MARKERS: dict[str, str] = {
+    "reason": r"Plan your next call\.",
+    "act": r"on one line that starts with INPUT:",
+    "reflect": r"Answer exactly in this form:\nCONCLUDE:",
+    "incontext": r"Begin your answer with DESCRIPTION:",
+    "judge": r"finish with one line of the form\nRating: N",
+    "judge_retry": r"did not end with a rating line",
+    "coder": r"Reply with a single ```python code block",
+    "classify": r"Answer with one line: Label:",
+}
