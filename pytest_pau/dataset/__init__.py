@@ -97,7 +97,7 @@ def load_dataset(
     if spec.startswith("hf:"):
         from pytest_pau.dataset.hf import load_hf
 
-        return load_hf(spec, split)
+        return load_hf(spec, split, cache_dir=cache or default_cache_dir())
     if spec.endswith((".jsonl", ".parquet")):
         from pytest_pau.dataset.files import load_file
 

@@ -6,6 +6,7 @@ anything ``datasets.load_dataset`` accepts, such as a local folder of parquet fi
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from pytest_pau.dataset.files import iter_rows, source_name
@@ -16,8 +17,13 @@ from pytest_pau.models import Instance
 PREFIX = "hf:"
 
 
-def load_hf(spec: str, split: str = "test") -> list[Instance]:
+def load_hf(spec: str, split: str = "test", *, cache_dir: Path | None = None) -> list[Instance]:
     """Load ``split`` of the dataset named after ``hf:``.
+
+    Args:
+        spec: ``hf:`` and a name ``datasets.load_dataset`` accepts (hub id or local folder).
+        split: the split to read.
+        cache_dir: the ``datasets`` cache (``<cache_dir>/hf``); the library's default if None.
 
     Raises:
         DatasetError: the ``hf`` extra is missing, the dataset cannot be fetched, or a row is
@@ -33,7 +39,8 @@ def load_hf(spec: str, split: str = "test") -> list[Instance]:
             f"{spec}: needs the datasets library; install it with `pip install 'pytest-pau[hf]'`"
         ) from None
     try:
-        data = datasets.load_dataset(name, split=split)
+        hf_cache = str(cache_dir / "hf") if cache_dir is not None else None
+        data = datasets.load_dataset(name, split=split, cache_dir=hf_cache)
     except Exception as exc:  # the library raises many types: network, missing split, format
         raise DatasetError(
             f"{spec}: could not load split {split!r} ({type(exc).__name__}: {exc}). Where the "
