@@ -1107,4 +1107,955 @@ def test_func(arg0):
         "train_inputs": ["([1, 2, 3, 5, 7, 8],)", "([4],)", "([10, 9, 8, 7],)"],
         "test_inputs": ["([],)", "([2, 2, 2],)", "([1, 3, 5],)", "([1, 2],)", "([1, 2, 3],)", "([-2, -1, 0, 1, 4],)", "([5, 4, 4, 6, 9, 10],)", "([0, 2, 3, 4, 6, 7],)", "([100, 101, 103, 104, 105, 106],)", "([-5, -4],)", "([3, 1, 2, 8, 9, 20],)", "([7, 7, 8],)"],
     },
+    {
+        "id": "max_window_sum",
+        "tags": ["easy", "lists", "windows"],
+        "description": "Returns the largest sum of arg1 consecutive elements of the list; returns None when the window size exceeds the list length (so an empty list always gives None). A window size below 1 raises ValueError.",
+        "code": '''
+def validate_input_args(arg0: list, arg1: int) -> None:
+    if not isinstance(arg0, list):
+        raise TypeError("arg0 must be a list")
+    for x in arg0:
+        if not isinstance(x, int) or isinstance(x, bool):
+            raise TypeError("arg0 must contain only ints")
+    if not isinstance(arg1, int) or isinstance(arg1, bool):
+        raise TypeError("arg1 must be an int")
+    if arg1 < 1:
+        raise ValueError("arg1 (window size) must be at least 1")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    if arg1 > len(arg0):
+        return None
+    window = sum(arg0[:arg1])
+    best = window
+    for i in range(arg1, len(arg0)):
+        window += arg0[i] - arg0[i - arg1]
+        best = max(best, window)
+    return best
+''',
+        "train_inputs": ["([1, 5, 2, 8, 3], 2)", "([4, -1, 6], 1)", "([3, 3], 3)"],
+        "test_inputs": ["([], 1)", "([5], 1)", "([1, 2, 3], 3)", "([1, 2, 3], 4)", "([1, 2, 3], 0)", "([1, 2, 3], -2)", "([-5, -2, -9, -1], 2)", "([2, 9, -20, 7, 7], 2)", "([10, -10, 10, -10, 10], 3)", "([0, 0, 0, 0], 2)", "([6, 1, 1, 1, 6, 6], 2)", "([1, 2, 3, 4, 5, 6, 7], 5)"],
+    },
+    {
+        "id": "window_means",
+        "tags": ["medium", "lists", "windows"],
+        "description": "Returns the mean of every window of arg1 consecutive elements, from left to right, each rounded to 2 decimal places as a float; returns [] when the window is longer than the list. A window size below 1 raises ValueError.",
+        "code": '''
+def validate_input_args(arg0: list, arg1: int) -> None:
+    if not isinstance(arg0, list):
+        raise TypeError("arg0 must be a list")
+    for x in arg0:
+        if not isinstance(x, int) or isinstance(x, bool):
+            raise TypeError("arg0 must contain only ints")
+    if not isinstance(arg1, int) or isinstance(arg1, bool):
+        raise TypeError("arg1 must be an int")
+    if arg1 < 1:
+        raise ValueError("arg1 (window size) must be at least 1")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    means = []
+    for start in range(len(arg0) - arg1 + 1):
+        means.append(round(sum(arg0[start:start + arg1]) / arg1, 2))
+    return means
+''',
+        "train_inputs": ["([1, 2, 3, 4], 2)", "([10, 20, 30], 3)", "([5, 6], 1)"],
+        "test_inputs": ["([], 1)", "([1, 2], 3)", "([1, 2], 0)", "([7], 1)", "([1, 2, 4], 3)", "([1, 1, 2, 3, 5, 8], 3)", "([-1, 1, -1, 1], 2)", "([100, 0, 0, 100], 4)", "([2, 3, 5, 7, 11], 4)", "([0, 0, 1], 2)", "([10, -5, 3, 8, 1], 3)", "([1, 2, 3], -1)"],
+    },
+    {
+        "id": "distinct_window_count",
+        "tags": ["medium", "lists", "windows"],
+        "description": "Counts the windows of arg1 consecutive elements in which all values are different; returns 0 when the window is longer than the list. A window size below 1 raises ValueError.",
+        "code": '''
+def validate_input_args(arg0: list, arg1: int) -> None:
+    if not isinstance(arg0, list):
+        raise TypeError("arg0 must be a list")
+    for x in arg0:
+        if not isinstance(x, int) or isinstance(x, bool):
+            raise TypeError("arg0 must contain only ints")
+    if not isinstance(arg1, int) or isinstance(arg1, bool):
+        raise TypeError("arg1 must be an int")
+    if arg1 < 1:
+        raise ValueError("arg1 (window size) must be at least 1")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    count = 0
+    for start in range(len(arg0) - arg1 + 1):
+        if len(set(arg0[start:start + arg1])) == arg1:
+            count += 1
+    return count
+''',
+        "train_inputs": ["([1, 2, 1, 3, 4], 3)", "([5, 5, 5], 2)", "([1, 2, 3], 1)"],
+        "test_inputs": ["([], 2)", "([1, 2], 3)", "([1, 2], 0)", "([4], 1)", "([1, 2, 3, 4], 4)", "([1, 2, 3, 1], 4)", "([1, 2, 1, 2, 1], 2)", "([7, 7, 8, 9, 7], 3)", "([0, 1, 2, 3, 0, 1, 2], 4)", "([3, 1, 3, 1, 3], 3)", "([9, 8, 7, 6, 5], 5)", "([2, 2], 1)"],
+    },
+    {
+        "id": "reverse_full_blocks",
+        "tags": ["medium", "lists", "windows"],
+        "description": "Cuts the list into consecutive blocks of arg1 elements and reverses the order inside each complete block; a shorter final block (the leftover when the length is not a multiple of arg1) is kept in its original order. A block size below 1 raises ValueError.",
+        "code": '''
+def validate_input_args(arg0: list, arg1: int) -> None:
+    if not isinstance(arg0, list):
+        raise TypeError("arg0 must be a list")
+    for x in arg0:
+        if not isinstance(x, int) or isinstance(x, bool):
+            raise TypeError("arg0 must contain only ints")
+    if not isinstance(arg1, int) or isinstance(arg1, bool):
+        raise TypeError("arg1 must be an int")
+    if arg1 < 1:
+        raise ValueError("arg1 (block size) must be at least 1")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    result = []
+    for start in range(0, len(arg0), arg1):
+        block = arg0[start:start + arg1]
+        if len(block) == arg1:
+            result.extend(reversed(block))
+        else:
+            result.extend(block)
+    return result
+''',
+        "train_inputs": ["([1, 2, 3, 4, 5, 6], 2)", "([1, 2, 3, 4, 5], 3)", "([9, 8], 1)"],
+        "test_inputs": ["([], 2)", "([1, 2, 3], 5)", "([1, 2, 3], 3)", "([1, 2, 3], 0)", "([1, 2, 3, 4, 5, 6, 7], 2)", "([1, 2, 3, 4, 5, 6, 7, 8], 4)", "([5, 6, 7, 8, 9], 4)", "([0, -1, -2, -3], 2)", "([4, 4, 5, 5, 6], 2)", "([10, 20, 30, 40, 50, 60, 70], 3)", "([1, 2], -3)", "([3, 1, 2], 2)"],
+    },
+    {
+        "id": "rotate_nonzero_values",
+        "tags": ["hard", "lists"],
+        "description": "Rotates only the non-zero elements to the right by arg1 places (negative arg1 rotates left, and the amount wraps around the number of non-zero elements) while every zero stays at its index; a list with no non-zero elements is returned unchanged.",
+        "code": '''
+def validate_input_args(arg0: list, arg1: int) -> None:
+    if not isinstance(arg0, list):
+        raise TypeError("arg0 must be a list")
+    for x in arg0:
+        if not isinstance(x, int) or isinstance(x, bool):
+            raise TypeError("arg0 must contain only ints")
+    if not isinstance(arg1, int) or isinstance(arg1, bool):
+        raise TypeError("arg1 must be an int")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    positions = [i for i, x in enumerate(arg0) if x != 0]
+    if not positions:
+        return list(arg0)
+    values = [arg0[i] for i in positions]
+    cut = len(values) - arg1 % len(values)
+    rotated = values[cut:] + values[:cut]
+    result = list(arg0)
+    for i, v in zip(positions, rotated):
+        result[i] = v
+    return result
+''',
+        "train_inputs": ["([1, 0, 2, 3, 0, 4], 1)", "([5, 6, 7], 1)", "([0, 0, 1], 5)"],
+        "test_inputs": ["([], 3)", "([0, 0, 0], 2)", "([1, 2, 3], 0)", "([1, 2, 3], 3)", "([1, 2, 3], -1)", "([0, 1, 0, 2, 0, 3], 2)", "([4, 0, 5, 0], 1)", "([7, 0, 0, 8, 9], -2)", "([1, 0, 2, 0, 3, 0, 4], 7)", "([0, -1, -2, 0], 1)", "([9, 8, 0, 7, 6], 10)", "([3, 0, 3, 4], 1)"],
+    },
+    {
+        "id": "tally_against_threshold",
+        "tags": ["easy", "lists", "thresholds", "smoke"],
+        "description": "Returns the tuple (number of elements below arg1, number equal to arg1, number above arg1) for the list of integers; an empty list gives (0, 0, 0).",
+        "code": '''
+def validate_input_args(arg0: list, arg1: int) -> None:
+    if not isinstance(arg0, list):
+        raise TypeError("arg0 must be a list")
+    for x in arg0:
+        if not isinstance(x, int) or isinstance(x, bool):
+            raise TypeError("arg0 must contain only ints")
+    if not isinstance(arg1, int) or isinstance(arg1, bool):
+        raise TypeError("arg1 must be an int")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    below = equal = above = 0
+    for x in arg0:
+        if x < arg1:
+            below += 1
+        elif x == arg1:
+            equal += 1
+        else:
+            above += 1
+    return (below, equal, above)
+''',
+        "train_inputs": ["([1, 5, 3, 7, 5], 5)", "([2, 4, 6], 0)", "([10, 20], 15)"],
+        "test_inputs": ["([], 3)", "([3], 3)", "([1, 2], 3)", "([4, 5], 3)", "([-1, 0, 1], 0)", "([5, 5, 5, 5], 5)", "([9, 1, 8, 2, 7, 3], 5)", "([100, -100], -100)", "([0, 0, 1], 1)", "([6, 7, 8], 10)", "([-5, -6, -7], -6)", "([2, 2, 3, 3, 4], 3)"],
+    },
+    {
+        "id": "first_prefix_over",
+        "tags": ["easy", "lists", "prefix-sums", "thresholds"],
+        "description": "Returns the smallest index i at which the running sum list[0] + ... + list[i] becomes strictly greater than arg1, or -1 if the running sum never exceeds it (including for an empty list).",
+        "code": '''
+def validate_input_args(arg0: list, arg1: int) -> None:
+    if not isinstance(arg0, list):
+        raise TypeError("arg0 must be a list")
+    for x in arg0:
+        if not isinstance(x, int) or isinstance(x, bool):
+            raise TypeError("arg0 must contain only ints")
+    if not isinstance(arg1, int) or isinstance(arg1, bool):
+        raise TypeError("arg1 must be an int")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    total = 0
+    for i, x in enumerate(arg0):
+        total += x
+        if total > arg1:
+            return i
+    return -1
+''',
+        "train_inputs": ["([3, 4, 5], 6)", "([1, 1, 1], 10)", "([5, 2], 4)"],
+        "test_inputs": ["([], 0)", "([], -1)", "([7], 7)", "([8], 7)", "([2, 2, 2], 6)", "([2, 2, 2], 5)", "([10, -10, 3], 9)", "([-1, -2, 5], 1)", "([-1, -2, 5], 2)", "([0, 0, 1], 0)", "([4, 4, 4, 4, 4], 15)", "([1, 2, 3], -5)"],
+    },
+    {
+        "id": "closest_value_prefer_smaller",
+        "tags": ["easy", "lists", "thresholds"],
+        "description": "Returns the element of the list closest to arg1 (smallest absolute difference); when two different values are equally close, the smaller one is returned. An empty list gives None.",
+        "code": '''
+def validate_input_args(arg0: list, arg1: int) -> None:
+    if not isinstance(arg0, list):
+        raise TypeError("arg0 must be a list")
+    for x in arg0:
+        if not isinstance(x, int) or isinstance(x, bool):
+            raise TypeError("arg0 must contain only ints")
+    if not isinstance(arg1, int) or isinstance(arg1, bool):
+        raise TypeError("arg1 must be an int")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    if not arg0:
+        return None
+    return min(arg0, key=lambda v: (abs(v - arg1), v))
+''',
+        "train_inputs": ["([1, 5, 9], 6)", "([10, 20, 30], 25)", "([3], 100)"],
+        "test_inputs": ["([], 5)", "([4, 6], 5)", "([6, 4], 5)", "([5, 5, 5], 5)", "([-3, 3], 0)", "([-10, -20, 4], -14)", "([-10, -20, 4], -16)", "([100, 1, 50], 76)", "([100, 1, 50], 74)", "([7, 8, 9], 8)", "([2, 4, 8, 16], 12)", "([0], -7)"],
+    },
+    {
+        "id": "top_k_frequent_values",
+        "tags": ["medium", "lists", "sorting"],
+        "description": "Returns the arg1 values that occur most often in the list, ordered by count (highest first) and, for equal counts, by value (smallest first); if the list has fewer than arg1 distinct values all of them are returned, and arg1 = 0 gives []. Negative arg1 raises ValueError.",
+        "code": '''
+from collections import Counter
+
+
+def validate_input_args(arg0: list, arg1: int) -> None:
+    if not isinstance(arg0, list):
+        raise TypeError("arg0 must be a list")
+    for x in arg0:
+        if not isinstance(x, int) or isinstance(x, bool):
+            raise TypeError("arg0 must contain only ints")
+    if not isinstance(arg1, int) or isinstance(arg1, bool):
+        raise TypeError("arg1 must be an int")
+    if arg1 < 0:
+        raise ValueError("arg1 must be non-negative")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    counts = Counter(arg0)
+    ranked = sorted(counts, key=lambda v: (-counts[v], v))
+    return ranked[:arg1]
+''',
+        "train_inputs": ["([1, 1, 2, 2, 2, 3], 2)", "([5, 4, 5, 4], 1)", "([7, 8, 9], 5)"],
+        "test_inputs": ["([], 3)", "([1, 2, 3], 0)", "([1, 2, 3], -1)", "([4, 4, 4], 1)", "([3, 1, 2, 3, 1, 3], 2)", "([9, 9, 1, 1, 5], 2)", "([9, 9, 1, 1, 5], 3)", "([-1, -2, -2, -3, -3, -3], 2)", "([0, 0, 7, 7, 7, 8, 8, 8], 1)", "([10, 20, 10, 30, 20, 10], 4)", "([6, 5, 4, 3], 2)", "([2, 2, 1], 1)"],
+    },
+    {
+        "id": "kth_smallest_distinct",
+        "tags": ["easy", "lists", "sorting"],
+        "description": "Returns the arg1-th smallest distinct value of the list, counting from 1 and ignoring duplicates; returns None when the list has fewer than arg1 distinct values. arg1 below 1 raises ValueError.",
+        "code": '''
+def validate_input_args(arg0: list, arg1: int) -> None:
+    if not isinstance(arg0, list):
+        raise TypeError("arg0 must be a list")
+    for x in arg0:
+        if not isinstance(x, int) or isinstance(x, bool):
+            raise TypeError("arg0 must contain only ints")
+    if not isinstance(arg1, int) or isinstance(arg1, bool):
+        raise TypeError("arg1 must be an int")
+    if arg1 < 1:
+        raise ValueError("arg1 must be at least 1")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    distinct = sorted(set(arg0))
+    if arg1 > len(distinct):
+        return None
+    return distinct[arg1 - 1]
+''',
+        "train_inputs": ["([5, 1, 4, 1, 3], 2)", "([8, 8, 8], 1)", "([2, 7], 3)"],
+        "test_inputs": ["([], 1)", "([4], 1)", "([4], 2)", "([4], 0)", "([1, 1, 2, 2, 3, 3], 3)", "([1, 1, 2, 2, 3, 3], 4)", "([-5, 10, -5, 0], 2)", "([9, 7, 5, 3, 1], 5)", "([9, 7, 5, 3, 1], 1)", "([100, 50, 50, 25], 3)", "([6, 6, 5], -1)", "([0, 2, 4, 2, 0], 2)"],
+    },
+    {
+        "id": "pair_sum_count",
+        "tags": ["medium", "lists"],
+        "description": "Counts the pairs of positions i < j whose elements add up to arg1; each pair of positions counts once, so repeated values can form several pairs (e.g. [2, 2, 2] with target 4 gives 3).",
+        "code": '''
+from collections import Counter
+
+
+def validate_input_args(arg0: list, arg1: int) -> None:
+    if not isinstance(arg0, list):
+        raise TypeError("arg0 must be a list")
+    for x in arg0:
+        if not isinstance(x, int) or isinstance(x, bool):
+            raise TypeError("arg0 must contain only ints")
+    if not isinstance(arg1, int) or isinstance(arg1, bool):
+        raise TypeError("arg1 must be an int")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    seen = Counter()
+    count = 0
+    for x in arg0:
+        count += seen[arg1 - x]
+        seen[x] += 1
+    return count
+''',
+        "train_inputs": ["([1, 2, 3, 4], 5)", "([2, 2, 2], 4)", "([1, 1], 3)"],
+        "test_inputs": ["([], 0)", "([5], 10)", "([5, 5], 10)", "([0, 0, 0, 0], 0)", "([-1, 1, -2, 2], 0)", "([3, 7, 3, 7], 10)", "([1, 9, 2, 8, 5, 5], 10)", "([4, 6, 4, 6, 5], 10)", "([10, 20, 30], 100)", "([-5, 15, 5, 5], 10)", "([1, 2, 3, 4, 5, 6], 7)", "([2, 4, 6, 8], 12)"],
+    },
+    {
+        "id": "longest_run_at_least",
+        "tags": ["easy", "lists", "runs", "thresholds"],
+        "description": "Returns the length of the longest block of consecutive elements that are all greater than or equal to arg1; 0 when no element reaches arg1 or the list is empty.",
+        "code": '''
+def validate_input_args(arg0: list, arg1: int) -> None:
+    if not isinstance(arg0, list):
+        raise TypeError("arg0 must be a list")
+    for x in arg0:
+        if not isinstance(x, int) or isinstance(x, bool):
+            raise TypeError("arg0 must contain only ints")
+    if not isinstance(arg1, int) or isinstance(arg1, bool):
+        raise TypeError("arg1 must be an int")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    best = 0
+    run = 0
+    for x in arg0:
+        if x >= arg1:
+            run += 1
+            best = max(best, run)
+        else:
+            run = 0
+    return best
+''',
+        "train_inputs": ["([5, 6, 2, 7, 8, 9], 5)", "([1, 2, 3], 10)", "([4, 4, 4], 4)"],
+        "test_inputs": ["([], 0)", "([3], 3)", "([2], 3)", "([1, 5, 1, 5, 5], 5)", "([-1, -2, 0, -3], -2)", "([10, 10, 9, 10, 10, 10], 10)", "([0, 0, 0, 0], 1)", "([7, 8, 9, 1], 7)", "([1, 7, 8, 9], 8)", "([100, -100, 100], 0)", "([6, 6, 6, 6, 5, 6], 6)", "([2, 3, 4, 5], -10)"],
+    },
+    {
+        "id": "multiset_overlap_sorted",
+        "tags": ["easy", "lists", "sorting"],
+        "description": "Returns, sorted ascending, the values common to both lists, each repeated as many times as it occurs in the list where it is rarer (a multiset intersection); [] when nothing is shared.",
+        "code": '''
+from collections import Counter
+
+
+def validate_input_args(arg0: list, arg1: list) -> None:
+    for name, value in (("arg0", arg0), ("arg1", arg1)):
+        if not isinstance(value, list):
+            raise TypeError(name + " must be a list")
+        for x in value:
+            if not isinstance(x, int) or isinstance(x, bool):
+                raise TypeError(name + " must contain only ints")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    common = Counter(arg0) & Counter(arg1)
+    return sorted(common.elements())
+''',
+        "train_inputs": ["([1, 2, 2, 3], [2, 2, 2, 4])", "([5, 6], [7, 8])", "([3, 1], [1, 3])"],
+        "test_inputs": ["([], [])", "([], [1])", "([1, 1, 1], [1])", "([4, 4], [4, 4, 4])", "([9, 8, 7], [7, 8, 9])", "([-1, 0, 1], [1, 0, -1, 0])", "([5, 5, 6, 6], [6, 5])", "([10, 20, 30], [30, 30, 10])", "([2, 4, 6], [1, 3, 5])", "([0, 0], [0, 0])", "([3, 3, 2, 1], [3, 2, 2])", "([7], [7, 7, 8])"],
+    },
+    {
+        "id": "dot_with_reversed",
+        "tags": ["medium", "lists"],
+        "description": "Multiplies the first list element-wise with the second list read backwards and returns the sum (a[0]*b[-1] + a[1]*b[-2] + ...); two empty lists give 0 and lists of different lengths raise ValueError.",
+        "code": '''
+def validate_input_args(arg0: list, arg1: list) -> None:
+    for name, value in (("arg0", arg0), ("arg1", arg1)):
+        if not isinstance(value, list):
+            raise TypeError(name + " must be a list")
+        for x in value:
+            if not isinstance(x, int) or isinstance(x, bool):
+                raise TypeError(name + " must contain only ints")
+    if len(arg0) != len(arg1):
+        raise ValueError("arg0 and arg1 must have the same length")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    return sum(a * b for a, b in zip(arg0, reversed(arg1)))
+''',
+        "train_inputs": ["([1, 2, 3], [4, 5, 6])", "([1, 0], [0, 1])", "([2], [7])"],
+        "test_inputs": ["([], [])", "([1], [])", "([1, 2], [1, 2, 3])", "([1, 0], [1, 0])", "([0, 1], [0, 1])", "([-1, 2, -3], [3, 2, 1])", "([5, 5, 5], [1, 1, 1])", "([1, 2, 3, 4], [1, 2, 3, 4])", "([10, 0, 0], [0, 0, 10])", "([3, -3], [-3, 3])", "([2, 4, 8], [1, 10, 100])", "([0, 0], [9, 9])"],
+    },
+    {
+        "id": "int_to_base_text",
+        "tags": ["medium", "numbers", "bases"],
+        "description": "Writes the integer arg0 in base arg1 (2 to 36) using the digits 0-9 then lowercase a-z, with a leading '-' for negative numbers and '0' for zero. A base outside 2..36 raises ValueError.",
+        "code": '''
+import string
+
+
+def validate_input_args(arg0: int, arg1: int) -> None:
+    for name, value in (("arg0", arg0), ("arg1", arg1)):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TypeError(name + " must be an int")
+    if arg1 < 2 or arg1 > 36:
+        raise ValueError("arg1 (base) must be between 2 and 36")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    symbols = string.digits + string.ascii_lowercase
+    if arg0 == 0:
+        return "0"
+    n = abs(arg0)
+    out = []
+    while n:
+        n, r = divmod(n, arg1)
+        out.append(symbols[r])
+    if arg0 < 0:
+        out.append("-")
+    return "".join(reversed(out))
+''',
+        "train_inputs": ["(10, 2)", "(255, 16)", "(-8, 3)"],
+        "test_inputs": ["(0, 10)", "(0, 2)", "(35, 36)", "(36, 36)", "(-255, 16)", "(7, 8)", "(8, 8)", "(1000, 10)", "(5, 1)", "(5, 37)", "(123456789, 36)", "(-1, 2)", "(100, 7)"],
+    },
+    {
+        "id": "digit_list_to_int",
+        "tags": ["medium", "numbers", "bases"],
+        "description": "Interprets the list as digits in base arg1, most significant first, and returns the integer value (leading zeros allowed, an empty list gives 0). Raises ValueError when the base is below 2 or a digit is negative or not smaller than the base.",
+        "code": '''
+def validate_input_args(arg0: list, arg1: int) -> None:
+    if not isinstance(arg0, list):
+        raise TypeError("arg0 must be a list")
+    for x in arg0:
+        if not isinstance(x, int) or isinstance(x, bool):
+            raise TypeError("arg0 must contain only ints")
+    if not isinstance(arg1, int) or isinstance(arg1, bool):
+        raise TypeError("arg1 must be an int")
+    if arg1 < 2:
+        raise ValueError("arg1 (base) must be at least 2")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    value = 0
+    for d in arg0:
+        if d < 0 or d >= arg1:
+            raise ValueError("digit " + repr(d) + " is not valid in base " + repr(arg1))
+        value = value * arg1 + d
+    return value
+''',
+        "train_inputs": ["([1, 0, 1], 2)", "([2, 5, 5], 10)", "([15, 15], 16)"],
+        "test_inputs": ["([], 10)", "([0, 0, 7], 8)", "([1, 2], 1)", "([2], 2)", "([-1], 10)", "([1, 1, 1, 1], 3)", "([35, 0], 36)", "([9, 9, 9], 100)", "([1, 0, 0, 0, 0], 7)", "([4, 10], 10)", "([6, 5, 4, 3, 2, 1], 7)", "([0], 5)"],
+    },
+    {
+        "id": "round_to_multiple_away",
+        "tags": ["medium", "numbers", "rounding"],
+        "description": "Rounds the integer arg0 to the nearest multiple of arg1, with exact halfway cases rounded away from zero (7 to a multiple of 2 gives 8, -7 gives -8). arg1 below 1 raises ValueError.",
+        "code": '''
+def validate_input_args(arg0: int, arg1: int) -> None:
+    for name, value in (("arg0", arg0), ("arg1", arg1)):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TypeError(name + " must be an int")
+    if arg1 < 1:
+        raise ValueError("arg1 must be at least 1")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    q, r = divmod(abs(arg0), arg1)
+    if 2 * r >= arg1:
+        q += 1
+    result = q * arg1
+    if arg0 < 0:
+        return -result
+    return result
+''',
+        "train_inputs": ["(17, 5)", "(12, 5)", "(7, 2)"],
+        "test_inputs": ["(0, 3)", "(-7, 2)", "(-12, 5)", "(-13, 5)", "(15, 10)", "(14, 10)", "(100, 1)", "(5, 0)", "(5, -2)", "(49, 7)", "(52, 7)", "(1, 3)", "(2, 3)"],
+    },
+    {
+        "id": "round_significant_figures",
+        "tags": ["medium", "numbers", "rounding"],
+        "description": "Rounds the integer arg0 to arg1 significant decimal digits, halves rounding away from zero (12345 with 2 gives 12000, -2500 with 1 gives -3000); numbers with at most arg1 digits are returned unchanged. arg1 below 1 raises ValueError.",
+        "code": '''
+def validate_input_args(arg0: int, arg1: int) -> None:
+    for name, value in (("arg0", arg0), ("arg1", arg1)):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TypeError(name + " must be an int")
+    if arg1 < 1:
+        raise ValueError("arg1 must be at least 1")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    digits = len(str(abs(arg0)))
+    if digits <= arg1:
+        return arg0
+    unit = 10 ** (digits - arg1)
+    q, r = divmod(abs(arg0), unit)
+    if 2 * r >= unit:
+        q += 1
+    if arg0 < 0:
+        return -q * unit
+    return q * unit
+''',
+        "train_inputs": ["(12345, 2)", "(987, 1)", "(42, 3)"],
+        "test_inputs": ["(0, 1)", "(7, 1)", "(15, 1)", "(14, 1)", "(-2500, 1)", "(-2499, 1)", "(99999, 3)", "(123456, 4)", "(123, 3)", "(10, 0)", "(-17, 1)", "(5049, 2)", "(5050, 2)"],
+    },
+    {
+        "id": "digit_count_upto",
+        "tags": ["hard", "numbers", "digits"],
+        "description": "Counts how many times the decimal digit arg1 (0-9) is written when writing all integers from 1 to arg0 inclusive without leading zeros (for example, digit 1 up to 12 gives 5); arg0 = 0 gives 0. Raises ValueError when arg0 is negative or arg1 is not a single digit.",
+        "code": '''
+def validate_input_args(arg0: int, arg1: int) -> None:
+    for name, value in (("arg0", arg0), ("arg1", arg1)):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TypeError(name + " must be an int")
+    if arg0 < 0:
+        raise ValueError("arg0 must be non-negative")
+    if arg1 < 0 or arg1 > 9:
+        raise ValueError("arg1 must be a digit 0-9")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    count = 0
+    place = 1
+    while place <= arg0:
+        high = arg0 // (place * 10)
+        cur = (arg0 // place) % 10
+        low = arg0 % place
+        if arg1 == 0:
+            if high == 0:
+                break
+            count += (high - 1) * place
+            if cur > 0:
+                count += place
+            else:
+                count += low + 1
+        else:
+            count += high * place
+            if cur > arg1:
+                count += place
+            elif cur == arg1:
+                count += low + 1
+        place *= 10
+    return count
+''',
+        "train_inputs": ["(12, 1)", "(100, 0)", "(99, 9)"],
+        "test_inputs": ["(0, 5)", "(9, 0)", "(10, 0)", "(5, 7)", "(7, 7)", "(13, 1)", "(100, 1)", "(1000000, 0)", "(2024, 2)", "(-1, 1)", "(50, 10)", "(305, 0)", "(3456, 4)", "(199, 3)"],
+    },
+    {
+        "id": "euclid_gcd_and_steps",
+        "tags": ["medium", "numbers", "divisibility"],
+        "description": "Runs the Euclidean algorithm on (|arg0|, |arg1|), repeatedly replacing (a, b) by (b, a mod b) while b is non-zero, and returns (gcd, number of replacements); (a, 0) gives (|a|, 0) and (0, 0) gives (0, 0).",
+        "code": '''
+def validate_input_args(arg0: int, arg1: int) -> None:
+    for name, value in (("arg0", arg0), ("arg1", arg1)):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TypeError(name + " must be an int")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    a, b = abs(arg0), abs(arg1)
+    steps = 0
+    while b:
+        a, b = b, a % b
+        steps += 1
+    return (a, steps)
+''',
+        "train_inputs": ["(48, 18)", "(7, 0)", "(5, 10)"],
+        "test_inputs": ["(0, 0)", "(0, 9)", "(-48, 18)", "(18, 48)", "(13, 8)", "(89, 55)", "(100, 10)", "(17, 5)", "(1, 1)", "(-6, -4)", "(1071, 462)", "(12, 1)"],
+    },
+    {
+        "id": "coprime_count_upto",
+        "tags": ["hard", "numbers", "divisibility"],
+        "description": "Counts the integers k with 1 <= k <= arg1 that share no factor with arg0 other than 1 (gcd(k, arg0) == 1; for arg0 = 0 only k = 1 qualifies). Raises ValueError when arg1 is negative or above 10,000.",
+        "code": '''
+import math
+
+
+def validate_input_args(arg0: int, arg1: int) -> None:
+    for name, value in (("arg0", arg0), ("arg1", arg1)):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TypeError(name + " must be an int")
+    if arg1 < 0 or arg1 > 10_000:
+        raise ValueError("arg1 must be between 0 and 10,000")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    return sum(1 for k in range(1, arg1 + 1) if math.gcd(k, arg0) == 1)
+''',
+        "train_inputs": ["(10, 10)", "(7, 20)", "(12, 5)"],
+        "test_inputs": ["(6, 0)", "(0, 5)", "(1, 8)", "(-10, 10)", "(2, 9)", "(30, 30)", "(97, 100)", "(360, 1000)", "(5, -1)", "(5, 10001)", "(1000, 10000)", "(49, 50)"],
+    },
+    {
+        "id": "modular_inverse_or_none",
+        "tags": ["medium", "numbers", "divisibility"],
+        "description": "Returns the x in 0..arg1-1 with arg0 * x congruent to 1 modulo arg1 (the modular inverse, negative arg0 allowed), or None when arg0 and arg1 share a factor greater than 1. A modulus below 2 raises ValueError.",
+        "code": '''
+import math
+
+
+def validate_input_args(arg0: int, arg1: int) -> None:
+    for name, value in (("arg0", arg0), ("arg1", arg1)):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TypeError(name + " must be an int")
+    if arg1 < 2:
+        raise ValueError("arg1 (modulus) must be at least 2")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    if math.gcd(arg0, arg1) != 1:
+        return None
+    return pow(arg0, -1, arg1)
+''',
+        "train_inputs": ["(3, 7)", "(4, 8)", "(10, 17)"],
+        "test_inputs": ["(1, 2)", "(0, 5)", "(5, 5)", "(-3, 7)", "(6, 9)", "(7, 26)", "(2, 1)", "(2, -5)", "(123, 1000)", "(1000001, 1000)", "(17, 3120)", "(11, 12)"],
+    },
+    {
+        "id": "last_digit_of_power",
+        "tags": ["easy", "numbers"],
+        "description": "Returns the last decimal digit of |arg0| raised to the power arg1 (any power 0, including 0**0, gives 1). A negative exponent raises ValueError.",
+        "code": '''
+def validate_input_args(arg0: int, arg1: int) -> None:
+    for name, value in (("arg0", arg0), ("arg1", arg1)):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TypeError(name + " must be an int")
+    if arg1 < 0:
+        raise ValueError("arg1 (exponent) must be non-negative")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    return pow(abs(arg0), arg1, 10)
+''',
+        "train_inputs": ["(2, 10)", "(7, 3)", "(5, 0)"],
+        "test_inputs": ["(0, 0)", "(0, 5)", "(-3, 3)", "(3, 4)", "(12, 2)", "(9, 1001)", "(9, 1000)", "(10, 1)", "(2, -1)", "(123456789, 987654321)", "(4, 7)", "(8, 2)"],
+    },
+    {
+        "id": "even_digit_sum_multiples",
+        "tags": ["hard", "numbers", "digits", "sequences"],
+        "description": "Returns the first arg1 positive multiples of arg0 (arg0, 2*arg0, 3*arg0, ...) whose decimal digit sum is even, in increasing order; arg1 = 0 gives []. Raises ValueError when arg0 is below 1 or arg1 is outside 0..50.",
+        "code": '''
+def validate_input_args(arg0: int, arg1: int) -> None:
+    for name, value in (("arg0", arg0), ("arg1", arg1)):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TypeError(name + " must be an int")
+    if arg0 < 1:
+        raise ValueError("arg0 must be positive")
+    if arg1 < 0 or arg1 > 50:
+        raise ValueError("arg1 must be between 0 and 50")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    result = []
+    m = arg0
+    while len(result) < arg1:
+        if sum(int(ch) for ch in str(m)) % 2 == 0:
+            result.append(m)
+        m += arg0
+    return result
+''',
+        "train_inputs": ["(1, 5)", "(7, 4)", "(10, 3)"],
+        "test_inputs": ["(3, 0)", "(0, 3)", "(2, 51)", "(2, -1)", "(11, 5)", "(9, 6)", "(5, 6)", "(19, 4)", "(100, 2)", "(1, 50)", "(37, 3)", "(1000001, 2)"],
+    },
+    {
+        "id": "lcm_of_span",
+        "tags": ["medium", "numbers", "divisibility"],
+        "description": "Returns the least common multiple of all integers between arg0 and arg1 inclusive (the bounds may be given in either order). Raises ValueError when a bound is below 1 or the bounds are more than 40 apart.",
+        "code": '''
+import math
+
+
+def validate_input_args(arg0: int, arg1: int) -> None:
+    for name, value in (("arg0", arg0), ("arg1", arg1)):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TypeError(name + " must be an int")
+    if arg0 < 1 or arg1 < 1:
+        raise ValueError("both bounds must be at least 1")
+    if abs(arg0 - arg1) > 40:
+        raise ValueError("the bounds must be at most 40 apart")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    lo, hi = min(arg0, arg1), max(arg0, arg1)
+    return math.lcm(*range(lo, hi + 1))
+''',
+        "train_inputs": ["(1, 10)", "(4, 6)", "(9, 9)"],
+        "test_inputs": ["(6, 4)", "(1, 1)", "(0, 5)", "(5, 0)", "(1, 41)", "(1, 42)", "(2, 3)", "(8, 12)", "(100, 102)", "(7, 14)", "(-3, 2)", "(20, 25)"],
+    },
+    {
+        "id": "countdown_by_step",
+        "tags": ["easy", "numbers", "sequences", "smoke"],
+        "description": "Returns the list arg0, arg0 - arg1, arg0 - 2*arg1, ... containing every term that is still greater than 0 (so arg0 <= 0 gives []). Raises ValueError when the step arg1 is below 1 or the list would have more than 50 terms.",
+        "code": '''
+def validate_input_args(arg0: int, arg1: int) -> None:
+    for name, value in (("arg0", arg0), ("arg1", arg1)):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TypeError(name + " must be an int")
+    if arg1 < 1:
+        raise ValueError("arg1 (step) must be at least 1")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    terms = list(range(arg0, 0, -arg1)[:51])
+    if len(terms) > 50:
+        raise ValueError("the countdown would have more than 50 terms")
+    return terms
+''',
+        "train_inputs": ["(10, 3)", "(5, 1)", "(7, 10)"],
+        "test_inputs": ["(0, 2)", "(-4, 1)", "(1, 1)", "(9, 3)", "(12, 4)", "(20, 7)", "(50, 1)", "(51, 1)", "(100, 2)", "(101, 2)", "(6, 0)", "(8, -2)", "(1000, 250)"],
+    },
+    {
+        "id": "exact_power_exponent",
+        "tags": ["medium", "numbers"],
+        "description": "Returns k when arg0 equals arg1 ** k for some k >= 0 (so arg0 = 1 gives 0 for every base), and None otherwise, including for every arg0 below 1. A base below 2 raises ValueError.",
+        "code": '''
+def validate_input_args(arg0: int, arg1: int) -> None:
+    for name, value in (("arg0", arg0), ("arg1", arg1)):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TypeError(name + " must be an int")
+    if arg1 < 2:
+        raise ValueError("arg1 (base) must be at least 2")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    if arg0 < 1:
+        return None
+    k = 0
+    value = 1
+    while value < arg0:
+        value *= arg1
+        k += 1
+    if value == arg0:
+        return k
+    return None
+''',
+        "train_inputs": ["(8, 2)", "(10, 3)", "(1, 7)"],
+        "test_inputs": ["(0, 2)", "(-8, 2)", "(2, 2)", "(3, 2)", "(81, 3)", "(80, 3)", "(1024, 4)", "(1024, 2)", "(100000, 10)", "(100001, 10)", "(5, 1)", "(5, 5)", "(9, 9)"],
+    },
+    {
+        "id": "rotate_digits_left",
+        "tags": ["medium", "numbers", "digits"],
+        "description": "Rotates the decimal digits of |arg0| left by arg1 positions (moving leading digits to the end; a negative arg1 rotates right and the amount wraps around the digit count), drops leading zeros of the result, and puts the sign back for negative inputs (1230 by 1 gives 2301, 1002 by 1 gives 21).",
+        "code": '''
+def validate_input_args(arg0: int, arg1: int) -> None:
+    for name, value in (("arg0", arg0), ("arg1", arg1)):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TypeError(name + " must be an int")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    text = str(abs(arg0))
+    shift = arg1 % len(text)
+    rotated = int(text[shift:] + text[:shift])
+    if arg0 < 0:
+        return -rotated
+    return rotated
+''',
+        "train_inputs": ["(12345, 2)", "(1230, 1)", "(-56, 1)"],
+        "test_inputs": ["(0, 3)", "(7, 5)", "(1002, 1)", "(12345, 5)", "(12345, 7)", "(12345, -1)", "(-9081, 2)", "(100, 2)", "(908, 0)", "(111, 4)", "(-12, -1)", "(4567, 3)"],
+    },
+    {
+        "id": "k_bonacci_term",
+        "tags": ["hard", "numbers", "sequences"],
+        "description": "Returns term arg0 (0-based) of the sequence that starts with arg1 - 1 zeros followed by a 1 and in which every later term is the sum of the previous arg1 terms (arg1 = 2 gives Fibonacci 0, 1, 1, 2, 3, ...). Raises ValueError when arg1 is outside 2..10 or arg0 is outside 0..200.",
+        "code": '''
+def validate_input_args(arg0: int, arg1: int) -> None:
+    for name, value in (("arg0", arg0), ("arg1", arg1)):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TypeError(name + " must be an int")
+    if arg1 < 2 or arg1 > 10:
+        raise ValueError("arg1 must be between 2 and 10")
+    if arg0 < 0 or arg0 > 200:
+        raise ValueError("arg0 must be between 0 and 200")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    terms = [0] * (arg1 - 1) + [1]
+    while len(terms) <= arg0:
+        terms.append(sum(terms[-arg1:]))
+    return terms[arg0]
+''',
+        "train_inputs": ["(10, 2)", "(6, 3)", "(2, 4)"],
+        "test_inputs": ["(0, 2)", "(1, 2)", "(0, 5)", "(4, 5)", "(5, 5)", "(9, 5)", "(20, 3)", "(200, 2)", "(201, 2)", "(5, 1)", "(5, 11)", "(-1, 3)", "(30, 10)"],
+    },
+    {
+        "id": "largest_remainder_apportion",
+        "tags": ["hard", "numbers", "rounding", "lists"],
+        "description": "Splits the non-negative integer arg0 into integer shares proportional to the weights in arg1 (largest remainder method): each weight first gets the floor of its exact share, and the units still missing go one each to the weights with the largest fractional remainders, earlier weights first on ties; the shares always sum to arg0. Raises ValueError for negative arg0, any negative weight, or weights summing to 0 (including an empty list).",
+        "code": '''
+def validate_input_args(arg0: int, arg1: list) -> None:
+    if not isinstance(arg0, int) or isinstance(arg0, bool):
+        raise TypeError("arg0 must be an int")
+    if not isinstance(arg1, list):
+        raise TypeError("arg1 must be a list")
+    for w in arg1:
+        if not isinstance(w, int) or isinstance(w, bool):
+            raise TypeError("arg1 must contain only ints")
+    if arg0 < 0:
+        raise ValueError("arg0 must be non-negative")
+    if any(w < 0 for w in arg1) or sum(arg1) == 0:
+        raise ValueError("arg1 must hold non-negative weights with a positive sum")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    total_weight = sum(arg1)
+    shares = [arg0 * w // total_weight for w in arg1]
+    remainders = [arg0 * w % total_weight for w in arg1]
+    missing = arg0 - sum(shares)
+    order = sorted(range(len(arg1)), key=lambda i: (-remainders[i], i))
+    for i in order[:missing]:
+        shares[i] += 1
+    return shares
+''',
+        "train_inputs": ["(10, [1, 1, 1])", "(7, [2, 3])", "(100, [50, 30, 20])"],
+        "test_inputs": ["(0, [1, 2])", "(5, [1])", "(5, [0, 3])", "(1, [1, 1, 1])", "(2, [1, 1, 1])", "(10, [3, 3, 1])", "(13, [5, 4, 3, 2, 1])", "(-1, [1])", "(5, [])", "(5, [0, 0])", "(5, [2, -1])", "(11, [1, 2, 3, 4])", "(20, [7, 7, 7])"],
+    },
+    {
+        "id": "bin_histogram",
+        "tags": ["easy", "lists", "thresholds"],
+        "description": "Counts the integers per bin of width arg1, bins starting at multiples of arg1 (bin start = x // arg1 * arg1, so negatives fall into the bin below, e.g. -1 into -arg1), and returns a dict from bin start to count for the non-empty bins. A width below 1 raises ValueError.",
+        "code": '''
+def validate_input_args(arg0: list, arg1: int) -> None:
+    if not isinstance(arg0, list):
+        raise TypeError("arg0 must be a list")
+    for x in arg0:
+        if not isinstance(x, int) or isinstance(x, bool):
+            raise TypeError("arg0 must contain only ints")
+    if not isinstance(arg1, int) or isinstance(arg1, bool):
+        raise TypeError("arg1 must be an int")
+    if arg1 < 1:
+        raise ValueError("arg1 (bin width) must be at least 1")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    counts = {}
+    for x in sorted(arg0):
+        start = x // arg1 * arg1
+        counts[start] = counts.get(start, 0) + 1
+    return counts
+''',
+        "train_inputs": ["([1, 2, 5, 7, 12], 5)", "([0, 0, 3], 2)", "([9, 10, 11], 10)"],
+        "test_inputs": ["([], 3)", "([4], 1)", "([-1, 0, 1], 2)", "([-5, -6, -10, -11], 5)", "([3, 3, 3], 3)", "([1, 2, 3], 0)", "([1, 2, 3], -4)", "([100, 150, 199, 200], 100)", "([7, 14, 21, 28], 7)", "([6, 13, 20, 27], 7)", "([0, 1, 2, 3, 4, 5], 4)", "([50, -50], 1000)"],
+    },
+    {
+        "id": "stable_sort_by_remainder",
+        "tags": ["easy", "lists", "sorting", "divisibility"],
+        "description": "Sorts the integers by their remainder modulo arg1 (Python's %, always in 0..arg1-1, so -1 % 3 is 2), keeping the original relative order of elements with equal remainders. A modulus below 1 raises ValueError.",
+        "code": '''
+def validate_input_args(arg0: list, arg1: int) -> None:
+    if not isinstance(arg0, list):
+        raise TypeError("arg0 must be a list")
+    for x in arg0:
+        if not isinstance(x, int) or isinstance(x, bool):
+            raise TypeError("arg0 must contain only ints")
+    if not isinstance(arg1, int) or isinstance(arg1, bool):
+        raise TypeError("arg1 must be an int")
+    if arg1 < 1:
+        raise ValueError("arg1 (modulus) must be at least 1")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    return sorted(arg0, key=lambda x: x % arg1)
+''',
+        "train_inputs": ["([5, 3, 8, 6, 1], 3)", "([10, 11, 12, 13], 2)", "([4, 9], 5)"],
+        "test_inputs": ["([], 4)", "([7, 2, 9], 1)", "([-1, 0, 1, 2], 3)", "([9, 6, 3, 0], 3)", "([1, 4, 7, 2, 5, 8], 3)", "([15, 4, 23, 8, 42, 16], 10)", "([1, 2, 3], 0)", "([1, 2, 3], -3)", "([100, 99, 98, 97], 4)", "([-7, -8, -9], 2)", "([13, 3, 23, 33], 10)", "([5, 11, 17], 6)"],
+    },
+    {
+        "id": "sort_around_pinned_value",
+        "tags": ["hard", "lists", "sorting"],
+        "description": "Sorts the list ascending except that every element equal to arg1 stays at its original index; the other elements are sorted among the remaining positions. If arg1 does not occur this is a plain ascending sort.",
+        "code": '''
+def validate_input_args(arg0: list, arg1: int) -> None:
+    if not isinstance(arg0, list):
+        raise TypeError("arg0 must be a list")
+    for x in arg0:
+        if not isinstance(x, int) or isinstance(x, bool):
+            raise TypeError("arg0 must contain only ints")
+    if not isinstance(arg1, int) or isinstance(arg1, bool):
+        raise TypeError("arg1 must be an int")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    movable = sorted(x for x in arg0 if x != arg1)
+    result = []
+    j = 0
+    for x in arg0:
+        if x == arg1:
+            result.append(x)
+        else:
+            result.append(movable[j])
+            j += 1
+    return result
+''',
+        "train_inputs": ["([5, 0, 3, 1, 0, 2], 0)", "([3, 2, 1], 9)", "([4, 4, 1], 4)"],
+        "test_inputs": ["([], 1)", "([1], 1)", "([2, 1], 1)", "([9, 1, 8, 1, 7], 1)", "([9, 1, 8, 1, 7], 8)", "([5, 4, 3, 2, 1], 3)", "([0, 0, 0], 0)", "([-1, 10, -5, 10, 0], 10)", "([6, 6, 2, 6], 2)", "([3, 1, 2], 5)", "([7, -2, 7, -3, 1], -2)", "([20, 10, 30, 10], 30)"],
+    },
+    {
+        "id": "next_fit_group_sums",
+        "tags": ["medium", "lists", "prefix-sums", "thresholds"],
+        "description": "Packs the elements, in order, into consecutive groups whose sums may not exceed the capacity arg1: an element joins the current group if the sum stays <= arg1, otherwise it starts a new group. Returns the list of group sums ([] for an empty list); raises ValueError when arg1 is below 1 or an element is negative or larger than arg1.",
+        "code": '''
+def validate_input_args(arg0: list, arg1: int) -> None:
+    if not isinstance(arg0, list):
+        raise TypeError("arg0 must be a list")
+    for x in arg0:
+        if not isinstance(x, int) or isinstance(x, bool):
+            raise TypeError("arg0 must contain only ints")
+    if not isinstance(arg1, int) or isinstance(arg1, bool):
+        raise TypeError("arg1 must be an int")
+    if arg1 < 1:
+        raise ValueError("arg1 (capacity) must be at least 1")
+    if any(x < 0 or x > arg1 for x in arg0):
+        raise ValueError("every element must be between 0 and the capacity")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    groups = []
+    current = None
+    for x in arg0:
+        if current is not None and current + x <= arg1:
+            current += x
+        else:
+            if current is not None:
+                groups.append(current)
+            current = x
+    if current is not None:
+        groups.append(current)
+    return groups
+''',
+        "train_inputs": ["([4, 3, 5, 2, 6], 8)", "([1, 1, 1, 1], 10)", "([5, 5, 5], 5)"],
+        "test_inputs": ["([], 5)", "([3], 3)", "([2, 2, 2], 4)", "([0, 0, 7, 0], 7)", "([6, 1, 6, 1, 6], 7)", "([3, 4, 5], 0)", "([3, 9], 8)", "([-1, 2], 8)", "([1, 2, 3, 4, 5], 5)", "([9, 1, 9, 1], 10)", "([10, 10, 10], 25)", "([2, 5, 3, 4, 1], 6)"],
+    },
 ]
