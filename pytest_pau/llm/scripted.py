@@ -114,10 +114,7 @@ class ScriptedLLM:
         if self._server is not None:
             return self
         handler = type("_BoundHandler", (_Handler,), {"owner": self})
-        server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        server.daemon_threads = True
-        # xdist workers and thread pools open many connections at once.
-        server.request_queue_size = 128
+        server = _Server(("127.0.0.1", 0), handler)
         self._server = server
         self._thread = threading.Thread(
             target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
@@ -277,6 +274,13 @@ def _logprobs(text: str, scripted: Any, top_n: Any) -> list[dict[str, Any]]:
         }
         for tok in re.findall(r"\s*\S+", text)
     ]
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    # The listen backlog is fixed when the socket binds: xdist workers and thread pools
+    # open dozens of connections at once, and the default of 5 resets the rest.
+    request_queue_size = 256
 
 
 class _Handler(BaseHTTPRequestHandler):
