@@ -1,0 +1,167 @@
+"""The Evaluator: one item end to end, with scripted judge/coder/classifier and real sandbox."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from pytest_pau.agent import MARKERS
+from pytest_pau.errors import ConfigError
+from pytest_pau.llm import Budget, LLMClient, RetryPolicy
+from pytest_pau.models import Instance
+from pytest_pau.scoring import EvalConfig, Evaluator
+from pytest_pau.testing import ScriptedLLM
+
+GOOD_CODE = (
+    "```python\ndef test_func(arg0):\n    if not isinstance(arg0, int):\n"
+    "        raise TypeError('no')\n    return 2 * arg0\n```"
+)
+WRONG_CODE = "```python\ndef test_func(arg0):\n    return arg0\n```"
+
+
+def evaluator(llm: ScriptedLLM, model: str = "oracle", **settings: Any) -> Evaluator:
+    config = EvalConfig(model=model, judge_model=llm.model, coder_model=llm.model, **settings)
+
+    def factory(name: str, api_base: str | None) -> LLMClient:
+        return LLMClient(
+            name,
+            api_base=llm.api_base,
+            api_key=llm.api_key,
+            budget=config.budget,
+            retry=RetryPolicy(max_attempts=2, base_s=0.01, max_total_wait_s=1.0),
+        )
+
+    return Evaluator(config, client_factory=factory)
+
+
+def prompts(llm: ScriptedLLM) -> list[str]:
+    kinds = []
+    for body in llm.log:
+        last = body["messages"][-1]["content"]
+        kinds.append(next(k for k, rx in MARKERS.items() if re.search(rx, last)))
+    return kinds
+
+
+def test_oracle_passes_and_no_classifier_is_called(double: Instance, scripted) -> None:
+    llm, _ = scripted([(MARKERS["judge"], "Same.\nRating: 5"), (MARKERS["coder"], GOOD_CODE)])
+    phases: list[str] = []
+    result = evaluator(llm).evaluate(double, progress=phases.append)
+    assert phases == ["explore", "judge", "code"]
+    assert result.passed
+    assert (result.judge_score, result.code_match, result.failure_mode) == (5, 1.0, "none")
+    assert (result.concluded, result.overconfident, result.n_queries) == (True, False, 2)
+    assert result.prediction == result.gold == double.description
+    assert result.judge_explanation == "Same."
+    assert result.error is None
+    assert prompts(llm) == ["judge", "coder"]
+    assert result.model_calls == 2
+    assert result.tokens["prompt"] > 0
+    assert result.trajectory[-1].kind == "oracle"
+    assert result.duration_s > 0
+
+
+def test_null_fails_and_is_classified(double: Instance, scripted) -> None:
+    llm, _ = scripted(
+        [
+            (MARKERS["judge"], "Says nothing.\nRating: 1"),
+            (MARKERS["coder"], WRONG_CODE),
+            (MARKERS["classify"], "Label: hallucination"),
+        ]
+    )
+    phases: list[str] = []
+    result = evaluator(llm, model="null").evaluate(double, progress=phases.append)
+    assert phases == ["explore", "judge", "code", "classify"]
+    assert not result.passed
+    assert result.code_match == pytest.approx(1 / 3)  # identity matches 0 -> 0 only
+    assert (result.failure_mode, result.failure_detail) == ("hallucination", "classifier")
+    assert result.overconfident is False
+    assert result.mismatches[0].input == "(-4,)"
+    assert prompts(llm) == ["judge", "coder", "classify"]
+
+
+def test_self_contradiction_comes_before_the_classifier(double: Instance, scripted) -> None:
+    llm, _ = scripted([(MARKERS["judge"], "Rating: 2"), (MARKERS["coder"], WRONG_CODE)])
+    result = evaluator(llm).evaluate(double)  # the oracle queried (2,) -> 4 and (5,) -> 10
+    assert result.failure_mode == "self_contradiction"
+    assert "input (2,): the agent saw 4, its description gives 2" in result.failure_detail
+    assert result.overconfident is True  # concluded YES and failed
+    assert "classify" not in prompts(llm)
+
+
+def test_gold_control_runs_the_coder_on_the_gold_description(double: Instance, scripted) -> None:
+    llm, _ = scripted([(MARKERS["judge"], "Rating: 5"), (MARKERS["coder"], GOOD_CODE)])
+    result = evaluator(llm, model="null", gold_control=True).evaluate(double)
+    assert result.gold_code_match == 1.0
+    coder_prompts = [b["messages"][-1]["content"] for b in llm.log if "python code block" in str(b)]
+    assert any(double.description in p for p in coder_prompts)
+
+
+def test_unparseable_judge_leaves_the_item_unscored(double: Instance, scripted) -> None:
+    llm, _ = scripted([(MARKERS["coder"], GOOD_CODE), (r".", "No idea.")])
+    result = evaluator(llm).evaluate(double)
+    assert result.judge_score is None
+    assert result.judge_unparseable == 1
+    assert result.failure_mode == "infrastructure"
+    assert "no parseable 'Rating: N'" in (result.error or "")
+    assert not result.passed
+    assert result.code_match == 1.0  # the rest is still recorded
+
+
+def test_provider_outage_is_infrastructure(double: Instance, scripted) -> None:
+    llm, _ = scripted([(r".", "Rating: 5")])
+    llm.fail("500", times=10)
+    result = evaluator(llm).evaluate(double)
+    assert result.failure_mode == "infrastructure"
+    assert "LLMUnavailableError" in (result.error or "")
+    assert not result.passed
+
+
+def test_spent_budget_skips_the_item(double: Instance, scripted) -> None:
+    llm, _ = scripted([(r".", "Rating: 5")])
+    result = evaluator(llm, budget=Budget(0.0)).evaluate(double)
+    assert result.skipped
+    assert result.skipped.startswith("budget")
+    assert llm.requests == 0
+
+
+def test_classify_hook_decides_first(double: Instance, scripted) -> None:
+    llm, _ = scripted([(MARKERS["judge"], "Rating: 1"), (MARKERS["coder"], GOOD_CODE)])
+    seen: dict[str, Any] = {}
+
+    def hook(*, instance: Instance, trajectory: Any, result: Any) -> str:
+        seen.update(instance=instance, result=result)
+        return "reasoning_error"
+
+    ev = evaluator(llm, model="null")
+    ev.classify_hook = hook
+    result = ev.evaluate(double)
+    assert result.failure_mode == "reasoning_error"
+    assert seen["instance"] is double
+    assert seen["result"].judge_score == 1
+    ev.classify_hook = lambda **_: "bogus"
+    with pytest.raises(ConfigError, match="'bogus'"):
+        ev.evaluate(double)
+
+
+def test_incontext_mode_through_the_evaluator(double: Instance, scripted) -> None:
+    llm, _ = scripted(
+        [
+            (MARKERS["incontext"], "DESCRIPTION: Doubles an int; TypeError otherwise."),
+            (MARKERS["judge"], "Rating: 5"),
+            (MARKERS["coder"], GOOD_CODE),
+        ]
+    )
+    result = evaluator(llm, model=llm.model, mode="incontext").evaluate(double)
+    assert result.passed
+    assert result.prediction == "Doubles an int; TypeError otherwise."
+    assert [s.kind for s in result.trajectory] == ["incontext"]
+
+
+def test_clients_are_built_once_and_shared(double: Instance, scripted) -> None:
+    llm, _ = scripted([(MARKERS["judge"], "Rating: 5"), (MARKERS["coder"], GOOD_CODE)])
+    ev = evaluator(llm)
+    ev.evaluate(double)
+    ev.evaluate(double)
+    assert len(ev._clients) == 1  # judge and coder use the same model here
