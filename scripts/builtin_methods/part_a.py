@@ -1312,4 +1312,1371 @@ def test_func(arg0):
             "(['Stop', 'STOP', 'stop'],)", "(['rat', 'tar', 'art', 'car', 'arc'],)",
         ],
     },
+    {
+        "id": "greedy_wrap_to_width",
+        "tags": ["medium", "text", "formatting"],
+        "description": (
+            "Greedily wraps the whitespace-separated words of arg0 into lines of at most arg1 "
+            "characters (words joined by single spaces) and returns the list of lines; a word longer "
+            "than arg1 is not broken and sits alone on its line. Empty or blank text gives []; raises "
+            "ValueError if arg1 < 1."
+        ),
+        "code": '''
+def validate_input_args(arg0: str, arg1: int) -> None:
+    if not isinstance(arg0, str):
+        raise TypeError("arg0 must be a str")
+    if not isinstance(arg1, int) or isinstance(arg1, bool):
+        raise TypeError("arg1 must be an int")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    if arg1 < 1:
+        raise ValueError("width must be at least 1")
+    lines = []
+    current = ""
+    for word in arg0.split():
+        if not current:
+            current = word
+        elif len(current) + 1 + len(word) <= arg1:
+            current += " " + word
+        else:
+            lines.append(current)
+            current = word
+    if current:
+        lines.append(current)
+    return lines
+''',
+        "train_inputs": ["('the quick brown fox jumps', 10)", "('hello world', 20)", "('a b c d e f', 3)"],
+        "test_inputs": [
+            "('', 5)", "('   ', 5)", "('word', 0)", "('word', -3)", "('supercalifragilistic is long', 6)",
+            "('ab cd', 5)", "('ab cd', 4)", "('one', 1)", "('x y z', 1)", "('  spaced   words  here ', 8)",
+            "('pack these words tightly please', 11)", "('a\\nb\\tc', 3)",
+        ],
+    },
+    {
+        "id": "truncate_with_ellipsis",
+        "tags": ["easy", "strings", "formatting"],
+        "description": (
+            "Returns arg0 unchanged when it has at most arg1 characters; otherwise keeps its first "
+            "arg1 - 3 characters and appends '...', so the result is exactly arg1 characters long. "
+            "Raises ValueError if arg1 is less than 4."
+        ),
+        "code": '''
+def validate_input_args(arg0: str, arg1: int) -> None:
+    if not isinstance(arg0, str):
+        raise TypeError("arg0 must be a str")
+    if not isinstance(arg1, int) or isinstance(arg1, bool):
+        raise TypeError("arg1 must be an int")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    if arg1 < 4:
+        raise ValueError("the limit must leave room for '...' and one character")
+    if len(arg0) <= arg1:
+        return arg0
+    return arg0[:arg1 - 3] + "..."
+''',
+        "train_inputs": ["('Hello, world!', 8)", "('short', 10)", "('abcdefgh', 4)"],
+        "test_inputs": [
+            "('', 4)", "('abc', 3)", "('abcdefgh', 0)", "('abcd', 4)", "('abcde', 4)",
+            "('abcdefghij', 10)", "('abcdefghijk', 10)", "('a long sentence here', 12)",
+            "('...', 5)", "('ééééé', 4)", "('two words', 5)", "('x', 100)",
+        ],
+    },
+    {
+        "id": "count_overlapping_occurrences",
+        "tags": ["easy", "strings"],
+        "description": (
+            "Counts the occurrences of arg1 inside arg0, overlapping ones included ('aa' occurs 3 "
+            "times in 'aaaa'), case-sensitive. Raises ValueError if arg1 is empty."
+        ),
+        "code": '''
+def validate_input_args(arg0: str, arg1: str) -> None:
+    if not isinstance(arg0, str) or not isinstance(arg1, str):
+        raise TypeError("arg0 and arg1 must be str")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    if not arg1:
+        raise ValueError("the substring must not be empty")
+    count = 0
+    start = arg0.find(arg1)
+    while start != -1:
+        count += 1
+        start = arg0.find(arg1, start + 1)
+    return count
+''',
+        "train_inputs": ["('aaaa', 'aa')", "('banana', 'ana')", "('hello', 'l')"],
+        "test_inputs": [
+            "('', 'a')", "('abc', '')", "('abc', 'd')", "('ABab', 'ab')", "('abababa', 'aba')",
+            "('short', 'longer text')", "('mississippi', 'issi')", "('   ', '  ')", "('xyz', 'xyz')",
+            "('aaaaaa', 'aaa')", "('a.b.c', '.')", "('', 'z')",
+        ],
+    },
+    {
+        "id": "every_nth_character",
+        "tags": ["easy", "strings", "smoke"],
+        "description": (
+            "Returns every arg1-th character of arg0 counting from 1, i.e. the characters at "
+            "positions arg1, 2*arg1, 3*arg1, ... (arg1 = 1 returns the whole string). Raises "
+            "ValueError if arg1 is less than 1."
+        ),
+        "code": '''
+def validate_input_args(arg0: str, arg1: int) -> None:
+    if not isinstance(arg0, str):
+        raise TypeError("arg0 must be a str")
+    if not isinstance(arg1, int) or isinstance(arg1, bool):
+        raise TypeError("arg1 must be an int")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    if arg1 < 1:
+        raise ValueError("step must be at least 1")
+    return arg0[arg1 - 1::arg1]
+''',
+        "train_inputs": ["('abcdefghij', 3)", "('hello world', 2)", "('python', 1)"],
+        "test_inputs": [
+            "('', 2)", "('abc', 0)", "('abc', -1)", "('abc', 3)", "('abc', 4)", "('abcdef', 2)",
+            "('0123456789', 5)", "('a b c d', 2)", "('xyz', 1)", "('abcdefghijklmnop', 4)",
+            "('ab', 2)", "('one two three', 3)",
+        ],
+    },
+    {
+        "id": "repeat_chars_cycling_counts",
+        "tags": ["medium", "strings"],
+        "description": (
+            "Repeats each character according to its 0-based position i: it appears (i mod arg1) + 1 "
+            "times, so with arg1 = 3 the repeat counts go 1, 2, 3, 1, 2, 3, ... and arg1 = 1 returns "
+            "the string unchanged. Raises ValueError if arg1 < 1."
+        ),
+        "code": '''
+def validate_input_args(arg0: str, arg1: int) -> None:
+    if not isinstance(arg0, str):
+        raise TypeError("arg0 must be a str")
+    if not isinstance(arg1, int) or isinstance(arg1, bool):
+        raise TypeError("arg1 must be an int")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    if arg1 < 1:
+        raise ValueError("arg1 must be at least 1")
+    return "".join(ch * (i % arg1 + 1) for i, ch in enumerate(arg0))
+''',
+        "train_inputs": ["('abcd', 3)", "('hello', 2)", "('xyz', 1)"],
+        "test_inputs": [
+            "('', 3)", "('abc', 0)", "('abcdef', 2)", "('abcdef', 10)", "('a b', 2)", "('12345', 4)",
+            "('!?', 5)", "('aaaa', 2)", "('x', 7)", "('abcdefg', 3)", "('ab', -2)", "('Zz', 2)",
+        ],
+    },
+    {
+        "id": "vigenere_letters_only",
+        "tags": ["hard", "encoding", "strings"],
+        "description": (
+            "Vigenere-encrypts arg0 with the key arg1: each ASCII letter is shifted forward by the next "
+            "key letter (a=0, b=1, ..., z=25, key case-insensitive, cycling) and keeps its case; other "
+            "characters are copied and do not use up a key letter. Raises ValueError if the key is "
+            "empty or has anything but ASCII letters."
+        ),
+        "code": '''
+def validate_input_args(arg0: str, arg1: str) -> None:
+    if not isinstance(arg0, str) or not isinstance(arg1, str):
+        raise TypeError("arg0 and arg1 must be str")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    key = arg1.lower()
+    if not key or not all("a" <= c <= "z" for c in key):
+        raise ValueError("the key must be a non-empty string of ASCII letters")
+    shifts = [ord(c) - 97 for c in key]
+    out = []
+    k = 0
+    for ch in arg0:
+        if "a" <= ch <= "z":
+            out.append(chr((ord(ch) - 97 + shifts[k % len(shifts)]) % 26 + 97))
+            k += 1
+        elif "A" <= ch <= "Z":
+            out.append(chr((ord(ch) - 65 + shifts[k % len(shifts)]) % 26 + 65))
+            k += 1
+        else:
+            out.append(ch)
+    return "".join(out)
+''',
+        "train_inputs": ["('attack at dawn', 'lemon')", "('Hello', 'b')", "('abc', 'a')"],
+        "test_inputs": [
+            "('', 'key')", "('abc', '')", "('abc', 'k3y')", "('xyz', 'c')", "('ABC xyz', 'Bc')",
+            "('a-b-c', 'bcd')", "('zzzz', 'ab')", "('123', 'z')", "('Mixed Case!', 'KEY')",
+            "('ñu', 'b')", "('aaaaaaaa', 'abc')", "('Zebra', 'Z')",
+        ],
+    },
+    {
+        "id": "mask_all_but_last_alnum",
+        "tags": ["easy", "strings", "formatting"],
+        "description": (
+            "Replaces letters and digits with '*' except the last arg1 of them, leaving every other "
+            "character (spaces, dashes, ...) in place; when arg1 is at least the number of letters and "
+            "digits nothing is masked. Raises ValueError for a negative arg1."
+        ),
+        "code": '''
+def validate_input_args(arg0: str, arg1: int) -> None:
+    if not isinstance(arg0, str):
+        raise TypeError("arg0 must be a str")
+    if not isinstance(arg1, int) or isinstance(arg1, bool):
+        raise TypeError("arg1 must be an int")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    if arg1 < 0:
+        raise ValueError("arg1 must be non-negative")
+    mask_count = sum(1 for ch in arg0 if ch.isalnum()) - arg1
+    out = []
+    seen = 0
+    for ch in arg0:
+        if ch.isalnum():
+            seen += 1
+            if seen <= mask_count:
+                out.append("*")
+                continue
+        out.append(ch)
+    return "".join(out)
+''',
+        "train_inputs": ["('4111-1111-1111-1234', 4)", "('secret', 2)", "('ab', 5)"],
+        "test_inputs": [
+            "('', 3)", "('abc', -1)", "('abc', 0)", "('abc', 3)", "('a-b-c', 1)", "('  x  ', 0)",
+            "('phone: 555 0199', 4)", "('---', 1)", "('Ünï', 1)", "('AB12cd', 3)",
+            "('one two', 10)", "('x.y.z', 2)",
+        ],
+    },
+    {
+        "id": "top_words_with_counts",
+        "tags": ["medium", "words", "text"],
+        "description": (
+            "Returns the arg1 most frequent words as a list of (word, count) tuples, where words are "
+            "maximal runs of ASCII letters and digits, lowercased; sorted by count descending and then "
+            "alphabetically. Fewer tuples come back when there are fewer distinct words; raises "
+            "ValueError for a negative arg1."
+        ),
+        "code": '''
+import collections
+import re
+
+
+def validate_input_args(arg0: str, arg1: int) -> None:
+    if not isinstance(arg0, str):
+        raise TypeError("arg0 must be a str")
+    if not isinstance(arg1, int) or isinstance(arg1, bool):
+        raise TypeError("arg1 must be an int")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    if arg1 < 0:
+        raise ValueError("arg1 must be non-negative")
+    counts = collections.Counter(re.findall("[a-z0-9]+", arg0.lower()))
+    ranked = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    return ranked[:arg1]
+''',
+        "train_inputs": ["('the cat and the hat and the bat', 2)", "('b a c', 5)", "('Go go GO stop', 1)"],
+        "test_inputs": [
+            "('', 3)", "('a b', 0)", "('a b', -1)", "('x y z y x y', 2)", "(\"it's its it is\", 3)",
+            "('2024 was 2024', 1)", "('well-known, well-read', 2)", "('zeta alpha beta', 2)",
+            "('...', 1)", "('éa éa', 2)", "('one one two two three', 10)", "('Aa aA AA bb', 2)",
+        ],
+    },
+    {
+        "id": "subsequence_match_positions",
+        "tags": ["medium", "strings"],
+        "description": (
+            "Checks whether arg0 is a subsequence of arg1 (its characters appear in arg1 in the same "
+            "order, not necessarily adjacent; case-sensitive) and returns the indices in arg1 used when "
+            "each character is matched at its earliest possible position; returns None if it is not a "
+            "subsequence. An empty arg0 gives []."
+        ),
+        "code": '''
+def validate_input_args(arg0: str, arg1: str) -> None:
+    if not isinstance(arg0, str) or not isinstance(arg1, str):
+        raise TypeError("arg0 and arg1 must be str")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    positions = []
+    start = 0
+    for ch in arg0:
+        index = arg1.find(ch, start)
+        if index == -1:
+            return None
+        positions.append(index)
+        start = index + 1
+    return positions
+''',
+        "train_inputs": ["('ace', 'abcde')", "('aec', 'abcde')", "('', 'abc')"],
+        "test_inputs": [
+            "('', '')", "('a', '')", "('abc', 'abc')", "('aa', 'banana')", "('aaaa', 'banana')",
+            "('Ab', 'abAB')", "('hlo', 'hello world')", "('dlrow', 'world')", "(' ', 'a b')",
+            "('xyz', 'xxyyzz')", "('abcd', 'abc')", "('nn', 'banana')",
+        ],
+    },
+    {
+        "id": "positional_mismatches_plus_length_gap",
+        "tags": ["easy", "strings"],
+        "description": (
+            "Compares the two strings position by position up to the length of the shorter one, counts "
+            "the positions where the characters differ (case-sensitive), and adds the difference in "
+            "lengths; identical strings give 0."
+        ),
+        "code": '''
+def validate_input_args(arg0: str, arg1: str) -> None:
+    if not isinstance(arg0, str) or not isinstance(arg1, str):
+        raise TypeError("arg0 and arg1 must be str")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    mismatches = sum(1 for a, b in zip(arg0, arg1) if a != b)
+    return mismatches + abs(len(arg0) - len(arg1))
+''',
+        "train_inputs": ["('karolin', 'kathrin')", "('abc', 'abcde')", "('same', 'same')"],
+        "test_inputs": [
+            "('', '')", "('', 'abc')", "('abc', '')", "('abc', 'ABC')", "('abc', 'bca')",
+            "('abcd', 'ab')", "('a', 'b')", "('hello', 'help me')", "('  ', ' ')",
+            "('12345', '12354')", "('xyz', 'xyzxyz')", "('abc', 'xbz')",
+        ],
+    },
+    {
+        "id": "shared_chars_first_order",
+        "tags": ["easy", "strings"],
+        "description": (
+            "Returns the characters of arg0 that also occur somewhere in arg1, each only once, in the "
+            "order of their first appearance in arg0 (case-sensitive; spaces and punctuation count)."
+        ),
+        "code": '''
+def validate_input_args(arg0: str, arg1: str) -> None:
+    if not isinstance(arg0, str) or not isinstance(arg1, str):
+        raise TypeError("arg0 and arg1 must be str")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    out = []
+    for ch in arg0:
+        if ch in arg1 and ch not in out:
+            out.append(ch)
+    return "".join(out)
+''',
+        "train_inputs": ["('hello', 'world')", "('apple', 'pear')", "('abc', 'xyz')"],
+        "test_inputs": [
+            "('', 'abc')", "('abc', '')", "('aabbcc', 'cba')", "('ABC', 'abc')", "('a b', ' ')",
+            "('banana', 'an')", "('12321', '2')", "('hello world', 'lower')", "('!?', '?!')",
+            "('mississippi', 'sip')", "('zyx', 'xyz')", "('same', 'same')",
+        ],
+    },
+    {
+        "id": "rotate_words_left",
+        "tags": ["easy", "words"],
+        "description": (
+            "Splits arg0 into whitespace-separated words and rotates them left by arg1 positions "
+            "(modulo the number of words, so a negative arg1 rotates right), returning them joined by "
+            "single spaces. Empty or blank text gives ''."
+        ),
+        "code": '''
+def validate_input_args(arg0: str, arg1: int) -> None:
+    if not isinstance(arg0, str):
+        raise TypeError("arg0 must be a str")
+    if not isinstance(arg1, int) or isinstance(arg1, bool):
+        raise TypeError("arg1 must be an int")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    words = arg0.split()
+    if not words:
+        return ""
+    k = arg1 % len(words)
+    return " ".join(words[k:] + words[:k])
+''',
+        "train_inputs": ["('one two three four', 1)", "('a b c', -1)", "('hello world', 2)"],
+        "test_inputs": [
+            "('', 3)", "('   ', 1)", "('solo', 5)", "('a b c', 0)", "('a b c', 4)", "('a b c', -4)",
+            "('  x   y  ', 1)", "('1 2 3 4 5', 2)", "('a b', 1)", "('p q r s', -2)",
+            "('the end', 100)", "('w x y z', 3)",
+        ],
+    },
+    {
+        "id": "pipe_table_row",
+        "tags": ["hard", "formatting"],
+        "description": (
+            "Renders the list as one table row: each value is converted with str(), cut to its first "
+            "arg1 - 1 characters plus '~' when longer than arg1, and placed in a cell of exactly arg1 "
+            "characters, numbers (int or float, not bool) right-aligned and everything else "
+            "left-aligned; cells are joined by '|' with a '|' at both ends (an empty list gives '||'). "
+            "Raises ValueError if arg1 < 1."
+        ),
+        "code": '''
+def validate_input_args(arg0: list, arg1: int) -> None:
+    if not isinstance(arg0, list):
+        raise TypeError("arg0 must be a list")
+    if not all(v is None or isinstance(v, (str, int, float)) for v in arg0):
+        raise TypeError("arg0 may hold only str, int, float, bool or None")
+    if not isinstance(arg1, int) or isinstance(arg1, bool):
+        raise TypeError("arg1 must be an int")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    if arg1 < 1:
+        raise ValueError("cell width must be at least 1")
+    cells = []
+    for value in arg0:
+        text = str(value)
+        if len(text) > arg1:
+            text = text[:arg1 - 1] + "~"
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            cells.append(text.rjust(arg1))
+        else:
+            cells.append(text.ljust(arg1))
+    return "|" + "|".join(cells) + "|"
+''',
+        "train_inputs": ["(['name', 42, 3.5], 6)", "(['a', 'b'], 3)", "([12345678, 'long text'], 5)"],
+        "test_inputs": [
+            "([], 4)", "(['x'], 0)", "(['abc'], 3)", "(['abcd'], 3)", "([True, None], 5)",
+            "([-7, 0.25], 4)", "(['toolong'], 1)", "([1], 1)", "([''], 2)", "([3.14159, 'pi'], 4)",
+            "([False, 100], 3)", "(['a b', 'c'], 2)",
+        ],
+    },
+    {
+        "id": "long_words_uppercased",
+        "tags": ["easy", "words"],
+        "description": (
+            "Returns, in their original order, the whitespace-separated words of arg0 that are strictly "
+            "longer than arg1 characters, each converted to uppercase; punctuation counts toward the "
+            "length and repeated words are kept."
+        ),
+        "code": '''
+def validate_input_args(arg0: str, arg1: int) -> None:
+    if not isinstance(arg0, str):
+        raise TypeError("arg0 must be a str")
+    if not isinstance(arg1, int) or isinstance(arg1, bool):
+        raise TypeError("arg1 must be an int")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    return [word.upper() for word in arg0.split() if len(word) > arg1]
+''',
+        "train_inputs": ["('the quick brown fox', 3)", "('a bb ccc', 0)", "('short words only', 10)"],
+        "test_inputs": [
+            "('', 2)", "('abc abcd', 3)", "('abc abcd', 4)", "('hi, there!', 2)", "('x', -1)",
+            "('Go go gone', 2)", "('word word', 1)", "('ß strasse', 1)", "('12 345 6789', 2)",
+            "('mixed CASE words', 4)", "('tab\\tsplit', 2)", "('one two three', 3)",
+        ],
+    },
+    {
+        "id": "insert_delete_distance",
+        "tags": ["hard", "strings"],
+        "description": (
+            "Returns the minimum number of single-character insertions and deletions (substitutions "
+            "are not allowed) that turn arg0 into arg1, i.e. len(arg0) + len(arg1) minus twice the "
+            "length of their longest common subsequence; case-sensitive. Raises ValueError if either "
+            "string is longer than 100 characters."
+        ),
+        "code": '''
+def validate_input_args(arg0: str, arg1: str) -> None:
+    if not isinstance(arg0, str) or not isinstance(arg1, str):
+        raise TypeError("arg0 and arg1 must be str")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    if len(arg0) > 100 or len(arg1) > 100:
+        raise ValueError("strings longer than 100 characters are not supported")
+    previous = [0] * (len(arg1) + 1)
+    for a in arg0:
+        current = [0]
+        for j, b in enumerate(arg1):
+            if a == b:
+                current.append(previous[j] + 1)
+            else:
+                current.append(max(previous[j + 1], current[j]))
+        previous = current
+    return len(arg0) + len(arg1) - 2 * previous[-1]
+''',
+        "train_inputs": ["('kitten', 'sitting')", "('abc', 'abc')", "('abc', 'xyz')"],
+        "test_inputs": [
+            "('', '')", "('', 'abc')", "('abc', '')", "('a', 'A')", "('abcdef', 'acf')",
+            "('flaw', 'lawn')", "('ab', 'ba')", "('intention', 'execution')", "('aaa', 'aaaa')",
+            "('aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', 'a')", "('a', 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa')", "('abc', 'cab')",
+        ],
+    },
+    {
+        "id": "longest_common_substring_first",
+        "tags": ["hard", "strings"],
+        "description": (
+            "Returns the longest contiguous substring that occurs in both strings (case-sensitive); on "
+            "a tie the one that starts earliest in arg0 wins, and '' comes back when they share no "
+            "character. Raises ValueError if either string is longer than 100 characters."
+        ),
+        "code": '''
+def validate_input_args(arg0: str, arg1: str) -> None:
+    if not isinstance(arg0, str) or not isinstance(arg1, str):
+        raise TypeError("arg0 and arg1 must be str")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    if len(arg0) > 100 or len(arg1) > 100:
+        raise ValueError("strings longer than 100 characters are not supported")
+    best_len = 0
+    best_end = 0
+    previous = [0] * (len(arg1) + 1)
+    for i, a in enumerate(arg0, 1):
+        current = [0] * (len(arg1) + 1)
+        for j, b in enumerate(arg1, 1):
+            if a == b:
+                current[j] = previous[j - 1] + 1
+                if current[j] > best_len:
+                    best_len = current[j]
+                    best_end = i
+        previous = current
+    return arg0[best_end - best_len:best_end]
+''',
+        "train_inputs": ["('programming', 'gaming')", "('abcdef', 'zcdez')", "('abc', 'xyz')"],
+        "test_inputs": [
+            "('', 'abc')", "('abc', '')", "('abab', 'baba')", "('xyab', 'abxy')", "('ABC', 'abc')",
+            "('hello world', 'yellow word')", "('aaaa', 'aa')", "('same', 'same')",
+            "('aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', 'a')", "('a', 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa')", "('one two', 'two one')", "('12345', '3456')",
+        ],
+    },
+    {
+        "id": "interleave_then_reversed_tail",
+        "tags": ["medium", "strings"],
+        "description": (
+            "Interleaves the characters of the two strings (arg0[0], arg1[0], arg0[1], arg1[1], ...) "
+            "up to the length of the shorter one, then appends the unused tail of the longer string "
+            "in reverse order."
+        ),
+        "code": '''
+def validate_input_args(arg0: str, arg1: str) -> None:
+    if not isinstance(arg0, str) or not isinstance(arg1, str):
+        raise TypeError("arg0 and arg1 must be str")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    out = []
+    for a, b in zip(arg0, arg1):
+        out.append(a)
+        out.append(b)
+    n = min(len(arg0), len(arg1))
+    if len(arg0) > len(arg1):
+        tail = arg0[n:]
+    else:
+        tail = arg1[n:]
+    return "".join(out) + tail[::-1]
+''',
+        "train_inputs": ["('abc', 'xyz')", "('abcdef', 'xy')", "('ab', 'wxyz')"],
+        "test_inputs": [
+            "('', '')", "('', 'abc')", "('abc', '')", "('a', 'b')", "('hello', 'world')",
+            "('12345', 'ab')", "('ab', '12345')", "('A B', 'c d')", "('xy', 'xyz')",
+            "('longer', 'short')", "('zz', 'z')", "('a', 'bcdef')",
+        ],
+    },
+    {
+        "id": "keep_chars_by_cyclic_mask",
+        "tags": ["medium", "strings"],
+        "description": (
+            "Keeps the characters of arg0 whose position lines up with a '1' in the mask arg1, the mask "
+            "being repeated cyclically along the text ('abcdef' with '10' keeps 'ace'); characters at a "
+            "'0' are dropped. Raises ValueError if the mask is empty or contains characters other than "
+            "'0' and '1'."
+        ),
+        "code": '''
+def validate_input_args(arg0: str, arg1: str) -> None:
+    if not isinstance(arg0, str) or not isinstance(arg1, str):
+        raise TypeError("arg0 and arg1 must be str")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    if not arg1 or any(c not in "01" for c in arg1):
+        raise ValueError("the mask must be a non-empty string of '0' and '1'")
+    return "".join(ch for i, ch in enumerate(arg0) if arg1[i % len(arg1)] == "1")
+''',
+        "train_inputs": ["('abcdef', '10')", "('hello world', '110')", "('python', '1')"],
+        "test_inputs": [
+            "('', '1')", "('abc', '')", "('abc', '102')", "('abc', '0')", "('abcdef', '01')",
+            "('abcdefgh', '1001')", "('abc', '11111111')", "('a b c d', '10')", "('xyz', '001')",
+            "('0123456789', '110')", "('abc', 'yes')", "('mask me', '0110')",
+        ],
+    },
+    {
+        "id": "zero_pad_or_hash_overflow",
+        "tags": ["medium", "formatting", "numbers"],
+        "description": (
+            "Writes the integer arg0 zero-padded to exactly arg1 characters, with a leading '-' for "
+            "negative numbers ('-005' for -5 and 4); when the number does not fit in arg1 characters "
+            "it returns arg1 '#' characters instead. Raises ValueError if arg1 < 1."
+        ),
+        "code": '''
+def validate_input_args(arg0: int, arg1: int) -> None:
+    for name, value in (("arg0", arg0), ("arg1", arg1)):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TypeError(f"{name} must be an int")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    if arg1 < 1:
+        raise ValueError("width must be at least 1")
+    digits = str(abs(arg0))
+    sign = "-" if arg0 < 0 else ""
+    if len(sign) + len(digits) > arg1:
+        return "#" * arg1
+    return sign + digits.rjust(arg1 - len(sign), "0")
+''',
+        "train_inputs": ["(42, 5)", "(-5, 4)", "(12345, 3)"],
+        "test_inputs": [
+            "(0, 1)", "(0, 3)", "(7, 0)", "(-7, 1)", "(-7, 2)", "(999, 3)", "(1000, 3)",
+            "(-99, 3)", "(-100, 3)", "(5, -2)", "(123456789, 12)", "(-1, 6)",
+        ],
+    },
+    {
+        "id": "words_containing_letter",
+        "tags": ["easy", "words"],
+        "description": (
+            "Returns the distinct whitespace-separated words of arg0 that contain the single character "
+            "arg1 (case-insensitive), lowercased and in order of first appearance. Raises ValueError if "
+            "arg1 is not exactly one character."
+        ),
+        "code": '''
+def validate_input_args(arg0: str, arg1: str) -> None:
+    if not isinstance(arg0, str) or not isinstance(arg1, str):
+        raise TypeError("arg0 and arg1 must be str")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    if len(arg1) != 1:
+        raise ValueError("arg1 must be a single character")
+    target = arg1.lower()
+    out = []
+    for word in arg0.split():
+        lowered = word.lower()
+        if target in lowered and lowered not in out:
+            out.append(lowered)
+    return out
+''',
+        "train_inputs": ["('The cat sat on the mat', 'a')", "('Apple and banana', 'A')", "('xyz', 'q')"],
+        "test_inputs": [
+            "('', 'a')", "('abc', '')", "('abc', 'ab')", "('Tea tea TEA', 't')", "('one, two!', ',')",
+            "('hello world', 'o')", "('a-b c-d', '-')", "('Éclair éclat', 'é')", "('123 456', '4')",
+            "('aaa bbb aaa', 'a')", "('mixed Case', 'C')", "('x y z', ' ')",
+        ],
+    },
+    {
+        "id": "censor_listed_words",
+        "tags": ["medium", "text", "words"],
+        "description": (
+            "Replaces each word of arg0 (a maximal run of ASCII letters) that appears in the list arg1, "
+            "compared case-insensitively, with as many '*' as it has letters; everything else is kept. "
+            "Only whole words are censored, so 'cat' does not touch 'cats' or 'cat5' keeps its 5."
+        ),
+        "code": '''
+import re
+
+
+def validate_input_args(arg0: str, arg1: list) -> None:
+    if not isinstance(arg0, str):
+        raise TypeError("arg0 must be a str")
+    if not isinstance(arg1, list) or not all(isinstance(w, str) for w in arg1):
+        raise TypeError("arg1 must be a list of str")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    banned = {word.lower() for word in arg1}
+
+    def replace(match):
+        word = match.group(0)
+        if word.lower() in banned:
+            return "*" * len(word)
+        return word
+
+    return re.sub("[A-Za-z]+", replace, arg0)
+''',
+        "train_inputs": ["('the cat sat', ['cat'])", "('Darn it, DARN!', ['darn'])", "('nothing here', [])"],
+        "test_inputs": [
+            "('', ['a'])", "('cats and cat', ['cat'])", "('cat5 dog', ['cat', 'dog'])", "('abc', ['ABC'])",
+            "('a-b-c', ['b'])", "('no match', ['x'])", "('spam spam eggs', ['spam', 'eggs'])",
+            "('the end', ['the end'])", "('café', ['caf'])", "('Oh no', ['oh', 'no', 'yes'])",
+            "('x', ['x'])", "('snake_case word', ['case'])",
+        ],
+    },
+    {
+        "id": "fill_named_placeholders",
+        "tags": ["hard", "text", "formatting", "dicts"],
+        "description": (
+            "Fills a template: every placeholder '{name}' (name = a letter or underscore followed by "
+            "letters, digits or underscores) is replaced by str(arg1[name]) when the dict arg1 has that "
+            "key, and left exactly as it is otherwise; other braces are untouched and inserted values "
+            "are not scanned again."
+        ),
+        "code": r'''
+import re
+
+
+def validate_input_args(arg0: str, arg1: dict) -> None:
+    if not isinstance(arg0, str):
+        raise TypeError("arg0 must be a str")
+    if not isinstance(arg1, dict):
+        raise TypeError("arg1 must be a dict")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+
+    def replace(match):
+        key = match.group(1)
+        if key in arg1:
+            return str(arg1[key])
+        return match.group(0)
+
+    return re.sub(r"\{([A-Za-z_][A-Za-z0-9_]*)\}", replace, arg0)
+''',
+        "train_inputs": ["('Hello, {name}!', {'name': 'Ann'})", "('{a}+{b}={c}', {'a': 1, 'b': 2})", "('plain', {})"],
+        "test_inputs": [
+            "('', {'x': 1})", "('{x}{x}', {'x': 'ab'})", "('{1x} {x1}', {'1x': 'no', 'x1': 'yes'})",
+            "('{ name }', {' name ': 'spaced', 'name': 'n'})", "('{{y}}', {'y': 'Y'})",
+            "('{a}', {'a': '{b}', 'b': 'deep'})", "('{_private}', {'_private': None})",
+            "('{n}', {'n': 3.5})", "('{missing} {here}', {'here': [1, 2]})", "('{}', {'': 'empty'})",
+            "('{A}{a}', {'a': 'low'})", "('unclosed {x', {'x': 1})",
+        ],
+    },
+    {
+        "id": "split_outside_double_quotes",
+        "tags": ["hard", "parsing"],
+        "description": (
+            "Splits arg0 at each occurrence of the one-character separator arg1, except inside "
+            "double-quoted sections; the double quotes themselves are removed and fields are not "
+            "stripped, so an empty text gives ['']. Raises ValueError if arg1 is not a single "
+            "character other than '\"', or if a quoted section is left unclosed."
+        ),
+        "code": '''
+def validate_input_args(arg0: str, arg1: str) -> None:
+    if not isinstance(arg0, str) or not isinstance(arg1, str):
+        raise TypeError("arg0 and arg1 must be str")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    if len(arg1) != 1 or arg1 == '"':
+        raise ValueError("the separator must be one character other than a double quote")
+    fields = []
+    current = []
+    quoted = False
+    for ch in arg0:
+        if ch == '"':
+            quoted = not quoted
+        elif ch == arg1 and not quoted:
+            fields.append("".join(current))
+            current = []
+        else:
+            current.append(ch)
+    if quoted:
+        raise ValueError("unclosed double quote")
+    fields.append("".join(current))
+    return fields
+''',
+        "train_inputs": ["('a,b,c', ',')", "('x,\"y,z\",w', ',')", "('one two', ' ')"],
+        "test_inputs": [
+            "('', ',')", "('a,b', '')", "('a,b', ',,')", "('a\"b', '\"')", "('\"open,quote', ',')",
+            "('a,,b,', ',')", "('\"\",x', ',')", "('k=\"a=b\"=c', '=')", "(' a , b ', ',')",
+            "('\"whole, thing\"', ',')", "('no separator', ';')", "('a;\"b;c\";\"d\"e', ';')",
+        ],
+    },
+    {
+        "id": "sort_words_by_named_mode",
+        "tags": ["medium", "words", "lists"],
+        "description": (
+            "Returns the list of strings sorted by the mode arg1: 'length' sorts by length, ties in "
+            "plain (case-sensitive) order; 'alpha' sorts case-insensitively, ties by the original "
+            "string; 'last' sorts by the last character (empty strings first), ties by the whole "
+            "string. Raises ValueError for any other mode."
+        ),
+        "code": '''
+def validate_input_args(arg0: list, arg1: str) -> None:
+    if not isinstance(arg0, list) or not all(isinstance(w, str) for w in arg0):
+        raise TypeError("arg0 must be a list of str")
+    if not isinstance(arg1, str):
+        raise TypeError("arg1 must be a str")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    if arg1 == "length":
+        return sorted(arg0, key=lambda w: (len(w), w))
+    if arg1 == "alpha":
+        return sorted(arg0, key=lambda w: (w.lower(), w))
+    if arg1 == "last":
+        return sorted(arg0, key=lambda w: (w[-1:], w))
+    raise ValueError(f"unknown sort mode {arg1!r}; use 'length', 'alpha' or 'last'")
+''',
+        "train_inputs": ["(['banana', 'Apple', 'fig'], 'alpha')", "(['ccc', 'a', 'bb'], 'length')", "(['cab', 'abc', 'bca'], 'last')"],
+        "test_inputs": [
+            "([], 'alpha')", "(['x'], 'size')", "(['b', 'a'], 'LENGTH')", "(['bb', 'aa', 'B', 'a'], 'length')",
+            "(['b', 'B', 'a', 'A'], 'alpha')", "(['ab', '', 'ba'], 'last')", "(['zeta', 'alpha', 'Zulu'], 'alpha')",
+            "(['one', 'three', 'two'], 'last')", "(['same', 'same'], 'length')", "(['Ax', 'ax', 'bX'], 'last')",
+            "(['dog', 'cat', 'ox'], 'length')", "(['apple', 'Banana', 'cherry'], 'alpha')",
+        ],
+    },
+    {
+        "id": "full_justify_words",
+        "tags": ["hard", "formatting", "text"],
+        "description": (
+            "Fully justifies the list of words into one line of exactly arg1 characters: the padding "
+            "spaces are spread over the gaps between words as evenly as possible, the leftmost gaps "
+            "getting one extra space when it does not divide evenly; a single word is left-aligned and "
+            "padded with spaces on the right. Raises ValueError for an empty list, an arg1 above 200, "
+            "or words that do not fit with single spaces."
+        ),
+        "code": '''
+def validate_input_args(arg0: list, arg1: int) -> None:
+    if not isinstance(arg0, list) or not all(isinstance(w, str) for w in arg0):
+        raise TypeError("arg0 must be a list of str")
+    if not isinstance(arg1, int) or isinstance(arg1, bool):
+        raise TypeError("arg1 must be an int")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    if not arg0:
+        raise ValueError("there are no words to justify")
+    if arg1 > 200:
+        raise ValueError("line width above 200 is not supported")
+    letters = sum(len(w) for w in arg0)
+    gaps = len(arg0) - 1
+    if letters + gaps > arg1:
+        raise ValueError("the words do not fit in the line")
+    if gaps == 0:
+        return arg0[0].ljust(arg1)
+    base, extra = divmod(arg1 - letters, gaps)
+    out = []
+    for i, word in enumerate(arg0[:-1]):
+        out.append(word + " " * (base + (1 if i < extra else 0)))
+    out.append(arg0[-1])
+    return "".join(out)
+''',
+        "train_inputs": ["(['this', 'is', 'an', 'example'], 20)", "(['hello'], 8)", "(['a', 'b'], 5)"],
+        "test_inputs": [
+            "([], 10)", "(['x'], 201)", "(['toolong'], 3)", "(['a', 'b'], 2)", "(['a', 'b'], 3)",
+            "(['a', 'b', 'c'], 6)", "(['a', 'b', 'c', 'd'], 10)", "(['word'], 4)", "(['', 'x'], 4)",
+            "(['justify', 'this', 'line', 'please'], 30)", "(['x', 'y'], 200)", "(['one', 'two'], 6)",
+        ],
+    },
+    {
+        "id": "chunks_padded_with_dots",
+        "tags": ["easy", "strings", "lists"],
+        "description": (
+            "Splits arg0 into consecutive chunks of arg1 characters and returns them as a list, "
+            "padding the last chunk with '.' up to arg1 characters when it is shorter; an empty string "
+            "gives []. Raises ValueError if arg1 < 1."
+        ),
+        "code": '''
+def validate_input_args(arg0: str, arg1: int) -> None:
+    if not isinstance(arg0, str):
+        raise TypeError("arg0 must be a str")
+    if not isinstance(arg1, int) or isinstance(arg1, bool):
+        raise TypeError("arg1 must be an int")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    if arg1 < 1:
+        raise ValueError("chunk size must be at least 1")
+    chunks = [arg0[i:i + arg1] for i in range(0, len(arg0), arg1)]
+    if chunks and len(chunks[-1]) < arg1:
+        chunks[-1] = chunks[-1].ljust(arg1, ".")
+    return chunks
+''',
+        "train_inputs": ["('abcdefg', 3)", "('abcdef', 2)", "('hi', 5)"],
+        "test_inputs": [
+            "('', 3)", "('abc', 0)", "('abc', -2)", "('abc', 1)", "('abc', 3)", "('abcd', 3)",
+            "('a b c d', 2)", "('....', 3)", "('x', 1)", "('hello world', 4)", "('0123456789', 5)",
+            "('ab', 3)",
+        ],
+    },
+    {
+        "id": "strip_set_and_count_removed",
+        "tags": ["easy", "strings"],
+        "description": (
+            "Removes from both ends of arg0 every character that belongs to the set of characters in "
+            "arg1 (their order in arg1 does not matter, and arg1 = '' removes nothing) and returns a "
+            "tuple (stripped text, number of characters removed)."
+        ),
+        "code": '''
+def validate_input_args(arg0: str, arg1: str) -> None:
+    if not isinstance(arg0, str) or not isinstance(arg1, str):
+        raise TypeError("arg0 and arg1 must be str")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    stripped = arg0.strip(arg1)
+    return (stripped, len(arg0) - len(stripped))
+''',
+        "train_inputs": ["('xxhelloxx', 'x')", "('  padded  ', ' ')", "('abcba', 'ab')"],
+        "test_inputs": [
+            "('', 'x')", "('hello', '')", "('aaaa', 'a')", "('abc', 'xyz')", "('--a-b--', '-')",
+            "('.,;text;,.', ';.,')", "('  x  ', 'x')", "('xyzzyx', 'zyx')", "('\\tTab\\t', '\\t')",
+            "('banana', 'an')", "('12abc34', '0123456789')", "('Aa', 'a')",
+        ],
+    },
+    {
+        "id": "letters_still_needed",
+        "tags": ["medium", "strings"],
+        "description": (
+            "Returns, as a sorted lowercase string, the letters that must be added to the letters of "
+            "arg0 so that they can spell all the letters of arg1, counting repeats (comparison is "
+            "case-insensitive and non-letters are ignored); '' means arg0 already has enough letters."
+        ),
+        "code": '''
+import collections
+
+
+def validate_input_args(arg0: str, arg1: str) -> None:
+    if not isinstance(arg0, str) or not isinstance(arg1, str):
+        raise TypeError("arg0 and arg1 must be str")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    have = collections.Counter(ch for ch in arg0.lower() if ch.isalpha())
+    need = collections.Counter(ch for ch in arg1.lower() if ch.isalpha())
+    return "".join(sorted((need - have).elements()))
+''',
+        "train_inputs": ["('hello', 'yellow')", "('abc', 'cab')", "('', 'zoo')"],
+        "test_inputs": [
+            "('', '')", "('abc', '')", "('a', 'aaa')", "('AB', 'ab')", "('listen', 'silent')",
+            "('ransom', 'random note')", "('123', '321')", "('x y', 'x,y,z!')", "('aab', 'abb')",
+            "('zzz', 'a')", "('éa', 'éé')", "('magazine', 'zine maga g')",
+        ],
+    },
+    {
+        "id": "char_positions_case_insensitive",
+        "tags": ["easy", "strings"],
+        "description": (
+            "Returns the 0-based indices at which the single character arg1 occurs in arg0, "
+            "comparing case-insensitively ('A' matches 'a'); [] if it never occurs. Raises ValueError "
+            "if arg1 is not exactly one character."
+        ),
+        "code": '''
+def validate_input_args(arg0: str, arg1: str) -> None:
+    if not isinstance(arg0, str) or not isinstance(arg1, str):
+        raise TypeError("arg0 and arg1 must be str")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    if len(arg1) != 1:
+        raise ValueError("arg1 must be a single character")
+    target = arg1.lower()
+    return [i for i, ch in enumerate(arg0) if ch.lower() == target]
+''',
+        "train_inputs": ["('banana', 'a')", "('Hello World', 'o')", "('abc', 'z')"],
+        "test_inputs": [
+            "('', 'a')", "('abc', '')", "('abc', 'bc')", "('AaAa', 'a')", "('AaAa', 'A')",
+            "('a b c', ' ')", "('1.2.3', '.')", "('Élan élite', 'É')", "('xyz', 'Z')",
+            "('mississippi', 's')", "('!!!', '!')", "('case', 'E')",
+        ],
+    },
+    {
+        "id": "count_with_plural_noun",
+        "tags": ["hard", "text", "numbers", "formatting"],
+        "description": (
+            "Returns '<arg0> <noun>' with the noun arg1 made plural unless arg0 is exactly 1: nouns "
+            "ending in s, x, z, ch or sh (case-insensitive) get 'es', a final 'y' after a consonant "
+            "becomes 'ies', and any other noun gets 's' (so 0 and -1 are plural too). Raises "
+            "ValueError for an empty noun."
+        ),
+        "code": '''
+def validate_input_args(arg0: int, arg1: str) -> None:
+    if not isinstance(arg0, int) or isinstance(arg0, bool):
+        raise TypeError("arg0 must be an int")
+    if not isinstance(arg1, str):
+        raise TypeError("arg1 must be a str")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    if not arg1:
+        raise ValueError("the noun must not be empty")
+    if arg0 == 1:
+        return f"1 {arg1}"
+    lowered = arg1.lower()
+    if lowered.endswith(("s", "x", "z", "ch", "sh")):
+        plural = arg1 + "es"
+    elif len(lowered) >= 2 and lowered[-1] == "y" and lowered[-2] not in "aeiou":
+        plural = arg1[:-1] + "ies"
+    else:
+        plural = arg1 + "s"
+    return f"{arg0} {plural}"
+''',
+        "train_inputs": ["(3, 'cat')", "(1, 'box')", "(2, 'city')"],
+        "test_inputs": [
+            "(5, '')", "(1, 'cat')", "(0, 'box')", "(-1, 'dog')", "(2, 'church')", "(4, 'BUS')",
+            "(2, 'day')", "(7, 'y')", "(3, 'wish')", "(10, 'buzz')", "(2, 'Party')", "(1, 'fly')",
+            "(9, 'month')",
+        ],
+    },
+    {
+        "id": "word_jaccard_as_fraction",
+        "tags": ["medium", "words", "numbers"],
+        "description": (
+            "Returns the Jaccard similarity of the sets of lowercased whitespace-separated words of the "
+            "two texts as a reduced fraction (numerator, denominator): shared distinct words over all "
+            "distinct words. Gives (0, 1) when nothing is shared and (1, 1) when both texts have no "
+            "words."
+        ),
+        "code": '''
+import math
+
+
+def validate_input_args(arg0: str, arg1: str) -> None:
+    if not isinstance(arg0, str) or not isinstance(arg1, str):
+        raise TypeError("arg0 and arg1 must be str")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    first = set(arg0.lower().split())
+    second = set(arg1.lower().split())
+    union = first | second
+    if not union:
+        return (1, 1)
+    shared = len(first & second)
+    g = math.gcd(shared, len(union))
+    return (shared // g, len(union) // g)
+''',
+        "train_inputs": ["('the cat sat', 'the dog sat')", "('a b', 'c d')", "('same words', 'Same WORDS')"],
+        "test_inputs": [
+            "('', '')", "('  ', '')", "('a', '')", "('a a a', 'a')", "('a b c d', 'a b')",
+            "('one two three', 'three four five six')", "('x, y', 'x y')", "('a b c', 'c b a d e f')",
+            "('Go', 'go go')", "('p q r s t u', 'p')", "('alpha beta', 'beta gamma delta alpha')",
+            "('1 2 3', '2 3 4')",
+        ],
+    },
+    {
+        "id": "compare_versions_with_tags",
+        "tags": ["hard", "parsing", "numbers"],
+        "description": (
+            "Compares two version strings such as '1.2.10' or '2.0-beta' and returns -1, 0 or 1 when "
+            "arg0 is older than, equal to or newer than arg1. Dot-separated numeric parts compare as "
+            "integers with missing parts counting as 0 ('1.2' equals '1.2.0'); with equal numbers a "
+            "version carrying a '-tag' is older than one without, and two tags compare as plain "
+            "strings. Raises ValueError for a version not of the form digits(.digits)*(-tag)."
+        ),
+        "code": r'''
+import re
+
+
+def validate_input_args(arg0: str, arg1: str) -> None:
+    if not isinstance(arg0, str) or not isinstance(arg1, str):
+        raise TypeError("arg0 and arg1 must be str")
+
+
+def _parse(version):
+    if not re.fullmatch(r"[0-9]+(\.[0-9]+)*(-[A-Za-z0-9.]+)?", version):
+        raise ValueError(f"malformed version {version!r}")
+    core, _, tag = version.partition("-")
+    numbers = [int(part) for part in core.split(".")]
+    while numbers and numbers[-1] == 0:
+        numbers.pop()
+    return numbers, tag
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    a_nums, a_tag = _parse(arg0)
+    b_nums, b_tag = _parse(arg1)
+    if a_nums != b_nums:
+        return -1 if a_nums < b_nums else 1
+    if a_tag == b_tag:
+        return 0
+    if not a_tag:
+        return 1
+    if not b_tag:
+        return -1
+    return -1 if a_tag < b_tag else 1
+''',
+        "train_inputs": ["('1.2.10', '1.2.9')", "('2.0', '2.0.0')", "('1.0-beta', '1.0')"],
+        "test_inputs": [
+            "('1.0', '1.0-rc1')", "('1.0-alpha', '1.0-beta')", "('1.0-beta', '1.0-alpha')",
+            "('1.0-rc', '1.0-rc')", "('0', '0.0.0')", "('1.10', '1.9')", "('3', '3.0.1')",
+            "('v1.0', '1.0')", "('1..2', '1.2')", "('1.2', '')", "('10.0.0', '9.99.99')",
+            "('2.0-beta', '1.9')", "('007.1', '7.1')", "('3.1-dev', '3.1.0')",
+        ],
+    },
+    {
+        "id": "shift_vowels_in_cycle",
+        "tags": ["medium", "strings"],
+        "description": (
+            "Replaces each vowel by the vowel arg1 places later in the cycle a, e, i, o, u (wrapping "
+            "around; a negative arg1 moves backwards), keeping its case; all other characters, y "
+            "included, are unchanged."
+        ),
+        "code": '''
+def validate_input_args(arg0: str, arg1: int) -> None:
+    if not isinstance(arg0, str):
+        raise TypeError("arg0 must be a str")
+    if not isinstance(arg1, int) or isinstance(arg1, bool):
+        raise TypeError("arg1 must be an int")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    vowels = "aeiou"
+    out = []
+    for ch in arg0:
+        lowered = ch.lower()
+        if lowered in vowels:
+            new = vowels[(vowels.index(lowered) + arg1) % 5]
+            out.append(new.upper() if ch.isupper() else new)
+        else:
+            out.append(ch)
+    return "".join(out)
+''',
+        "train_inputs": ["('hello world', 1)", "('banana', 2)", "('AEIOU', -1)"],
+        "test_inputs": [
+            "('', 3)", "('xyz', 4)", "('aeiou', 0)", "('aeiou', 5)", "('Umbrella', 1)",
+            "('queue', -2)", "('OIL', 7)", "('rhythm', 1)", "('éa', 1)", "('a', -6)",
+            "('Education', 3)", "('bcd', 2)",
+        ],
+    },
+    {
+        "id": "remove_nth_occurrence",
+        "tags": ["medium", "strings"],
+        "description": (
+            "Removes only the arg2-th occurrence (1-based, counting non-overlapping matches from the "
+            "left) of the substring arg1 from arg0; if there are fewer than arg2 occurrences the text "
+            "is returned unchanged. Raises ValueError if arg1 is empty or arg2 < 1."
+        ),
+        "code": '''
+def validate_input_args(arg0: str, arg1: str, arg2: int) -> None:
+    if not isinstance(arg0, str) or not isinstance(arg1, str):
+        raise TypeError("arg0 and arg1 must be str")
+    if not isinstance(arg2, int) or isinstance(arg2, bool):
+        raise TypeError("arg2 must be an int")
+
+
+def test_func(arg0, arg1, arg2):
+    validate_input_args(arg0, arg1, arg2)
+    if not arg1:
+        raise ValueError("the substring must not be empty")
+    if arg2 < 1:
+        raise ValueError("occurrences are counted from 1")
+    index = -len(arg1)
+    for _ in range(arg2):
+        index = arg0.find(arg1, index + len(arg1))
+        if index == -1:
+            return arg0
+    return arg0[:index] + arg0[index + len(arg1):]
+''',
+        "train_inputs": ["('one two one two one', 'one', 2)", "('banana', 'a', 1)", "('abc', 'x', 1)"],
+        "test_inputs": [
+            "('', 'a', 1)", "('abc', '', 1)", "('abc', 'a', 0)", "('aaaa', 'aa', 2)", "('aaaa', 'aa', 3)",
+            "('aaa', 'aa', 2)", "('banana', 'a', 3)", "('banana', 'a', 4)", "('Aa aA', 'a', 2)",
+            "('x-x-x', '-', 2)", "('hello', 'hello', 1)", "('abcabc', 'bc', 2)",
+        ],
+    },
+    {
+        "id": "pad_with_dots_by_alignment",
+        "tags": ["easy", "formatting", "strings"],
+        "description": (
+            "Fits arg0 into exactly arg1 characters: a longer text is cut to its first arg1 "
+            "characters, a shorter one is padded with '.' on the right for alignment '<', on the left "
+            "for '>', or on both sides for '^' (the odd extra dot going to the right). Raises "
+            "ValueError for any other alignment or for arg1 outside 0..200."
+        ),
+        "code": '''
+def validate_input_args(arg0: str, arg1: int, arg2: str) -> None:
+    if not isinstance(arg0, str) or not isinstance(arg2, str):
+        raise TypeError("arg0 and arg2 must be str")
+    if not isinstance(arg1, int) or isinstance(arg1, bool):
+        raise TypeError("arg1 must be an int")
+
+
+def test_func(arg0, arg1, arg2):
+    validate_input_args(arg0, arg1, arg2)
+    if arg2 not in ("<", ">", "^"):
+        raise ValueError(f"alignment must be '<', '>' or '^', got {arg2!r}")
+    if not 0 <= arg1 <= 200:
+        raise ValueError("width must be between 0 and 200")
+    if len(arg0) >= arg1:
+        return arg0[:arg1]
+    gap = arg1 - len(arg0)
+    if arg2 == "<":
+        return arg0 + "." * gap
+    if arg2 == ">":
+        return "." * gap + arg0
+    left = gap // 2
+    return "." * left + arg0 + "." * (gap - left)
+''',
+        "train_inputs": ["('abc', 7, '^')", "('abc', 6, '<')", "('abc', 5, '>')"],
+        "test_inputs": [
+            "('abc', 5, '=')", "('abc', -1, '<')", "('abc', 201, '>')", "('abcdef', 3, '<')",
+            "('abc', 3, '^')", "('', 4, '^')", "('ab', 5, '^')", "('x', 0, '>')", "('', 0, '<')",
+            "('hello', 200, '>')", "('a b', 6, '<')", "('abc', 4, '^')",
+        ],
+    },
+    {
+        "id": "translate_like_tr",
+        "tags": ["hard", "strings", "encoding"],
+        "description": (
+            "Translates characters like the Unix tr command: each character of arg0 that appears in "
+            "arg1 is replaced by the character at the same position in arg2, or deleted when arg2 is "
+            "too short to have one; if a character is listed twice in arg1 its first position counts, "
+            "characters not in arg1 are kept, and extra characters of arg2 are ignored."
+        ),
+        "code": '''
+def validate_input_args(arg0: str, arg1: str, arg2: str) -> None:
+    if not all(isinstance(a, str) for a in (arg0, arg1, arg2)):
+        raise TypeError("arg0, arg1 and arg2 must be str")
+
+
+def test_func(arg0, arg1, arg2):
+    validate_input_args(arg0, arg1, arg2)
+    mapping = {}
+    for i, ch in enumerate(arg1):
+        if ch in mapping:
+            continue
+        mapping[ch] = arg2[i] if i < len(arg2) else None
+    out = []
+    for ch in arg0:
+        if ch not in mapping:
+            out.append(ch)
+        elif mapping[ch] is not None:
+            out.append(mapping[ch])
+    return "".join(out)
+''',
+        "train_inputs": ["('hello', 'el', 'ip')", "('banana', 'an', 'o')", "('abc', '', 'xyz')"],
+        "test_inputs": [
+            "('', 'a', 'b')", "('abc', 'abc', '')", "('abc', 'aa', 'xy')", "('abcabc', 'cba', 'xyz')",
+            "('hello world', ' ', '_')", "('aAbB', 'ab', 'AB')", "('swap', 'sp', 'ps')",
+            "('12345', '135', 'x')", "('text', 'xyz', 'abcdef')", "('mississippi', 'sip', 'SI')",
+            "('no change', 'qz', 'QZ')", "('aaa', 'a', 'bcd')",
+        ],
+    },
+    {
+        "id": "max_char_count_in_window",
+        "tags": ["medium", "strings", "numbers"],
+        "description": (
+            "Returns the largest number of occurrences of the single character arg1 in any window of "
+            "arg2 consecutive characters of arg0 (case-sensitive); when arg2 is at least the length of "
+            "the text the whole text is the window. Raises ValueError if arg1 is not exactly one "
+            "character or arg2 < 1."
+        ),
+        "code": '''
+def validate_input_args(arg0: str, arg1: str, arg2: int) -> None:
+    if not isinstance(arg0, str) or not isinstance(arg1, str):
+        raise TypeError("arg0 and arg1 must be str")
+    if not isinstance(arg2, int) or isinstance(arg2, bool):
+        raise TypeError("arg2 must be an int")
+
+
+def test_func(arg0, arg1, arg2):
+    validate_input_args(arg0, arg1, arg2)
+    if len(arg1) != 1:
+        raise ValueError("arg1 must be a single character")
+    if arg2 < 1:
+        raise ValueError("window size must be at least 1")
+    if arg2 >= len(arg0):
+        return arg0.count(arg1)
+    count = arg0[:arg2].count(arg1)
+    best = count
+    for i in range(arg2, len(arg0)):
+        count += (arg0[i] == arg1) - (arg0[i - arg2] == arg1)
+        best = max(best, count)
+    return best
+''',
+        "train_inputs": ["('abaabaaab', 'a', 3)", "('hello world', 'l', 4)", "('xyz', 'q', 2)"],
+        "test_inputs": [
+            "('', 'a', 1)", "('abc', '', 2)", "('abc', 'ab', 2)", "('abc', 'a', 0)", "('aaa', 'a', 5)",
+            "('aaa', 'a', 3)", "('baaab', 'a', 2)", "('Aaaa', 'A', 2)", "('a a a a', ' ', 3)",
+            "('bbbba', 'a', 1)", "('abababab', 'b', 4)", "('aabbaaa', 'a', 3)",
+        ],
+    },
+    {
+        "id": "text_between_markers",
+        "tags": ["easy", "parsing", "strings"],
+        "description": (
+            "Returns the text between the first occurrence of the start marker arg1 and the first "
+            "occurrence of the end marker arg2 after it; returns None if the start marker is missing "
+            "or no end marker follows it. Raises ValueError if either marker is empty."
+        ),
+        "code": '''
+def validate_input_args(arg0: str, arg1: str, arg2: str) -> None:
+    if not all(isinstance(a, str) for a in (arg0, arg1, arg2)):
+        raise TypeError("arg0, arg1 and arg2 must be str")
+
+
+def test_func(arg0, arg1, arg2):
+    validate_input_args(arg0, arg1, arg2)
+    if not arg1 or not arg2:
+        raise ValueError("markers must not be empty")
+    start = arg0.find(arg1)
+    if start == -1:
+        return None
+    start += len(arg1)
+    end = arg0.find(arg2, start)
+    if end == -1:
+        return None
+    return arg0[start:end]
+''',
+        "train_inputs": ["('a [b] c', '[', ']')", "('<tag>body</tag>', '<tag>', '</tag>')", "('no markers', '(', ')')"],
+        "test_inputs": [
+            "('', '[', ']')", "('abc', '', ']')", "('abc', '[', '')", "('[open only', '[', ']')",
+            "('close] only [', '[', ']')", "('[]', '[', ']')", "('x((y))z', '(', ')')",
+            "('--a--b--', '--', '--')", "('**bold** and **more**', '**', '**')", "('key=value;', '=', ';')",
+            "('aXbXc', 'X', 'X')", "('abc', 'abc', 'c')",
+        ],
+    },
+    {
+        "id": "ascii_progress_bar",
+        "tags": ["hard", "formatting", "numbers"],
+        "description": (
+            "Draws a text progress bar: arg0 (done) is clamped to 0..arg1 (total), the bar has arg2 "
+            "cells of which done * arg2 // total (rounded down) are '#' and the rest '-', wrapped in "
+            "square brackets and followed by a space and the rounded-down percentage, e.g. "
+            "'[##--] 50%'. Raises ValueError if the total is not positive or arg2 is outside 1..100."
+        ),
+        "code": '''
+def validate_input_args(arg0: int, arg1: int, arg2: int) -> None:
+    for name, value in (("arg0", arg0), ("arg1", arg1), ("arg2", arg2)):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TypeError(f"{name} must be an int")
+
+
+def test_func(arg0, arg1, arg2):
+    validate_input_args(arg0, arg1, arg2)
+    if arg1 <= 0:
+        raise ValueError("total must be positive")
+    if not 1 <= arg2 <= 100:
+        raise ValueError("width must be between 1 and 100")
+    done = min(max(arg0, 0), arg1)
+    filled = done * arg2 // arg1
+    percent = done * 100 // arg1
+    return "[" + "#" * filled + "-" * (arg2 - filled) + f"] {percent}%"
+''',
+        "train_inputs": ["(5, 10, 4)", "(0, 3, 5)", "(7, 7, 10)"],
+        "test_inputs": [
+            "(1, 0, 5)", "(1, -4, 5)", "(1, 2, 0)", "(1, 2, 101)", "(-3, 10, 5)", "(15, 10, 5)",
+            "(1, 3, 10)", "(2, 3, 1)", "(99, 100, 100)", "(1, 8, 4)", "(333, 1000, 20)", "(1, 1, 1)",
+        ],
+    },
 ]
