@@ -1420,4 +1420,1352 @@ def test_func(arg0):
             "('a:int',)",
         ],
     },
+    # ------------------------------------------------------------------ arity 2
+    {
+        "id": "dict_merge_sum",
+        "tags": ["easy", "dicts", "smoke"],
+        "description": (
+            "Merges two dicts of str keys to numbers into a new dict: a key present in both gets "
+            "the sum of its two values, any other key keeps its value; keys of the first dict come "
+            "first, then the second dict's new keys in their order. A non-dict, a non-str key or a "
+            "non-number value (bools included) raises TypeError."
+        ),
+        "code": '''
+def validate_input_args(arg0: dict, arg1: dict) -> None:
+    for d in (arg0, arg1):
+        if not isinstance(d, dict) or not all(
+            isinstance(k, str) and isinstance(v, (int, float)) and not isinstance(v, bool)
+            for k, v in d.items()
+        ):
+            raise TypeError("arg0 and arg1 must be dicts of str keys to numbers")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    merged = dict(arg0)
+    for key, value in arg1.items():
+        merged[key] = merged.get(key, 0) + value
+    return merged
+''',
+        "train_inputs": ["({'a': 1, 'b': 2}, {'b': 3, 'c': 4})", "({'x': 5}, {})", "({}, {'y': 1})"],
+        "test_inputs": [
+            "({}, {})", "({'a': 1}, {'a': -1})", "({'a': 1.5}, {'a': 2})", "({'z': 1, 'y': 2}, {'x': 3, 'z': 4})",
+            "({'k': 10}, {'K': 5})", "({'a': 0, 'b': 0}, {'b': 0, 'a': 0})",
+            "({'p': 100, 'q': 200, 'r': 300}, {'r': 1, 's': 2})", "({'n': -4}, {'m': -6})",
+            "({'a': 1}, {'a': True})", "({'a': 1}, [('a', 1)])", "({1: 1}, {})", "({'a': '1'}, {'a': 1})",
+        ],
+    },
+    {
+        "id": "dict_diff_report",
+        "tags": ["medium", "dicts"],
+        "description": (
+            "Compares an old dict (first argument) with a new one (second), both with str keys, and "
+            "returns {'added': keys only in the new, 'removed': keys only in the old, 'changed': "
+            "keys in both whose values differ by ==}, each list sorted. A non-dict or a non-str key "
+            "raises TypeError."
+        ),
+        "code": '''
+def validate_input_args(arg0: dict, arg1: dict) -> None:
+    for d in (arg0, arg1):
+        if not isinstance(d, dict) or not all(isinstance(k, str) for k in d):
+            raise TypeError("arg0 and arg1 must be dicts with str keys")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    added = sorted(k for k in arg1 if k not in arg0)
+    removed = sorted(k for k in arg0 if k not in arg1)
+    changed = sorted(k for k in arg0 if k in arg1 and arg0[k] != arg1[k])
+    return {"added": added, "removed": removed, "changed": changed}
+''',
+        "train_inputs": [
+            "({'a': 1, 'b': 2}, {'b': 3, 'c': 4})", "({'x': 1}, {'x': 1})", "({}, {'new': 0})",
+        ],
+        "test_inputs": [
+            "({}, {})", "({'gone': 1}, {})", "({'a': 1}, {'a': 1.0})", "({'a': 1}, {'a': True})",
+            "({'a': [1, 2]}, {'a': [2, 1]})", "({'z': 0, 'y': 0, 'x': 0}, {'w': 0, 'y': 1})",
+            "({'k': None}, {'k': 'None'})", "({'b': 1, 'a': 2}, {'c': 3, 'a': 2, 'b': 9})",
+            "({'A': 1}, {'a': 1})", "({'a': 1}, [('a', 1)])", "({1: 'a'}, {})", "('ab', 'ab')",
+        ],
+    },
+    {
+        "id": "dict_get_dotted",
+        "tags": ["hard", "dicts", "nested"],
+        "description": (
+            "Looks up a dot-separated path ('a.b.0.c') in a nested dict: each segment is a key of "
+            "the current dict, or, when the current value is a list and the segment is made of "
+            "ASCII digits, an index into that list. Returns the value reached, the whole dict for "
+            "the empty path '', and None when a key is missing, an index is out of range or the "
+            "path goes through anything else."
+        ),
+        "code": '''
+import re
+
+
+def validate_input_args(arg0: dict, arg1: str) -> None:
+    if not isinstance(arg0, dict) or not isinstance(arg1, str):
+        raise TypeError("arg0 must be a dict and arg1 a str path")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    if arg1 == "":
+        return arg0
+    node = arg0
+    for part in arg1.split("."):
+        if isinstance(node, dict):
+            if part not in node:
+                return None
+            node = node[part]
+        elif isinstance(node, list) and re.fullmatch(r"[0-9]+", part):
+            index = int(part)
+            if index >= len(node):
+                return None
+            node = node[index]
+        else:
+            return None
+    return node
+''',
+        "train_inputs": [
+            "({'a': {'b': 5}}, 'a.b')", "({'items': [10, 20, 30]}, 'items.1')", "({'a': 1}, 'b')",
+        ],
+        "test_inputs": [
+            "({'a': 1}, '')", "({}, 'x')", "({'a': {'b': {'c': 'deep'}}}, 'a.b.c')", "({'a': {'b': 1}}, 'a')",
+            "({'l': [{'x': 1}, {'x': 2}]}, 'l.1.x')", "({'l': [1, 2]}, 'l.2')", "({'l': [1, 2]}, 'l.-1')",
+            "({'a': 5}, 'a.b')", "({'t': (1, 2)}, 't.0')", "({'0': 'zero'}, '0')", "({'a': {'': 7}}, 'a.')",
+            "({'a': [[1, 2], [3, 4]]}, 'a.1.0')", "({'a': 1}, 1)", "([1, 2], '0')",
+        ],
+    },
+    {
+        "id": "dict_strip_prefix_keys",
+        "tags": ["easy", "dicts"],
+        "description": (
+            "Keeps only the entries of a dict with str keys whose key starts with the given prefix "
+            "(case-sensitive) and returns them with that prefix removed from the key, in the "
+            "original order; a key equal to the prefix becomes '' and an empty prefix keeps "
+            "everything unchanged."
+        ),
+        "code": '''
+def validate_input_args(arg0: dict, arg1: str) -> None:
+    if (
+        not isinstance(arg0, dict)
+        or not all(isinstance(k, str) for k in arg0)
+        or not isinstance(arg1, str)
+    ):
+        raise TypeError("arg0 must be a dict with str keys and arg1 a str prefix")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    return {key[len(arg1):]: value for key, value in arg0.items() if key.startswith(arg1)}
+''',
+        "train_inputs": [
+            "({'db_host': 'h', 'db_port': 1, 'mode': 'x'}, 'db_')", "({'a': 1}, 'b')", "({'ab': 1, 'b': 2}, '')",
+        ],
+        "test_inputs": [
+            "({}, 'x')", "({'pre': 1, 'prefix': 2}, 'pre')", "({'Key': 1, 'key': 2}, 'k')",
+            "({'x.y': 1, 'x.z': 2, 'xy': 3}, 'x.')", "({'aaa': 1, 'aa': 2, 'a': 3}, 'aa')",
+            "({'v1': [1], 'v2': {'n': 2}}, 'v')", "({'  x': 0}, ' ')", "({'a': 1}, 'abc')",
+            "({'é1': 'e'}, 'é')", "({'a': 1}, 1)", "({1: 'a'}, '')", "([('a', 1)], 'a')",
+        ],
+    },
+    {
+        "id": "jaccard_as_fraction",
+        "tags": ["medium", "sets"],
+        "description": (
+            "Returns the Jaccard similarity of two collections (sets or lists of ints or strs, "
+            "duplicates ignored) as a reduced fraction (numerator, denominator): the size of the "
+            "intersection over the size of the union. Two empty inputs give (1, 1); no common "
+            "element gives (0, 1)."
+        ),
+        "code": '''
+from math import gcd
+
+
+def validate_input_args(arg0: set, arg1: set) -> None:
+    for s in (arg0, arg1):
+        if not isinstance(s, (set, list)) or not all(
+            isinstance(x, (int, str)) and not isinstance(x, bool) for x in s
+        ):
+            raise TypeError("arg0 and arg1 must be sets or lists of ints or strs")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    a, b = set(arg0), set(arg1)
+    union = len(a | b)
+    if union == 0:
+        return (1, 1)
+    inter = len(a & b)
+    g = gcd(inter, union)
+    return (inter // g, union // g)
+''',
+        "train_inputs": ["({1, 2, 3}, {2, 3, 4})", "({1}, {1})", "({1, 2}, {3})"],
+        "test_inputs": [
+            "([], [])", "([], [1])", "({1, 2, 3, 4}, {1, 2})", "(['a', 'b'], ['b', 'c', 'd', 'e'])",
+            "([1, 1, 1], [1])", "({1, 2, 3, 4, 5, 6}, {4, 5, 6, 7, 8, 9})", "({'1'}, {1})",
+            "({0}, {0, 1, 2})", "(['x', 'y', 'z'], ['z', 'y', 'x'])", "({1, 2}, {1, 2.5})",
+            "({1, 2}, 'ab')", "([True], [1])",
+        ],
+    },
+    {
+        "id": "exclusive_members_tagged",
+        "tags": ["easy", "sets"],
+        "description": (
+            "Takes two sets (or lists) of ints and returns the sorted list of (value, side) tuples for "
+            "the values found in exactly one of them, side being 'left' for the first argument and "
+            "'right' for the second; shared values are left out. Non-int members raise TypeError."
+        ),
+        "code": '''
+def validate_input_args(arg0: set, arg1: set) -> None:
+    for s in (arg0, arg1):
+        if not isinstance(s, (set, list)) or not all(
+            isinstance(x, int) and not isinstance(x, bool) for x in s
+        ):
+            raise TypeError("arg0 and arg1 must be sets or lists of ints")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    a, b = set(arg0), set(arg1)
+    return sorted([(x, "left") for x in a - b] + [(x, "right") for x in b - a])
+''',
+        "train_inputs": ["({1, 2, 3}, {2, 3, 4})", "({5}, {5})", "({1, 9}, {4})"],
+        "test_inputs": [
+            "([], [])", "([], [3, 1])", "([2, 2], [])", "({-1, 0}, {0, 1})", "({10, 20, 30}, {15, 25})",
+            "([1, 1, 2], [2, 2, 3])", "({7, 8, 9}, {7, 8, 9, 10})", "({100}, {-100})",
+            "({1, 2}, {'1'})", "({1.0}, {1})", "((1, 2), {1})", "([False], [])",
+        ],
+    },
+    {
+        "id": "tuple_pairwise_max_keep_tail",
+        "tags": ["easy", "tuples"],
+        "description": (
+            "Takes two tuples of numbers and returns a tuple holding the larger of each aligned "
+            "pair of elements, followed by the leftover tail of the longer tuple unchanged. Two "
+            "empty tuples give (); non-tuple arguments or non-number items raise TypeError."
+        ),
+        "code": '''
+def validate_input_args(arg0: tuple, arg1: tuple) -> None:
+    for t in (arg0, arg1):
+        if not isinstance(t, tuple) or not all(
+            isinstance(x, (int, float)) and not isinstance(x, bool) for x in t
+        ):
+            raise TypeError("arg0 and arg1 must be tuples of numbers")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    common = tuple(max(x, y) for x, y in zip(arg0, arg1))
+    longer = arg0 if len(arg0) >= len(arg1) else arg1
+    return common + longer[len(common):]
+''',
+        "train_inputs": ["((1, 5, 3), (4, 2, 6))", "((1, 2), (0, 0, 9))", "((7,), ())"],
+        "test_inputs": [
+            "((), ())", "((), (1, 2))", "((-1, -2, -3, -4), (-5, 0))", "((1.5, 2), (1, 2.5))",
+            "((3, 3), (3, 3))", "((0, 10, 0, 10), (10, 0, 10, 0))", "((1, 2, 3, 4, 5), (5,))",
+            "((2,), (1, 1, 1))", "((100, -100), (-100, 100))", "([1, 2], (1, 2))", "((1, 'a'), (1, 2))",
+            "((True,), (1,))",
+        ],
+    },
+    {
+        "id": "tuple_compare_length_first",
+        "tags": ["easy", "tuples"],
+        "description": (
+            "Compares two tuples of ints and returns -1, 0 or 1: the shorter tuple is the smaller "
+            "whatever its contents, and only tuples of equal length are compared element by element "
+            "(lexicographically). Non-tuple arguments or non-int items raise TypeError."
+        ),
+        "code": '''
+def validate_input_args(arg0: tuple, arg1: tuple) -> None:
+    for t in (arg0, arg1):
+        if not isinstance(t, tuple) or not all(
+            isinstance(x, int) and not isinstance(x, bool) for x in t
+        ):
+            raise TypeError("arg0 and arg1 must be tuples of ints")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    if len(arg0) != len(arg1):
+        return -1 if len(arg0) < len(arg1) else 1
+    if arg0 == arg1:
+        return 0
+    return -1 if arg0 < arg1 else 1
+''',
+        "train_inputs": ["((1, 2), (1, 3))", "((9,), (1, 1))", "((4, 4), (4, 4))"],
+        "test_inputs": [
+            "((), ())", "((), (0,))", "((5, 5, 5), (9, 9))", "((2, 1), (1, 9))", "((-1,), (-2,))",
+            "((1, 2, 3), (1, 2, 4))", "((0, 0, 1), (0, 0, 0))", "((100,), (1, 0))", "((7, 7), (7, 7, 7))",
+            "([1], [1])", "((1.0,), (1,))", "((1,), ('1',))",
+        ],
+    },
+    {
+        "id": "grid_wrapped_lookup",
+        "tags": ["easy", "grids"],
+        "description": (
+            "Returns the cell of a rectangular grid at a (row, col) position taken modulo the grid's "
+            "height and width, so indices wrap around in both directions (row -1 is the last row, "
+            "row == height is row 0). A grid without cells or with ragged rows raises ValueError; a "
+            "position that is not a pair of ints raises TypeError."
+        ),
+        "code": '''
+def validate_input_args(arg0: list, arg1: tuple) -> None:
+    if (
+        not isinstance(arg0, list)
+        or not all(isinstance(row, list) for row in arg0)
+        or not isinstance(arg1, tuple)
+        or len(arg1) != 2
+        or not all(isinstance(i, int) and not isinstance(i, bool) for i in arg1)
+    ):
+        raise TypeError("arg0 must be a list of lists and arg1 a (row, col) tuple of ints")
+    if len({len(row) for row in arg0}) > 1:
+        raise ValueError("all rows must have the same length")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    if not arg0 or not arg0[0]:
+        raise ValueError("the grid has no cells")
+    row, col = arg1
+    return arg0[row % len(arg0)][col % len(arg0[0])]
+''',
+        "train_inputs": ["([[1, 2], [3, 4]], (0, 1))", "([[1, 2], [3, 4]], (2, 2))", "([[1, 2], [3, 4]], (-1, 0))"],
+        "test_inputs": [
+            "([], (0, 0))", "([[], []], (0, 0))", "([[5]], (100, -100))", "([[1, 2, 3]], (7, 4))",
+            "([['a'], ['b'], ['c']], (-4, 9))", "([[1, 2], [3, 4], [5, 6]], (5, -3))",
+            "([[0, 1, 2], [3, 4, 5]], (1, 2))", "([[None, True]], (0, -1))", "([[1, 2], [3]], (0, 0))",
+            "([[1]], (0,))", "([[1]], [0, 0])", "([[1]], (0, 0.0))",
+        ],
+    },
+    {
+        "id": "grid_rect_sum_clamped",
+        "tags": ["medium", "grids"],
+        "description": (
+            "Sums the cells of a rectangular int grid inside the inclusive rectangle given by two "
+            "corners (r1, c1, r2, c2), in any order; the rectangle is clipped to the grid, so parts "
+            "outside are ignored and a rectangle entirely outside, or an empty grid, gives 0. "
+            "Ragged rows raise ValueError."
+        ),
+        "code": '''
+def validate_input_args(arg0: list, arg1: tuple) -> None:
+    if (
+        not isinstance(arg0, list)
+        or not all(
+            isinstance(row, list)
+            and all(isinstance(x, int) and not isinstance(x, bool) for x in row)
+            for row in arg0
+        )
+        or not isinstance(arg1, tuple)
+        or len(arg1) != 4
+        or not all(isinstance(i, int) and not isinstance(i, bool) for i in arg1)
+    ):
+        raise TypeError("arg0 must be a list of lists of ints and arg1 a 4-tuple of ints")
+    if len({len(row) for row in arg0}) > 1:
+        raise ValueError("all rows must have the same length")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    if not arg0:
+        return 0
+    r1, c1, r2, c2 = arg1
+    top, bottom = max(min(r1, r2), 0), min(max(r1, r2), len(arg0) - 1)
+    left, right = max(min(c1, c2), 0), min(max(c1, c2), len(arg0[0]) - 1)
+    total = 0
+    for r in range(top, bottom + 1):
+        for c in range(left, right + 1):
+            total += arg0[r][c]
+    return total
+''',
+        "train_inputs": [
+            "([[1, 2, 3], [4, 5, 6], [7, 8, 9]], (0, 0, 1, 1))", "([[1, 2, 3], [4, 5, 6], [7, 8, 9]], (2, 2, 1, 1))",
+            "([[1, 2], [3, 4]], (0, 0, 5, 5))",
+        ],
+        "test_inputs": [
+            "([], (0, 0, 1, 1))", "([[], []], (0, 0, 1, 1))", "([[1, 2], [3, 4]], (5, 5, 9, 9))",
+            "([[1, 2], [3, 4]], (-3, -3, -1, -1))", "([[1, 2], [3, 4]], (-1, -1, 0, 0))",
+            "([[1, 2, 3], [4, 5, 6]], (1, 0, 1, 2))", "([[1, 2, 3], [4, 5, 6]], (0, 2, 1, 2))",
+            "([[10]], (0, 0, 0, 0))", "([[-1, -1], [-1, -1]], (1, 0, 0, 1))",
+            "([[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]], (2, 3, 1, 1))", "([[1, 2], [3]], (0, 0, 0, 0))",
+            "([[1]], (0, 0, 0))", "([[1.5]], (0, 0, 0, 0))",
+        ],
+    },
+    {
+        "id": "grid_count_clustered",
+        "tags": ["hard", "grids"],
+        "description": (
+            "Counts the cells of a grid of ints (rows may differ in length) that equal the target "
+            "value and have at least one up, down, left or right neighbour that also equals it; "
+            "isolated matches and diagonal contacts do not count. Non-int cells or target raise "
+            "TypeError."
+        ),
+        "code": '''
+def validate_input_args(arg0: list, arg1: int) -> None:
+    if (
+        not isinstance(arg0, list)
+        or not all(
+            isinstance(row, list)
+            and all(isinstance(x, int) and not isinstance(x, bool) for x in row)
+            for row in arg0
+        )
+        or not isinstance(arg1, int)
+        or isinstance(arg1, bool)
+    ):
+        raise TypeError("arg0 must be a list of lists of ints and arg1 an int")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    count = 0
+    for r, row in enumerate(arg0):
+        for c, value in enumerate(row):
+            if value != arg1:
+                continue
+            for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                if 0 <= rr < len(arg0) and 0 <= cc < len(arg0[rr]) and arg0[rr][cc] == arg1:
+                    count += 1
+                    break
+    return count
+''',
+        "train_inputs": [
+            "([[1, 1, 0], [0, 0, 1]], 1)", "([[1, 0, 1], [0, 1, 0]], 1)", "([[2, 2], [2, 2]], 2)",
+        ],
+        "test_inputs": [
+            "([], 1)", "([[1]], 1)", "([[1, 1]], 0)", "([[0, 1], [1, 0]], 0)", "([[5], [5], [3]], 5)",
+            "([[1, 2, 3], [4, 5]], 3)", "([[1, 1], [1]], 1)", "([[7, 7, 7], [7, 0, 7], [7, 7, 7]], 7)",
+            "([[3, 0, 3], [0, 3, 0], [3, 0, 3]], 3)", "([[9, 9, 1, 9]], 9)", "([[1, 1]], True)",
+            "([[1, 1.0]], 1)", "([(1, 1)], 1)",
+        ],
+    },
+    {
+        "id": "grid_staircase_rotate",
+        "tags": ["hard", "grids"],
+        "description": (
+            "Rotates each row of a grid (list of lists) to the right by row_index * k positions, "
+            "so row 0 never moves, row 1 moves by k, row 2 by 2k, and so on, wrapping around the "
+            "row's own length; a negative k rotates to the left and empty rows stay empty. A k that "
+            "is not an int raises TypeError."
+        ),
+        "code": '''
+def validate_input_args(arg0: list, arg1: int) -> None:
+    if (
+        not isinstance(arg0, list)
+        or not all(isinstance(row, list) for row in arg0)
+        or not isinstance(arg1, int)
+        or isinstance(arg1, bool)
+    ):
+        raise TypeError("arg0 must be a list of lists and arg1 an int")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    out = []
+    for index, row in enumerate(arg0):
+        shift = (index * arg1) % len(row) if row else 0
+        if shift == 0:
+            out.append(list(row))
+        else:
+            out.append(row[-shift:] + row[:-shift])
+    return out
+''',
+        "train_inputs": [
+            "([[1, 2, 3], [1, 2, 3], [1, 2, 3]], 1)", "([[1, 2], [3, 4]], 0)", "([['a', 'b', 'c', 'd']], 3)",
+        ],
+        "test_inputs": [
+            "([], 2)", "([[], [], []], 1)", "([[1, 2, 3], [4, 5, 6]], -1)", "([[1], [2], [3]], 5)",
+            "([[1, 2, 3, 4], [1, 2, 3, 4], [1, 2, 3, 4]], 2)", "([[0, 1], [0, 1], [0, 1], [0, 1]], 1)",
+            "([[1, 2, 3], [1, 2, 3], [1, 2, 3]], 3)", "([[9, 8], [7, 6, 5], [4, 3, 2, 1]], 1)",
+            "([[1, 2, 3], [4, 5, 6], [7, 8, 9]], -4)", "([[1, 2], [3, 4]], 1.0)", "([(1, 2)], 1)",
+            "([[1, 2], [3, 4]], True)",
+        ],
+    },
+    {
+        "id": "date_add_months_clamped",
+        "tags": ["hard", "dates"],
+        "description": (
+            "Adds a number of calendar months (negative to go back) to a 'YYYY-MM-DD' date and "
+            "returns the new 'YYYY-MM-DD' date; when the day does not exist in the target month it "
+            "is clamped to that month's last day ('2024-01-31' plus 1 month is '2024-02-29'). A "
+            "malformed or impossible date, or a result outside years 1 to 9999, raises ValueError."
+        ),
+        "code": '''
+import re
+from datetime import date
+
+
+def validate_input_args(arg0: str, arg1: int) -> None:
+    if not isinstance(arg0, str) or not isinstance(arg1, int) or isinstance(arg1, bool):
+        raise TypeError("arg0 must be a 'YYYY-MM-DD' str and arg1 an int")
+
+
+def _parse(text):
+    match = re.fullmatch(r"([0-9]{4})-([0-9]{2})-([0-9]{2})", text)
+    if match is None:
+        raise ValueError(f"expected 'YYYY-MM-DD', got {text!r}")
+    return date(int(match.group(1)), int(match.group(2)), int(match.group(3)))
+
+
+def _month_length(year, month):
+    if month == 12:
+        return 31
+    return (date(year, month + 1, 1) - date(year, month, 1)).days
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    day = _parse(arg0)
+    year, month0 = divmod(day.year * 12 + day.month - 1 + arg1, 12)
+    if not 1 <= year <= 9999:
+        raise ValueError("the result is outside years 1..9999")
+    month = month0 + 1
+    return date(year, month, min(day.day, _month_length(year, month))).isoformat()
+''',
+        "train_inputs": ["('2024-01-15', 1)", "('2024-01-31', 1)", "('2024-03-31', -1)"],
+        "test_inputs": [
+            "('2023-01-31', 1)", "('2024-05-20', 0)", "('2024-11-30', 1)", "('2024-12-31', 12)",
+            "('2024-02-29', 12)", "('2024-02-29', 48)", "('2024-08-31', -6)", "('2020-10-31', 14)",
+            "('2024-01-10', -13)", "('9999-12-01', 1)", "('0001-01-01', -1)", "('2023-02-29', 1)",
+            "('2024-01-01', 1.5)", "('2024/01/01', 1)",
+        ],
+    },
+    {
+        "id": "weekend_days_between",
+        "tags": ["medium", "dates"],
+        "description": (
+            "Counts the Saturdays and Sundays in the inclusive range between two 'YYYY-MM-DD' dates, "
+            "given in either order (both end dates count when they fall on a weekend). Malformed "
+            "or impossible dates raise ValueError; non-str arguments raise TypeError."
+        ),
+        "code": '''
+import re
+from datetime import date
+
+
+def validate_input_args(arg0: str, arg1: str) -> None:
+    if not isinstance(arg0, str) or not isinstance(arg1, str):
+        raise TypeError("arg0 and arg1 must be 'YYYY-MM-DD' strings")
+
+
+def _parse(text):
+    match = re.fullmatch(r"([0-9]{4})-([0-9]{2})-([0-9]{2})", text)
+    if match is None:
+        raise ValueError(f"expected 'YYYY-MM-DD', got {text!r}")
+    return date(int(match.group(1)), int(match.group(2)), int(match.group(3)))
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    start, end = _parse(arg0), _parse(arg1)
+    if start > end:
+        start, end = end, start
+    weeks, rest = divmod((end - start).days + 1, 7)
+    count = weeks * 2
+    for offset in range(rest):
+        if (start.weekday() + offset) % 7 >= 5:
+            count += 1
+    return count
+''',
+        "train_inputs": [
+            "('2024-05-13', '2024-05-19')", "('2024-05-18', '2024-05-18')", "('2024-05-13', '2024-05-17')",
+        ],
+        "test_inputs": [
+            "('2024-05-19', '2024-05-13')", "('2024-05-17', '2024-05-20')", "('2024-05-19', '2024-05-19')",
+            "('2024-05-14', '2024-05-14')", "('2024-01-01', '2024-12-31')", "('2023-01-01', '2023-12-31')",
+            "('2024-05-11', '2024-05-25')", "('2000-01-01', '2099-12-31')", "('2024-02-26', '2024-03-03')",
+            "('2024-02-30', '2024-03-01')", "('2024-05-13', 'tomorrow')", "('2024-05-13', None)",
+        ],
+    },
+    {
+        "id": "age_in_full_years",
+        "tags": ["hard", "dates"],
+        "description": (
+            "Returns the number of whole years from a birth date to a reference date, both "
+            "'YYYY-MM-DD': the year difference, minus one when the reference month-day comes before "
+            "the birth month-day, so a 29 February birthday is only reached on 1 March in non-leap "
+            "years. A reference date before the birth date, or a malformed date, raises ValueError."
+        ),
+        "code": '''
+import re
+from datetime import date
+
+
+def validate_input_args(arg0: str, arg1: str) -> None:
+    if not isinstance(arg0, str) or not isinstance(arg1, str):
+        raise TypeError("arg0 and arg1 must be 'YYYY-MM-DD' strings")
+
+
+def _parse(text):
+    match = re.fullmatch(r"([0-9]{4})-([0-9]{2})-([0-9]{2})", text)
+    if match is None:
+        raise ValueError(f"expected 'YYYY-MM-DD', got {text!r}")
+    return date(int(match.group(1)), int(match.group(2)), int(match.group(3)))
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    birth, ref = _parse(arg0), _parse(arg1)
+    if ref < birth:
+        raise ValueError("the reference date is before the birth date")
+    years = ref.year - birth.year
+    if (ref.month, ref.day) < (birth.month, birth.day):
+        years -= 1
+    return years
+''',
+        "train_inputs": [
+            "('1990-06-15', '2024-06-15')", "('1990-06-15', '2024-06-14')", "('2000-01-01', '2000-12-31')",
+        ],
+        "test_inputs": [
+            "('2000-02-29', '2023-02-28')", "('2000-02-29', '2023-03-01')", "('2000-02-29', '2024-02-29')",
+            "('2024-05-05', '2024-05-05')", "('1999-12-31', '2000-01-01')", "('1985-03-10', '2025-03-11')",
+            "('2010-07-20', '2011-07-19')", "('1950-01-01', '2024-12-31')", "('2024-05-05', '2024-05-04')",
+            "('1990-13-01', '2024-01-01')", "('1990-01-01', 20240101)", "('1990-1-1', '2024-01-01')",
+        ],
+    },
+    {
+        "id": "bytes_xor_repeating_key",
+        "tags": ["easy", "bytes"],
+        "description": (
+            "XORs each byte of the data with the key bytes repeated cyclically (byte i with key byte "
+            "i modulo the key length) and returns the result as bytes of the same length. An empty "
+            "key raises ValueError; non-bytes arguments raise TypeError."
+        ),
+        "code": '''
+def validate_input_args(arg0: bytes, arg1: bytes) -> None:
+    if not isinstance(arg0, bytes) or not isinstance(arg1, bytes):
+        raise TypeError("arg0 and arg1 must be bytes")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    if not arg1:
+        raise ValueError("the key must not be empty")
+    return bytes(b ^ arg1[i % len(arg1)] for i, b in enumerate(arg0))
+''',
+        "train_inputs": ["(b'abc', b'\\x01')", "(b'\\x00\\x00\\x00\\x00', b'\\x01\\x02')", "(b'hi', b'hi')"],
+        "test_inputs": [
+            "(b'', b'k')", "(b'data', b'')", "(b'\\xff\\x00', b'\\xff')", "(b'ABCDEF', b'\\x20')",
+            "(b'\\x10\\x20\\x30', b'\\x01\\x02\\x03\\x04\\x05')", "(b'same', b'same')",
+            "(b'\\x0f\\xf0', b'\\xf0\\x0f')", "(b'key!', b'\\x00')", "(b'\\x01\\x02\\x03', b'\\x03\\x02')",
+            "('abc', b'k')", "(b'abc', 'k')", "(b'abc', 1)",
+        ],
+    },
+    {
+        "id": "bytes_find_nonoverlapping",
+        "tags": ["medium", "bytes"],
+        "description": (
+            "Returns the list of start indices of the non-overlapping occurrences of the needle "
+            "bytes in the haystack bytes, scanning left to right and resuming the search just after "
+            "each match (so b'aaaa' holds b'aa' at 0 and 2 only). An empty needle gives []."
+        ),
+        "code": '''
+def validate_input_args(arg0: bytes, arg1: bytes) -> None:
+    if not isinstance(arg0, bytes) or not isinstance(arg1, bytes):
+        raise TypeError("arg0 and arg1 must be bytes")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    if not arg1:
+        return []
+    found = []
+    index = arg0.find(arg1)
+    while index != -1:
+        found.append(index)
+        index = arg0.find(arg1, index + len(arg1))
+    return found
+''',
+        "train_inputs": ["(b'abcabc', b'bc')", "(b'aaaa', b'aa')", "(b'hello', b'z')"],
+        "test_inputs": [
+            "(b'', b'a')", "(b'abc', b'')", "(b'', b'')", "(b'aaa', b'aa')", "(b'ababab', b'aba')",
+            "(b'\\x00\\x01\\x00\\x01', b'\\x00')", "(b'short', b'longer needle')", "(b'xyz', b'xyz')",
+            "(b'a-b-c-d', b'-')", "(b'AbAB', b'ab')", "('abc', b'a')", "(b'abc', 97)",
+        ],
+    },
+    {
+        "id": "bytes_chunk_sums",
+        "tags": ["easy", "bytes"],
+        "description": (
+            "Splits the bytes into consecutive chunks of n bytes (the last chunk may be shorter) "
+            "and returns the list of the sums of the byte values of each chunk. Empty bytes give "
+            "[]; n below 1 raises ValueError."
+        ),
+        "code": '''
+def validate_input_args(arg0: bytes, arg1: int) -> None:
+    if not isinstance(arg0, bytes) or not isinstance(arg1, int) or isinstance(arg1, bool):
+        raise TypeError("arg0 must be bytes and arg1 an int")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    if arg1 < 1:
+        raise ValueError("the chunk size must be at least 1")
+    return [sum(arg0[i : i + arg1]) for i in range(0, len(arg0), arg1)]
+''',
+        "train_inputs": ["(b'\\x01\\x02\\x03\\x04', 2)", "(b'\\x01\\x02\\x03', 2)", "(b'ab', 1)"],
+        "test_inputs": [
+            "(b'', 3)", "(b'abc', 0)", "(b'abc', -2)", "(b'\\xff\\xff\\xff', 10)", "(b'\\x00\\x00', 1)",
+            "(b'\\x01\\x01\\x01\\x01\\x01\\x01\\x01', 3)", "(b'hello world', 4)", "(b'\\x0a\\x14\\x1e', 3)",
+            "(b'xyz', 1)", "(b'abc', 1.0)", "('abc', 1)", "(b'abc', True)",
+        ],
+    },
+    {
+        "id": "words_with_all_letters",
+        "tags": ["medium", "strings"],
+        "description": (
+            "Returns, in their original order, the strings of the list that contain every letter of "
+            "the second argument, ignoring case; non-letter characters of the second argument are "
+            "ignored, repeats are not counted, and if it has no letters every string is kept."
+        ),
+        "code": '''
+def validate_input_args(arg0: list, arg1: str) -> None:
+    if (
+        not isinstance(arg0, list)
+        or not all(isinstance(s, str) for s in arg0)
+        or not isinstance(arg1, str)
+    ):
+        raise TypeError("arg0 must be a list of str and arg1 a str")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    needed = {ch for ch in arg1.lower() if ch.isalpha()}
+    return [word for word in arg0 if needed <= set(word.lower())]
+''',
+        "train_inputs": [
+            "(['apple', 'grape', 'plum'], 'pa')", "(['Cat', 'act', 'dog'], 'TAC')", "(['one', 'two'], 'z')",
+        ],
+        "test_inputs": [
+            "([], 'a')", "(['x', 'y'], '')", "(['x', 'y'], '123 !')", "(['aab', 'ab', 'b'], 'aa')",
+            "(['a1', 'b2'], '1a')", "(['Hello World', 'hello'], 'dw')", "(['abc', 'ABC', 'aBc'], 'cba')",
+            "(['', 'a'], 'a')", "(['listen', 'silent', 'enlist', 'tinsel'], 'lent')", "(['x'], 'xy')",
+            "('abc', 'a')", "(['abc'], ['a'])",
+        ],
+    },
+    {
+        "id": "words_by_letter_score",
+        "tags": ["hard", "strings", "dicts"],
+        "description": (
+            "Scores each word as the sum, over the characters of the lowercased word, of the value "
+            "the table (a dict from single characters to ints) gives that character, 0 when absent, "
+            "and returns the words sorted by score from highest to lowest, equal scores in "
+            "ascending string order; duplicates are kept."
+        ),
+        "code": '''
+def validate_input_args(arg0: list, arg1: dict) -> None:
+    if (
+        not isinstance(arg0, list)
+        or not all(isinstance(s, str) for s in arg0)
+        or not isinstance(arg1, dict)
+        or not all(
+            isinstance(k, str) and len(k) == 1 and isinstance(v, int) and not isinstance(v, bool)
+            for k, v in arg1.items()
+        )
+    ):
+        raise TypeError("arg0 must be a list of str and arg1 a dict of 1-char str to int")
+
+
+def _score(word, table):
+    return sum(table.get(ch, 0) for ch in word.lower())
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    return sorted(arg0, key=lambda word: (-_score(word, arg1), word))
+''',
+        "train_inputs": [
+            "(['cab', 'bad', 'ace'], {'a': 1, 'b': 3, 'c': 3, 'd': 2, 'e': 1})",
+            "(['zz', 'a'], {'z': 10})", "(['b', 'a'], {})",
+        ],
+        "test_inputs": [
+            "([], {'a': 1})", "(['Ab', 'ab', 'AB'], {'a': 1, 'b': 1})", "(['x', 'y'], {'X': 5})",
+            "(['aaa', 'b'], {'a': 1, 'b': 3})", "(['neg', 'pos'], {'n': -5, 'p': 2})",
+            "(['a b', 'ab'], {' ': 4})", "(['dup', 'dup', 'up'], {'d': 1})",
+            "(['hello', 'world', 'python'], {'o': 2, 'l': 1, 'h': 3})", "([''], {'a': 1})",
+            "(['a'], {'ab': 1})", "(['a'], {'a': 1.5})", "('abc', {})",
+        ],
+    },
+    {
+        "id": "interleave_drop_repeats",
+        "tags": ["medium", "strings"],
+        "description": (
+            "Interleaves two lists of strings (first[0], second[0], first[1], second[1], ...), "
+            "appending the rest of the longer list at the end, and then drops every item equal to "
+            "the item kept just before it, so no two consecutive results are equal."
+        ),
+        "code": '''
+def validate_input_args(arg0: list, arg1: list) -> None:
+    for lst in (arg0, arg1):
+        if not isinstance(lst, list) or not all(isinstance(s, str) for s in lst):
+            raise TypeError("arg0 and arg1 must be lists of str")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    merged = []
+    for i in range(max(len(arg0), len(arg1))):
+        for source in (arg0, arg1):
+            if i < len(source):
+                merged.append(source[i])
+    out = []
+    for item in merged:
+        if not out or out[-1] != item:
+            out.append(item)
+    return out
+''',
+        "train_inputs": ["(['a', 'b', 'c'], ['x', 'y'])", "(['a', 'b'], ['a', 'b'])", "([], ['q', 'q'])"],
+        "test_inputs": [
+            "([], [])", "(['only'], [])", "(['x', 'x', 'x'], [])", "(['a'], ['b', 'c', 'd'])",
+            "(['a', 'a'], ['a', 'a'])", "(['1', '2', '3'], ['1', '2', '3'])", "(['A'], ['a'])",
+            "(['p', 'q'], ['q', 'p'])", "(['', ''], [''])", "(['hi', 'yo'], ['hi', 'yo', 'yo', 'hi'])",
+            "(['a'], 'b')", "(['a'], [1])",
+        ],
+    },
+    {
+        "id": "coerce_items",
+        "tags": ["medium", "mixed"],
+        "description": (
+            "Converts every element of a list with Python's int() when the target is 'int' (an "
+            "element int() rejects becomes None; floats are truncated, numeric strs may carry "
+            "surrounding spaces) or with str() when the target is 'str'. Any other target raises "
+            "ValueError."
+        ),
+        "code": '''
+def validate_input_args(arg0: list, arg1: str) -> None:
+    if not isinstance(arg0, list) or not isinstance(arg1, str):
+        raise TypeError("arg0 must be a list and arg1 a str")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    if arg1 not in ("int", "str"):
+        raise ValueError(f"target must be 'int' or 'str', got {arg1!r}")
+    out = []
+    for item in arg0:
+        if arg1 == "str":
+            out.append(str(item))
+            continue
+        try:
+            out.append(int(item))
+        except (TypeError, ValueError):
+            out.append(None)
+    return out
+''',
+        "train_inputs": ["([1, '2', 3.9, 'x'], 'int')", "([1, None, 'a'], 'str')", "(['  7 ', '-3'], 'int')"],
+        "test_inputs": [
+            "([], 'int')", "([], 'float')", "([1], 'INT')", "([True, False], 'int')", "(['1.5', '1e3'], 'int')",
+            "([-2.7, 2.7], 'int')", "([None, [1], (2,)], 'int')", "([b'12', '0x1F'], 'int')",
+            "([True, 2.5, (1, 2)], 'str')", "([[1, 'a'], {'k': None}], 'str')", "(['', ' '], 'int')",
+            "(['1_000', '007'], 'int')", "((1, 2), 'int')", "([1], None)",
+        ],
+    },
+    {
+        "id": "nested_count_exact_type",
+        "tags": ["hard", "nested", "mixed"],
+        "description": (
+            "Counts the items equal to a scalar target (int, float, str, bool or None) anywhere in a "
+            "nested list or tuple, descending into inner lists and tuples; an item matches only if "
+            "it also has exactly the target's type, so True does not match 1 and 1.0 does not "
+            "match 1. A container target or a non-list, non-tuple first argument raises TypeError."
+        ),
+        "code": '''
+def validate_input_args(arg0: list, arg1) -> None:
+    if not isinstance(arg0, (list, tuple)) or not isinstance(
+        arg1, (int, float, str, bool, type(None))
+    ):
+        raise TypeError("arg0 must be a list or tuple and arg1 a scalar")
+
+
+def _count(node, target):
+    total = 0
+    for item in node:
+        if isinstance(item, (list, tuple)):
+            total += _count(item, target)
+        elif type(item) is type(target) and item == target:
+            total += 1
+    return total
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    return _count(arg0, arg1)
+''',
+        "train_inputs": ["([1, [1, 2], (1,)], 1)", "([1, True, 1.0], 1)", "(['a', ['b', ['a']]], 'a')"],
+        "test_inputs": [
+            "([], 1)", "([[], ()], None)", "([1, True, 1.0], True)", "([1, True, 1.0], 1.0)",
+            "([None, [None, [None]]], None)", "([0, False, 0.0, '0'], 0)", "(([1], ([1], [[1]])), 1)",
+            "([{'a': 1}, {1}], 1)", "([[1, 2], [1, 2]], 2)", "(['ab', 'a', 'b'], 'ab')",
+            "([1, 2], [1])", "('aaa', 'a')", "([1], (1,))",
+        ],
+    },
+    {
+        "id": "tree_path_to_value",
+        "tags": ["hard", "trees", "nested"],
+        "description": (
+            "Searches a binary tree written as nested tuples (value, left, right), None for a "
+            "missing child, in pre-order (node, then left subtree, then right subtree) for the "
+            "first node whose value equals the target and returns the path to it as a str of 'L' "
+            "and 'R' steps from the root ('' for the root itself), or None if no node matches."
+        ),
+        "code": '''
+def validate_input_args(arg0: tuple, arg1: int) -> None:
+    if not _is_tree(arg0) or not isinstance(arg1, int) or isinstance(arg1, bool):
+        raise TypeError("arg0 must be a (int, left, right) tuple tree or None and arg1 an int")
+
+
+def _is_tree(node):
+    if node is None:
+        return True
+    return (
+        isinstance(node, tuple)
+        and len(node) == 3
+        and isinstance(node[0], int)
+        and not isinstance(node[0], bool)
+        and _is_tree(node[1])
+        and _is_tree(node[2])
+    )
+
+
+def _find(node, target, path):
+    if node is None:
+        return None
+    if node[0] == target:
+        return path
+    left = _find(node[1], target, path + "L")
+    if left is not None:
+        return left
+    return _find(node[2], target, path + "R")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    return _find(arg0, arg1, "")
+''',
+        "train_inputs": [
+            "((1, (2, None, None), (3, None, None)), 3)", "((1, (2, None, None), (3, None, None)), 1)",
+            "((1, (2, None, None), (3, None, None)), 9)",
+        ],
+        "test_inputs": [
+            "(None, 1)", "((5, None, None), 5)", "((5, None, None), 6)",
+            "((1, (2, (4, None, None), (5, None, None)), (3, None, (6, None, None))), 6)",
+            "((1, (2, (4, None, None), (5, None, None)), (3, None, (6, None, None))), 5)",
+            "((7, (7, None, None), None), 7)", "((0, (1, None, (9, None, None)), (9, None, None)), 9)",
+            "((1, None, (2, None, (3, None, (4, None, None)))), 4)", "((1, (-1, None, None), None), -1)",
+            "((1, 2, 3), 1)", "((1, None, None), '1')", "([1, None, None], 1)",
+        ],
+    },
+    {
+        "id": "tree_sum_at_depth",
+        "tags": ["easy", "trees", "nested"],
+        "description": (
+            "Returns the sum of the node values at the given depth of a binary tree written as "
+            "nested tuples (value, left, right), None for a missing child, the root being depth 0; "
+            "a depth deeper than the tree, or the empty tree None, gives 0. A negative depth raises "
+            "ValueError."
+        ),
+        "code": '''
+def validate_input_args(arg0: tuple, arg1: int) -> None:
+    if not _is_tree(arg0) or not isinstance(arg1, int) or isinstance(arg1, bool):
+        raise TypeError("arg0 must be a (int, left, right) tuple tree or None and arg1 an int")
+
+
+def _is_tree(node):
+    if node is None:
+        return True
+    return (
+        isinstance(node, tuple)
+        and len(node) == 3
+        and isinstance(node[0], int)
+        and not isinstance(node[0], bool)
+        and _is_tree(node[1])
+        and _is_tree(node[2])
+    )
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    if arg1 < 0:
+        raise ValueError("depth must be at least 0")
+    level = [] if arg0 is None else [arg0]
+    for _ in range(arg1):
+        if not level:
+            break
+        level = [child for node in level for child in node[1:] if child is not None]
+    return sum(node[0] for node in level)
+''',
+        "train_inputs": [
+            "((1, (2, None, None), (3, None, None)), 1)", "((1, (2, None, None), (3, None, None)), 0)",
+            "((1, (2, (4, None, None), None), (3, None, (5, None, None))), 2)",
+        ],
+        "test_inputs": [
+            "(None, 0)", "(None, 3)", "((5, None, None), 1)", "((5, None, None), -1)",
+            "((1, (2, None, None), (3, None, None)), 1000000000)",
+            "((10, (-3, (1, None, None), (1, None, None)), (3, None, (1, None, None))), 2)",
+            "((0, (0, (0, (8, None, None), None), None), None), 3)", "((1, None, (2, None, None)), 1)",
+            "((4, (2, (1, None, None), (3, None, None)), (6, (5, None, None), (7, None, None))), 2)",
+            "((1, None, None), 1.0)", "((1, 2, 3), 0)", "([1, None, None], 0)",
+        ],
+    },
+    {
+        "id": "dict_lists_keys_containing",
+        "tags": ["easy", "dicts"],
+        "description": (
+            "Takes a dict mapping str keys to lists and a value, and returns the alphabetically "
+            "sorted list of keys whose list contains that value (compared with ==, so 1, 1.0 and "
+            "True are equal). A non-str key or a non-list value raises TypeError."
+        ),
+        "code": '''
+def validate_input_args(arg0: dict, arg1) -> None:
+    if not isinstance(arg0, dict) or not all(
+        isinstance(k, str) and isinstance(v, list) for k, v in arg0.items()
+    ):
+        raise TypeError("arg0 must be a dict of str keys to lists")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    return sorted(key for key, values in arg0.items() if arg1 in values)
+''',
+        "train_inputs": [
+            "({'a': [1, 2], 'b': [2, 3], 'c': [4]}, 2)", "({'x': ['red'], 'y': []}, 'red')", "({'k': [1]}, 5)",
+        ],
+        "test_inputs": [
+            "({}, 1)", "({'z': [0], 'a': [0]}, 0)", "({'a': [1.0], 'b': [True], 'c': ['1']}, 1)",
+            "({'n': [None], 'm': [[None]]}, None)", "({'p': [[1, 2]], 'q': [1, 2]}, [1, 2])",
+            "({'B': ['x'], 'a': ['x'], 'C': ['y']}, 'x')", "({'s': ['abc']}, 'a')", "({'e': []}, [])",
+            "({'t': [(1, 2)]}, (1, 2))", "({'a': (1, 2)}, 1)", "({1: [1]}, 1)", "([['a', [1]]], 1)",
+        ],
+    },
+    {
+        "id": "dict_top_n_keys",
+        "tags": ["easy", "dicts"],
+        "description": (
+            "Returns the keys of the n largest values of a dict (str keys, number values), largest "
+            "first, equal values ordered by ascending key; n larger than the dict returns every "
+            "key and n == 0 returns []. A negative n raises ValueError."
+        ),
+        "code": '''
+def validate_input_args(arg0: dict, arg1: int) -> None:
+    if (
+        not isinstance(arg0, dict)
+        or not all(
+            isinstance(k, str) and isinstance(v, (int, float)) and not isinstance(v, bool)
+            for k, v in arg0.items()
+        )
+        or not isinstance(arg1, int)
+        or isinstance(arg1, bool)
+    ):
+        raise TypeError("arg0 must be a dict of str keys to numbers and arg1 an int")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    if arg1 < 0:
+        raise ValueError("n must not be negative")
+    return sorted(arg0, key=lambda key: (-arg0[key], key))[:arg1]
+''',
+        "train_inputs": ["({'a': 5, 'b': 9, 'c': 7}, 2)", "({'x': 1, 'y': 1}, 1)", "({'p': 3}, 5)"],
+        "test_inputs": [
+            "({}, 3)", "({'a': 1}, 0)", "({'a': 1}, -1)", "({'z': 2, 'y': 2, 'x': 2}, 2)",
+            "({'a': -1, 'b': -5, 'c': 0}, 3)", "({'m': 1.5, 'n': 2, 'o': 1.75}, 2)",
+            "({'one': 1, 'two': 2, 'three': 3, 'four': 4, 'five': 5}, 4)", "({'B': 1, 'a': 1}, 1)",
+            "({'k': 10, 'j': 20}, 100)", "({'a': 1}, 1.0)", "({'a': True}, 1)", "([('a', 1)], 1)",
+        ],
+    },
+    {
+        "id": "greedy_cover_indices",
+        "tags": ["hard", "sets"],
+        "description": (
+            "Covers a universe (a set or list of ints) greedily with the candidate collections of "
+            "the second argument (a list of sets or lists of ints): repeatedly picks the candidate "
+            "covering the most still-uncovered members, the lowest index on ties, and returns the "
+            "picked indices in picking order. An empty universe gives []; if the candidates cannot "
+            "cover it, ValueError is raised."
+        ),
+        "code": '''
+def validate_input_args(arg0: set, arg1: list) -> None:
+    def ints(s):
+        return isinstance(s, (set, list)) and all(
+            isinstance(x, int) and not isinstance(x, bool) for x in s
+        )
+
+    if not ints(arg0) or not isinstance(arg1, list) or not all(ints(s) for s in arg1):
+        raise TypeError("arg0 must be a set of ints and arg1 a list of sets of ints")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    remaining = set(arg0)
+    candidates = [set(c) for c in arg1]
+    chosen = []
+    while remaining:
+        best, gain = None, 0
+        for index, cand in enumerate(candidates):
+            covered = len(cand & remaining)
+            if covered > gain:
+                best, gain = index, covered
+        if best is None:
+            raise ValueError("the candidates cannot cover the universe")
+        chosen.append(best)
+        remaining -= candidates[best]
+    return chosen
+''',
+        "train_inputs": [
+            "({1, 2, 3, 4, 5}, [{1, 2, 3}, {4, 5}, {3, 4}])", "({1, 2}, [{1}, {2}, {1, 2}])", "({1, 2, 3}, [{1}, {2}])",
+        ],
+        "test_inputs": [
+            "([], [])", "([], [{1}])", "({1}, [])", "({1, 2, 3, 4}, [{1, 2}, {3, 4}, {1, 2, 3}])",
+            "({1, 2, 3, 4, 5, 6}, [{1, 2, 3}, {4, 5, 6}, {1, 4}, {2, 5}, {3, 6}])", "({7}, [{1}, {7}, {7, 8}])",
+            "({1, 2, 3}, [[1, 1, 2], [3, 3]])", "({1, 2}, [{3, 4}, {1, 2, 3}])",
+            "({1, 2, 3, 4, 5}, [{1}, {2}, {3}, {4}, {5}])", "({1, 2}, [{2}, {1}, {1}])",
+            "({1}, [{1.0}])", "({1}, ({1},))", "('12', [{1}])",
+        ],
+    },
+    {
+        "id": "zip_keys_collect_repeats",
+        "tags": ["medium", "tuples", "dicts"],
+        "description": (
+            "Pairs a list or tuple of str keys with an equally long list or tuple of values into a "
+            "dict in first-appearance order: a key seen once maps to its value, a repeated key maps "
+            "to the list of all its values in order. Sequences of different lengths raise ValueError."
+        ),
+        "code": '''
+def validate_input_args(arg0: tuple, arg1: tuple) -> None:
+    if (
+        not isinstance(arg0, (list, tuple))
+        or not all(isinstance(k, str) for k in arg0)
+        or not isinstance(arg1, (list, tuple))
+    ):
+        raise TypeError("arg0 must be a sequence of str keys and arg1 a sequence of values")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    if len(arg0) != len(arg1):
+        raise ValueError(f"{len(arg0)} keys but {len(arg1)} values")
+    groups = {}
+    for key, value in zip(arg0, arg1):
+        groups.setdefault(key, []).append(value)
+    return {key: values[0] if len(values) == 1 else values for key, values in groups.items()}
+''',
+        "train_inputs": ["(('a', 'b', 'a'), (1, 2, 3))", "(['x'], [None])", "(('k', 'v'), ('K', 'V'))"],
+        "test_inputs": [
+            "((), ())", "(('a',), ())", "(['a', 'b'], [1])", "(('a', 'a', 'a'), (1, 1, 1))",
+            "(('a', 'b'), ([1], [2, 3]))", "(('a', 'a'), ([1], [2]))", "(('z', 'y', 'z', 'x'), (1, 2, 3, 4))",
+            "(['', ''], ['', ''])", "(('A', 'a'), (1, 2))", "(('a', 1), (1, 2))", "('ab', (1, 2))",
+            "(('a',), 1)",
+        ],
+    },
+    {
+        "id": "grid_walk_sum",
+        "tags": ["medium", "grids"],
+        "description": (
+            "Walks a rectangular int grid from the top-left cell following a str of moves 'U', 'D', "
+            "'L', 'R' and returns the sum of the starting cell plus the cell entered at each move, "
+            "revisits counted again; a move that would leave the grid is skipped and adds nothing. "
+            "A grid without cells or any other move character raises ValueError."
+        ),
+        "code": '''
+def validate_input_args(arg0: list, arg1: str) -> None:
+    if (
+        not isinstance(arg0, list)
+        or not all(
+            isinstance(row, list)
+            and all(isinstance(x, int) and not isinstance(x, bool) for x in row)
+            for row in arg0
+        )
+        or not isinstance(arg1, str)
+    ):
+        raise TypeError("arg0 must be a list of lists of ints and arg1 a str")
+    if len({len(row) for row in arg0}) > 1:
+        raise ValueError("all rows must have the same length")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    if not arg0 or not arg0[0]:
+        raise ValueError("the grid has no cells")
+    steps = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
+    row = col = 0
+    total = arg0[0][0]
+    for move in arg1:
+        if move not in steps:
+            raise ValueError(f"unknown move {move!r}")
+        new_row, new_col = row + steps[move][0], col + steps[move][1]
+        if 0 <= new_row < len(arg0) and 0 <= new_col < len(arg0[0]):
+            row, col = new_row, new_col
+            total += arg0[row][col]
+    return total
+''',
+        "train_inputs": ["([[1, 2], [3, 4]], 'RD')", "([[1, 2], [3, 4]], '')", "([[1, 2], [3, 4]], 'UL')"],
+        "test_inputs": [
+            "([], 'R')", "([[]], '')", "([[5]], 'UDLR')", "([[1, 2, 3]], 'RRRR')", "([[1, 2], [3, 4]], 'RLRL')",
+            "([[1, 2], [3, 4]], 'rd')", "([[1, 2], [3, 4]], 'R D')", "([[0, 0, 0], [0, 9, 0], [0, 0, 0]], 'DRUD')",
+            "([[1], [10], [100]], 'DDDUU')", "([[-1, -2], [-3, -4]], 'DRUL')", "([[1, 2], [3]], 'R')",
+            "([[1]], ['R'])", "([[1, 2.0]], 'R')",
+        ],
+    },
+    {
+        "id": "checkerboard_max_min",
+        "tags": ["hard", "grids"],
+        "description": (
+            "Combines two grids of numbers of identical shape cell by cell: where row + column is "
+            "even the result holds the larger of the two values, where it is odd the smaller. Grids "
+            "whose row counts or row lengths differ raise ValueError."
+        ),
+        "code": '''
+def validate_input_args(arg0: list, arg1: list) -> None:
+    for grid in (arg0, arg1):
+        if not isinstance(grid, list) or not all(
+            isinstance(row, list)
+            and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in row)
+            for row in grid
+        ):
+            raise TypeError("arg0 and arg1 must be lists of lists of numbers")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    if [len(row) for row in arg0] != [len(row) for row in arg1]:
+        raise ValueError("the grids must have the same shape")
+    out = []
+    for r, (row_a, row_b) in enumerate(zip(arg0, arg1)):
+        new_row = []
+        for c, (a, b) in enumerate(zip(row_a, row_b)):
+            if (r + c) % 2 == 0:
+                new_row.append(max(a, b))
+            else:
+                new_row.append(min(a, b))
+        out.append(new_row)
+    return out
+''',
+        "train_inputs": [
+            "([[1, 9], [9, 1]], [[5, 5], [5, 5]])", "([[0, 0, 0]], [[1, 1, 1]])", "([[3]], [[7]])",
+        ],
+        "test_inputs": [
+            "([], [])", "([[]], [[]])", "([[1, 2]], [[1]])", "([[1]], [[1], [2]])", "([[1], [2]], [[3], [0]])",
+            "([[1.5, 2], [3, 4]], [[2, 1.5], [4, 3]])", "([[-1, -2, -3], [-4, -5, -6]], [[0, 0, 0], [0, 0, 0]])",
+            "([[5, 5], [5, 5]], [[5, 5], [5, 5]])", "([[1, 2], [3]], [[2, 1], [0]])",
+            "([[9, 8, 7, 6]], [[6, 7, 8, 9]])", "([[1]], [['a']])", "([[1]], [(1,)])",
+        ],
+    },
+    {
+        "id": "words_shift_by_position",
+        "tags": ["hard", "strings"],
+        "description": (
+            "Caesar-shifts each word of the list through the alphabet by k plus the word's index "
+            "(the first word by k, the second by k + 1, ...), wrapping from 'z' to 'a' and keeping "
+            "case; characters other than ASCII letters are unchanged. A negative total shift moves "
+            "letters backwards."
+        ),
+        "code": '''
+def validate_input_args(arg0: list, arg1: int) -> None:
+    if (
+        not isinstance(arg0, list)
+        or not all(isinstance(s, str) for s in arg0)
+        or not isinstance(arg1, int)
+        or isinstance(arg1, bool)
+    ):
+        raise TypeError("arg0 must be a list of str and arg1 an int")
+
+
+def _shift(word, k):
+    out = []
+    for ch in word:
+        if "a" <= ch <= "z":
+            out.append(chr((ord(ch) - 97 + k) % 26 + 97))
+        elif "A" <= ch <= "Z":
+            out.append(chr((ord(ch) - 65 + k) % 26 + 65))
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    return [_shift(word, arg1 + index) for index, word in enumerate(arg0)]
+''',
+        "train_inputs": ["(['abc', 'abc', 'abc'], 1)", "(['Hello'], 0)", "(['xyz', 'zz'], 2)"],
+        "test_inputs": [
+            "([], 5)", "(['a', 'a', 'a', 'a'], -2)", "(['Zebra!', 'Yak?'], 1)", "(['123', 'a-b'], 3)",
+            "(['same', 'same'], 25)", "(['ABC', 'abc'], 26)", "(['é', 'z'], 0)", "(['', 'a'], 0)",
+            "(['Mixed Case', 'WORDS here'], -27)", "(['q'], 1000)", "(['a'], 1.0)", "('abc', 1)",
+        ],
+    },
+    {
+        "id": "dates_on_weekday",
+        "tags": ["easy", "dates"],
+        "description": (
+            "Returns, in their original order, the 'YYYY-MM-DD' strings of the list that fall on "
+            "the given weekday number (0 Monday to 6 Sunday). A weekday outside 0..6, a malformed "
+            "date or an impossible date raises ValueError."
+        ),
+        "code": '''
+import re
+from datetime import date
+
+
+def validate_input_args(arg0: list, arg1: int) -> None:
+    if (
+        not isinstance(arg0, list)
+        or not all(isinstance(s, str) for s in arg0)
+        or not isinstance(arg1, int)
+        or isinstance(arg1, bool)
+    ):
+        raise TypeError("arg0 must be a list of 'YYYY-MM-DD' strings and arg1 an int")
+
+
+def _parse(text):
+    match = re.fullmatch(r"([0-9]{4})-([0-9]{2})-([0-9]{2})", text)
+    if match is None:
+        raise ValueError(f"expected 'YYYY-MM-DD', got {text!r}")
+    return date(int(match.group(1)), int(match.group(2)), int(match.group(3)))
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    if not 0 <= arg1 <= 6:
+        raise ValueError("weekday must be between 0 (Monday) and 6 (Sunday)")
+    return [text for text in arg0 if _parse(text).weekday() == arg1]
+''',
+        "train_inputs": [
+            "(['2024-05-13', '2024-05-14', '2024-05-20'], 0)", "(['2024-05-18', '2024-05-19'], 6)",
+            "(['2024-05-15'], 4)",
+        ],
+        "test_inputs": [
+            "([], 3)", "(['2024-05-13'], 7)", "(['2024-05-13'], -1)", "(['2024-02-29', '2023-03-01'], 3)",
+            "(['2000-01-01', '2000-01-08', '2000-01-09'], 5)", "(['2024-12-25', '2025-12-25'], 2)",
+            "(['2024-05-17', '2024-05-10', '2024-05-03'], 4)", "(['2023-02-29'], 0)", "(['2024-5-13'], 0)",
+            "(['1970-01-01'], 3)", "(['2024-05-13'], 0.0)", "('2024-05-13', 0)",
+        ],
+    },
+    {
+        "id": "pkcs7_pad",
+        "tags": ["medium", "bytes"],
+        "description": (
+            "Pads bytes to a multiple of the block size PKCS#7-style: appends n copies of the byte "
+            "value n, where n is the block size minus the length modulo the block size, so data "
+            "already a multiple of the block size (empty bytes included) gains a full extra block. "
+            "A block size outside 1..255 raises ValueError."
+        ),
+        "code": '''
+def validate_input_args(arg0: bytes, arg1: int) -> None:
+    if not isinstance(arg0, bytes) or not isinstance(arg1, int) or isinstance(arg1, bool):
+        raise TypeError("arg0 must be bytes and arg1 an int")
+
+
+def test_func(arg0, arg1):
+    validate_input_args(arg0, arg1)
+    if not 1 <= arg1 <= 255:
+        raise ValueError("the block size must be between 1 and 255")
+    pad = arg1 - len(arg0) % arg1
+    return arg0 + bytes([pad]) * pad
+''',
+        "train_inputs": ["(b'abc', 4)", "(b'abcd', 4)", "(b'hello', 8)"],
+        "test_inputs": [
+            "(b'', 4)", "(b'', 1)", "(b'xyz', 1)", "(b'abc', 0)", "(b'abc', 256)", "(b'abc', -4)",
+            "(b'0123456789', 5)", "(b'0123456789', 3)", "(b'\\x00', 2)", "(b'A', 16)", "(b'abc', 4.0)",
+            "('abc', 4)",
+        ],
+    },
 ]
