@@ -1,0 +1,166 @@
+"""Build and cache the WebAssembly component that runs methods.
+
+The guest sources (``sandbox_wasm/`` in a checkout, ``pytest_pau/_sandbox_wasm/`` in an
+installed wheel) are turned into a component by ``componentize-py`` (about 7 s), which
+wasmtime then compiles to machine code (about 5 s). Both results are cached under
+``<user cache>/sandbox/<plugin version>/<hash of the guest sources>/``:
+
+- ``sandbox.wasm``: the component, portable;
+- ``sandbox-<wasmtime version>-<config>.cwasm``: the compiled machine code, loaded with
+  ``Component.deserialize_file`` in a few milliseconds.
+
+Several processes (pytest-xdist workers) may ask at once: each artefact is written to a
+temporary name and renamed into place atomically, under a ``filelock.FileLock``, so a
+reader never sees half a file and the work is done once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from pytest_pau.errors import SandboxBuildError
+from pytest_pau.paths import versioned_cache_dir
+
+#: Files of the guest that go into the component (and into its cache key).
+GUEST_FILES = ("app.py", "pau_runner.py", "pau_literals.py", "wit/sandbox.wit")
+WORLD = "sandbox"
+BUILD_TIMEOUT_S = 600
+
+
+def guest_dir() -> Path:
+    """Where the guest sources are: the wheel's copy first, then the source checkout.
+
+    Raises:
+        SandboxBuildError: Neither location holds the guest.
+    """
+    package = Path(__file__).resolve().parent.parent
+    for candidate in (package / "_sandbox_wasm", package.parent / "sandbox_wasm"):
+        if (candidate / "app.py").is_file():
+            return candidate
+    raise SandboxBuildError(
+        f"the sandbox guest sources were not found in {package / '_sandbox_wasm'} or "
+        f"{package.parent / 'sandbox_wasm'}; reinstall pytest-pau (pip install --force-reinstall pytest-pau)"
+    )
+
+
+def guest_hash() -> str:
+    """A short digest of every guest file; a change of the guest gives a new cache folder."""
+    digest = hashlib.sha256()
+    root = guest_dir()
+    for name in GUEST_FILES:
+        digest.update(name.encode())
+        digest.update((root / name).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def cache_dir() -> Path:
+    """The folder holding this guest's built artefacts."""
+    path = versioned_cache_dir("sandbox") / guest_hash()
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def component_path() -> Path:
+    """Path of the built component (it may not exist yet)."""
+    return cache_dir() / "sandbox.wasm"
+
+
+def _lock(folder: Path):  # type: ignore[no-untyped-def]
+    from filelock import FileLock
+
+    return FileLock(str(folder / ".build.lock"), timeout=BUILD_TIMEOUT_S)
+
+
+def build_component(*, force: bool = False) -> Path:
+    """Build the component with ``componentize-py`` unless it is cached; returns its path.
+
+    Args:
+        force: Rebuild even when a cached component exists.
+
+    Raises:
+        SandboxBuildError: ``componentize-py`` failed or is missing.
+    """
+    target = component_path()
+    if target.is_file() and not force:
+        return target
+    with _lock(target.parent):
+        if target.is_file() and not force:
+            return target  # another process built it while we waited
+        source = guest_dir()
+        with tempfile.TemporaryDirectory(prefix="pau-guest-") as tmp:
+            out = target.parent / f".sandbox.wasm.{os.getpid()}.tmp"
+            cmd = [
+                sys.executable, "-c",
+                "import sys; from componentize_py import script; sys.argv[0] = 'componentize-py'; sys.exit(script())",
+                "-q", "-d", str(source / "wit"), "-w", WORLD, "componentize", "-p", str(source), "app", "-o", str(out),
+            ]
+            started = time.perf_counter()
+            try:
+                proc = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True, timeout=BUILD_TIMEOUT_S, check=False)
+            except (OSError, subprocess.TimeoutExpired) as exc:
+                raise SandboxBuildError(f"could not run componentize-py: {exc}; install it with pip install componentize-py==0.25.1") from exc
+            if proc.returncode != 0 or not out.is_file():
+                out.unlink(missing_ok=True)
+                tail = (proc.stderr or proc.stdout).strip()[-2000:]
+                raise SandboxBuildError(
+                    f"componentize-py failed (exit {proc.returncode}) building {source}:\n{tail}\n"
+                    "Check that componentize-py==0.25.1 is installed (pip install 'componentize-py==0.25.1')."
+                )
+            os.replace(out, target)
+            (target.parent / "build-seconds.txt").write_text(f"{time.perf_counter() - started:.1f}\n")
+    return target
+
+
+def compiled_path(config_tag: str) -> Path:
+    """Path of the machine code compiled by this wasmtime version for an engine config."""
+    import wasmtime
+
+    version = getattr(wasmtime, "__version__", None) or _wasmtime_version()
+    return cache_dir() / f"sandbox-{version}-{config_tag}.cwasm"
+
+
+def _wasmtime_version() -> str:
+    from importlib.metadata import version
+
+    return version("wasmtime")
+
+
+def load_component(engine: object, config_tag: str) -> object:
+    """The component compiled for ``engine``, from the cache when possible.
+
+    Builds the component and compiles it on first use; later processes deserialize
+    the cached machine code (milliseconds).
+
+    Raises:
+        SandboxBuildError: Building, compiling or loading failed.
+    """
+    from wasmtime import WasmtimeError
+    from wasmtime.component import Component
+
+    compiled = compiled_path(config_tag)
+    if compiled.is_file():
+        try:
+            return Component.deserialize_file(engine, str(compiled))  # type: ignore[arg-type]
+        except WasmtimeError:
+            pass  # written by an incompatible build: compile again below
+    wasm = build_component()
+    with _lock(compiled.parent):
+        if compiled.is_file():
+            try:
+                return Component.deserialize_file(engine, str(compiled))  # type: ignore[arg-type]
+            except WasmtimeError:
+                compiled.unlink(missing_ok=True)
+        try:
+            component = Component.from_file(engine, str(wasm))  # type: ignore[arg-type]
+        except WasmtimeError as exc:
+            raise SandboxBuildError(f"wasmtime could not compile {wasm}: {exc}; delete the folder {wasm.parent} and retry") from exc
+        tmp = compiled.parent / f".{compiled.name}.{os.getpid()}.tmp"
+        tmp.write_bytes(bytes(component.serialize()))
+        os.replace(tmp, compiled)
+        return component

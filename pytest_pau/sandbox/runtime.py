@@ -1,0 +1,94 @@
+"""The per-process wasmtime state shared by every Wasm sandbox.
+
+One ``Engine`` (fuel metering and epoch interruption on), one compiled ``Component`` and
+one WASI ``Linker`` serve all sandboxes of a process, created on first use under a lock.
+A daemon thread advances the engine's epoch every :data:`TICK_S` seconds: that is the
+wall-clock backstop behind the (deterministic) fuel budget.
+
+At interpreter exit the live stores are closed before the component, linker and engine,
+and the ticker is stopped first: wasmtime objects freed in the wrong order, or touched by
+a thread during shutdown, make Rust print a panic.
+"""
+
+from __future__ import annotations
+
+import atexit
+import threading
+import weakref
+from typing import Any, Protocol
+
+#: Seconds between two epoch ticks (the wall-clock limit's resolution).
+TICK_S = 0.01
+#: Part of the compiled-code cache name: change it when the engine config changes.
+CONFIG_TAG = "fuel-epoch-v1"
+
+
+class _Closable(Protocol):
+    def close(self) -> None: ...
+
+
+class Runtime:
+    """The shared engine, component and linker (use :func:`get_runtime`)."""
+
+    def __init__(self) -> None:
+        from wasmtime import Config, Engine
+        from wasmtime.component import Linker
+
+        from pytest_pau.sandbox.build import load_component
+
+        config = Config()
+        config.consume_fuel = True
+        config.epoch_interruption = True
+        self.engine = Engine(config)
+        self.component: Any = load_component(self.engine, CONFIG_TAG)
+        self.linker = Linker(self.engine)
+        self.linker.add_wasip2()
+        self.users: weakref.WeakSet[Any] = weakref.WeakSet()
+        self._stop = threading.Event()
+        self._ticker = threading.Thread(target=self._tick, name="pau-wasm-epoch", daemon=True)
+        self._ticker.start()
+
+    def _tick(self) -> None:
+        while not self._stop.wait(TICK_S):
+            self.engine.increment_epoch()
+
+    def ticks_for(self, seconds: float) -> int:
+        """Epoch deadline (in ticks from now) for a wall-clock limit of ``seconds``."""
+        return max(2, int(seconds / TICK_S) + 1)
+
+    def close(self) -> None:
+        """Stop the ticker, close every live sandbox, then the shared objects."""
+        self._stop.set()
+        self._ticker.join(timeout=1.0)
+        for user in list(self.users):
+            user.close()
+        for obj in (self.linker, self.component, self.engine):
+            obj.close()
+
+
+_runtime: Runtime | None = None
+_lock = threading.Lock()
+
+
+def get_runtime() -> Runtime:
+    """The process's :class:`Runtime`, built (and the component loaded) on first use.
+
+    Raises:
+        SandboxBuildError: The component could not be built or loaded.
+    """
+    global _runtime
+    if _runtime is None:
+        with _lock:
+            if _runtime is None:
+                _runtime = Runtime()
+    return _runtime
+
+
+@atexit.register
+def shutdown() -> None:
+    """Free all wasmtime state now (also runs at interpreter exit)."""
+    global _runtime
+    with _lock:
+        runtime, _runtime = _runtime, None
+    if runtime is not None:
+        runtime.close()

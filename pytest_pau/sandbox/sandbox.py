@@ -1,0 +1,152 @@
+"""``Sandbox``: run an untrusted method on literal inputs, one call at a time."""
+
+from __future__ import annotations
+
+import time
+from types import TracebackType
+from typing import Any, Protocol
+
+from pytest_pau.errors import ConfigError
+from pytest_pau.models import CallResult
+from pytest_pau.sandbox.literals import LiteralError, parse_literal
+
+#: Fuel per call. Deterministic and machine-independent: the same input runs out on every
+#: machine. A trivial call uses about 0.2 million; ``while True: pass`` burns 10**10 in
+#: about 0.6 s on a 2-core CI machine.
+DEFAULT_FUEL = 10_000_000_000
+#: Wall-clock backstop per call, in seconds (fuel normally stops a call long before).
+DEFAULT_TIMEOUT_S = 10.0
+#: Memory cap per sandbox instance (Wasm linear memory; address space for ``process``).
+DEFAULT_MEMORY_MB = 256
+#: Characters of ``repr`` kept of a result; the rest is replaced by a marker.
+DEFAULT_MAX_OUTPUT = 64 * 1024
+#: Largest input text accepted, in characters.
+MAX_INPUT_CHARS = 1 << 20
+BACKENDS = ("wasm", "process")
+
+
+class Backend(Protocol):
+    """What :class:`Sandbox` needs of a backend."""
+
+    def call(self, args_text: str, seed: int, max_output: int) -> dict[str, Any]: ...
+
+    def close(self) -> None: ...
+
+
+class Sandbox:
+    """Runs one method (its source ``code``, entry function ``entry``) on literal inputs.
+
+    Construction is cheap and never fails because of ``code``: code that does not
+    compile, or lacks ``entry``, is reported by every call as ``ok=False`` with the
+    error (``SyntaxError``, ``NameError``...). Every call runs with fresh globals and
+    ``random`` seeded with ``seed``, so the same input always gives the same result.
+
+    Args:
+        code: Python source defining ``entry``.
+        entry: Name of the function to call.
+        backend: ``"wasm"`` (CPython in WebAssembly, the default, for untrusted code) or
+            ``"process"`` (a subprocess with rlimits, for trusted code that needs
+            modules the Wasm guest lacks).
+        fuel: Wasm fuel per call (default :data:`DEFAULT_FUEL`).
+        timeout_s: Wall-clock limit per call (default :data:`DEFAULT_TIMEOUT_S`).
+        memory_mb: Memory cap (default :data:`DEFAULT_MEMORY_MB`).
+        seed: Seed of ``random`` at the start of every call.
+        max_output: Characters of the result's repr kept (default 64 KiB).
+
+    Raises:
+        ConfigError: An unknown backend or a non-positive limit.
+
+    Example:
+        >>> with Sandbox("def test_func(a, b):\\n    return a + b") as box:
+        ...     box.call_literal("(1, 2)").value
+        '3'
+    """
+
+    def __init__(
+        self,
+        code: str,
+        entry: str = "test_func",
+        backend: str = "wasm",
+        *,
+        fuel: int | None = None,
+        timeout_s: float | None = None,
+        memory_mb: int | None = None,
+        seed: int = 0,
+        max_output: int = DEFAULT_MAX_OUTPUT,
+    ) -> None:
+        self.code = code
+        self.entry = entry
+        self.backend_name = backend
+        self.fuel = DEFAULT_FUEL if fuel is None else int(fuel)
+        self.timeout_s = DEFAULT_TIMEOUT_S if timeout_s is None else float(timeout_s)
+        self.memory_mb = DEFAULT_MEMORY_MB if memory_mb is None else int(memory_mb)
+        self.seed = seed
+        self.max_output = max_output
+        for name in ("fuel", "timeout_s", "memory_mb", "max_output"):
+            if getattr(self, name) <= 0:
+                raise ConfigError(f"Sandbox {name} must be positive, got {getattr(self, name)!r}")
+        self._backend: Backend
+        if backend == "wasm":
+            from pytest_pau.sandbox.wasm import WasmBackend
+
+            self._backend = WasmBackend(code, entry, fuel=self.fuel, timeout_s=self.timeout_s, memory_mb=self.memory_mb)
+        elif backend == "process":
+            from pytest_pau.sandbox.process import ProcessBackend
+
+            self._backend = ProcessBackend(code, entry, timeout_s=self.timeout_s, memory_mb=self.memory_mb)
+        else:
+            raise ConfigError(f"unknown sandbox backend {backend!r}; expected one of {', '.join(BACKENDS)} (--pau-sandbox)")
+
+    def call_literal(self, text: str) -> CallResult:
+        """Call the method on the arguments written as a Python literal.
+
+        ``"(1, 'a')"`` calls ``entry(1, 'a')``; a non-tuple such as ``"[1, 2]"`` is one
+        argument. Text that is not a literal (a name, a call, a lambda) is refused with
+        ``error_type="InputError"`` and never reaches the method.
+
+        Raises:
+            SandboxError: The sandbox itself failed (not the method).
+        """
+        started = time.perf_counter()
+        refused = self._check_input(text)
+        if refused is not None:
+            refused.duration_s = time.perf_counter() - started
+            return refused
+        out = self._backend.call(text, self.seed, self.max_output)
+        out.pop("dirty", None)
+        result = CallResult(**out)
+        result.duration_s = time.perf_counter() - started
+        return result
+
+    def call(self, *args: Any) -> CallResult:
+        """Call the method on Python values (they must be literals): ``box.call(1, 'a')``."""
+        return self.call_literal(repr(tuple(args)))
+
+    @staticmethod
+    def _check_input(text: str) -> CallResult | None:
+        if not isinstance(text, str):
+            return CallResult(ok=False, error_type="InputError", message=f"the input must be literal text (str), got {type(text).__name__}")
+        if len(text) > MAX_INPUT_CHARS:
+            return CallResult(ok=False, error_type="InputError", message=f"the input is {len(text)} characters long; the limit is {MAX_INPUT_CHARS}")
+        try:
+            parse_literal(text)
+        except LiteralError as exc:
+            return CallResult(
+                ok=False,
+                error_type="InputError",
+                message=f"{text[:200]!r} is not a Python literal ({exc}); write constants, tuples, lists, dicts or sets, e.g. \"([1, 2], 'a')\"",
+            )
+        return None
+
+    def close(self) -> None:
+        """Free the sandbox's interpreter; calls after this raise ``SandboxError``."""
+        self._backend.close()
+
+    def __enter__(self) -> Sandbox:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Sandbox(entry={self.entry!r}, backend={self.backend_name!r}, fuel={self.fuel}, timeout_s={self.timeout_s:g}, memory_mb={self.memory_mb})"

@@ -1,0 +1,121 @@
+"""The ``wasm`` backend: one component instance (CPython in WebAssembly) per sandbox.
+
+The instance is created on the first call (about 1 ms, the component being shared and
+pre-initialised) and reused while calls leave no trace. It is thrown away, and a fresh
+one started for the next call, after a trap (fuel, wall clock, stack) or when the guest
+reports that the method touched shared state (``dirty``, see ``pau_runner.py``).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from typing import Any
+
+from pytest_pau.errors import SandboxError
+from pytest_pau.sandbox.runtime import Runtime, get_runtime
+
+
+class WasmBackend:
+    """Runs one method's calls inside its own wasmtime store."""
+
+    def __init__(self, code: str, entry: str, *, fuel: int, timeout_s: float, memory_mb: int) -> None:
+        self.code = code
+        self.entry = entry
+        self.fuel = fuel
+        self.timeout_s = timeout_s
+        self.memory_mb = memory_mb
+        self.instances_started = 0
+        self._runtime: Runtime | None = None
+        self._store: Any = None
+        self._call: Any = None
+        self._lock = threading.Lock()
+        self._closed = False
+
+    def _start(self) -> None:
+        from wasmtime import Store, WasiConfig, WasmtimeError
+
+        runtime = self._runtime = get_runtime()
+        runtime.users.add(self)
+        store = Store(runtime.engine)
+        # An empty WASI context: no preopened directories, no environment, no
+        # arguments, no network; stdout/stderr go nowhere.
+        store.set_wasi(WasiConfig())
+        store.set_limits(memory_size=self.memory_mb << 20)
+        store.set_fuel(self.fuel)
+        store.set_epoch_deadline(runtime.ticks_for(max(self.timeout_s, 5.0)))
+        try:
+            instance = runtime.linker.instantiate(store, runtime.component)
+            load = instance.get_func(store, "load")
+            call = instance.get_func(store, "call")
+            if load is None or call is None:
+                raise SandboxError("the sandbox component exports no load/call; rebuild it with `pau sandbox build --force`")
+            load(store, self.code, self.entry)
+            load.post_return(store)
+        except WasmtimeError as exc:
+            store.close()
+            raise SandboxError(f"could not start a sandbox instance: {_first_line(exc)}") from exc
+        self._store, self._call = store, call
+        self.instances_started += 1
+
+    def _discard(self) -> None:
+        if self._store is not None:
+            self._store.close()
+        self._store = self._call = None
+
+    def call(self, args_text: str, seed: int, max_output: int) -> dict[str, Any]:
+        """Run one call; returns the guest's result fields plus ``fuel``."""
+        from wasmtime import WasmtimeError
+
+        with self._lock:
+            if self._closed:
+                raise SandboxError("this sandbox is closed; create a new Sandbox")
+            if self._store is None:
+                self._start()
+            store, call = self._store, self._call
+            assert self._runtime is not None
+            store.set_fuel(self.fuel)
+            store.set_epoch_deadline(self._runtime.ticks_for(self.timeout_s))
+            try:
+                raw = call(store, args_text, seed, max_output)
+                call.post_return(store)
+            except WasmtimeError as exc:
+                out = self._trap_result(exc)
+                out["fuel"] = self.fuel - store.get_fuel()
+                self._discard()  # a trapped instance is in an unknown state
+                return out
+            used = self.fuel - store.get_fuel()
+            out = json.loads(raw)
+            if out.pop("dirty", None):
+                self._discard()
+            out["fuel"] = used
+            return out
+
+    def _trap_result(self, exc: Exception) -> dict[str, Any]:
+        text = str(exc)
+        if "all fuel consumed" in text:
+            return {"ok": False, "error_type": "Timeout", "message": f"fuel budget of {self.fuel} exhausted"}
+        if "interrupt" in text:
+            return {"ok": False, "error_type": "Timeout", "message": f"wall-clock limit of {self.timeout_s:g} s exceeded"}
+        if "call stack exhausted" in text or "stack overflow" in text:
+            return {"ok": False, "error_type": "RecursionError", "message": "the WebAssembly stack was exhausted (recursion too deep)"}
+        if "memory" in text and ("grow" in text or "out of bounds" in text):
+            return {"ok": False, "error_type": "MemoryError", "message": f"memory cap of {self.memory_mb} MiB reached"}
+        return {"ok": False, "error_type": "SandboxError", "message": f"the guest interpreter crashed and was restarted: {_cause(text)}"}
+
+    def close(self) -> None:
+        """Free the instance; later calls raise :class:`SandboxError`."""
+        with self._lock:
+            self._closed = True
+            self._discard()
+
+
+def _first_line(exc: Exception) -> str:
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+
+
+def _cause(text: str) -> str:
+    # wasmtime puts the reason after "Caused by:"; the backtrace before it is noise.
+    if "Caused by:" in text:
+        return " ".join(text.split("Caused by:", 1)[1].split())[:300]
+    return " ".join(text.split())[:300]
