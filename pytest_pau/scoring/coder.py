@@ -118,21 +118,45 @@ def run_code(code: str, examples: Sequence[Example], *, backend: str = "wasm") -
     if not n:
         return CodeMatchResult(score=None, code=code, error="the instance has no test examples")
     matched = 0
+    both_raised = False
     mismatches: list[Mismatch] = []
     with Sandbox(code, backend=backend) as box:
         for example in examples:
             got = box.call_literal(example.input)
             if outputs_equal(example, got):
                 matched += 1
+                both_raised = both_raised or not got.ok
             elif len(mismatches) < MAX_MISMATCHES:
                 mismatches.append(
                     Mismatch(
                         input=example.input, expected=expected_text(example), got=got.observation()
                     )
                 )
+    if both_raised:
+        # "An exception on both sides" must not reward code that fails as it loads (a
+        # missing module, a top-level error): it would "match" every raising example.
+        load_error = _load_error(code, backend)
+        if load_error is not None:
+            return CodeMatchResult(
+                score=0.0, code=code, n_inputs=n, mismatches=mismatches, error=load_error
+            )
     return CodeMatchResult(
         score=matched / n, code=code, n_inputs=n, n_matched=matched, mismatches=mismatches
     )
+
+
+_PROBE = "__pau_load_probe__"
+
+
+def _load_error(code: str, backend: str) -> str | None:
+    """Why ``code`` fails when its module body runs, or None when it loads."""
+    from pytest_pau.sandbox import Sandbox
+
+    with Sandbox(
+        f"{code}\n\n\ndef {_PROBE}():\n    return None\n", entry=_PROBE, backend=backend
+    ) as box:
+        got = box.call_literal("()")
+    return None if got.ok else f"the code fails when loaded: {got.observation()}"
 
 
 def coder_messages(

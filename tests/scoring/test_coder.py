@@ -69,11 +69,18 @@ def test_unusable_code_scores_zero_with_the_reason(
     assert result.n_matched == 0
 
 
-def test_code_failing_at_load_matches_nothing_that_returns(isqrt: Instance) -> None:
-    result = run_code(
-        "import no_such_module\ndef test_func(x):\n    return 0\n", isqrt.test_examples
-    )
-    assert result.n_matched <= 2  # at most the two raising examples
+def test_code_failing_at_load_scores_zero(isqrt: Instance) -> None:
+    # Raising as it loads would otherwise "match" the two raising examples.
+    code = "import no_such_module\ndef test_func(x):\n    return 0\n"
+    result = run_code(code, isqrt.test_examples)
+    assert result.score == 0.0
+    assert "fails when loaded: ModuleNotFoundError" in (result.error or "")
+
+
+def test_code_raising_only_on_call_is_not_taken_for_a_load_failure(isqrt: Instance) -> None:
+    code = "def test_func(x):\n    if x < 0:\n        raise KeyError(x)\n    return 99\n"
+    result = run_code(code, isqrt.test_examples)
+    assert (result.score, result.error) == (0.5, None)
 
 
 def test_no_test_examples_gives_no_score() -> None:
