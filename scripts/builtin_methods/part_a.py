@@ -1420,9 +1420,8 @@ def test_func(arg0, arg1):
         "id": "every_nth_character",
         "tags": ["easy", "strings", "smoke"],
         "description": (
-            "Returns every arg1-th character of arg0 counting from 1, i.e. the characters at "
-            "positions arg1, 2*arg1, 3*arg1, ... (arg1 = 1 returns the whole string). Raises "
-            "ValueError if arg1 is less than 1."
+            "Returns the characters of arg0 at the 1-based positions arg1, 2*arg1, 3*arg1 and so on, "
+            "so arg1 = 1 returns the whole string. Raises ValueError if arg1 is less than 1."
         ),
         "code": '''
 def validate_input_args(arg0: str, arg1: int) -> None:
