@@ -165,6 +165,8 @@ MODEL_OPTIONS = (
                parse_text, None, "URL"),
     OptionSpec("judge-samples", "Judge ratings per description; their mean is the score and "
                "their spread is reported. Default: 1.", parse_positive_int, 1, "N"),
+    OptionSpec("judge-logprobs", "Also report the judge's probability-weighted rating where "
+               "the provider returns logprobs (the embedded models do). Default: off."),
     OptionSpec("gold-control", "Also run the coder on the gold description (the ceiling the "
                "coder allows). Default: off."),
     OptionSpec("max-cost-usd", "Stop starting model calls once the run has spent this many US "
@@ -303,6 +305,7 @@ class PauSettings(BaseModel):
     coder_model: str = "local"
     coder_api_base: str | None = None
     judge_samples: int = 1
+    judge_logprobs: bool = False
     gold_control: bool = False
     max_cost_usd: float | None = None
     dataset: str = "builtin"

@@ -19,7 +19,7 @@ class Writer(Protocol):
 
     def write(self, content: str, **markup: bool) -> None: ...
 
-    def line(self, msg: str = "", **markup: bool) -> None: ...
+    def line(self, msg: str, **markup: bool) -> None: ...
 
     def write_sep(self, sep: str, title: str | None = None, **markup: bool) -> None: ...
 
@@ -130,7 +130,7 @@ def render(
                     f"coder {run.get('coder_model')}")
     parts = [f"{c['passed']} passed", f"{c['failed']} failed"]
     if c["errors"]:
-        parts.append(f"{c['errors']} errors (infrastructure)")
+        parts.append(f"{c['errors']} error{'s' if c['errors'] != 1 else ''} (infrastructure)")
     if c["skipped"]:
         parts.append(f"{c['skipped']} skipped")
     head = f"items {c['items']}: " + ", ".join(parts)
@@ -144,7 +144,7 @@ def render(
     writer.line(f"  {_ci(summary['pass_rate_ci'], pct=True)}  ({c['passed']}/{c['scored']} scored)")
 
     j = summary["judge"]
-    writer.line()
+    writer.line("")
     unparseable = f"  unparseable {j['unparseable']}" if j["unparseable"] else ""
     writer.line(f"judge score  mean {_num(j['mean'])}  {_ci(j['ci'])}  n={j['n']}{unparseable}",
                 bold=True)
@@ -158,7 +158,7 @@ def render(
         writer.line(f"gold control: coder on the gold descriptions matches {_num(gold['mean'])} "
                     f"(n={gold['n']}), the ceiling this coder allows")
 
-    writer.line()
+    writer.line("")
     _table(writer, "by arity", {f"arity{k}": v for k, v in summary["by_arity"].items()})
     if len(summary["by_source"]) > 1 or run is None:
         _table(writer, "by source", summary["by_source"])
@@ -207,7 +207,8 @@ def render(
                             f"({g['option']})")
             else:
                 short = ("no scored item" if g["value"] is None else
-                         f"short by {fmt(-g['margin']) if pct else _num(-g['margin'])}")
+                         f"short by {100 * -g['margin']:.1f} points" if pct else
+                         f"short by {_num(-g['margin'])}")
                 writer.write("  FAIL ", red=True, bold=True)
                 writer.line(f"{g['label']} >= {fmt(g['threshold'])}: {stat}{fmt(g['value'])}, "
                             f"{short}  ({g['option']})", red=True)

@@ -1,0 +1,137 @@
+"""Collection helpers: instances as parametrized items, their markers, ``--pau-limit``.
+
+Two ways an instance becomes an item, both through ``pytest_generate_tests`` on the
+``pau_instance`` argument:
+
+* the plugin's own test module (:mod:`pytest_pau._items`), injected as the collector
+  ``pau`` so that ``pytest --pau-model=X`` works in any folder, even an empty one; its
+  items are ``pau::test_pau[<source>/<id>]``;
+* any user test function that takes ``pau_instance`` (or ``pau_result``). When at least
+  one such function is collected the builtin module is not injected, so every instance
+  is run by the user's tests only (never twice).
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+if TYPE_CHECKING:
+    from pytest_pau.models import Instance
+
+#: The nodeid of the injected module: items read ``pau::test_pau[builtin/count_vowels]``.
+MODULE_NODEID = "pau"
+ARGNAME = "pau_instance"
+
+_UNSAFE = re.compile(r"[^0-9A-Za-z_]")
+
+
+def marker_name(text: str) -> str:
+    """A marker name usable with ``-m`` and ``--strict-markers`` (``my-data`` -> ``my_data``)."""
+    name = _UNSAFE.sub("_", text.strip()) or "_"
+    if name[0].isdigit():
+        name = "_" + name
+    return name
+
+
+def instance_markers(instance: Instance) -> list[str]:
+    """Marker names of one instance: ``pau``, ``arity<N>``, its source and its tags."""
+    names = ["pau", f"arity{instance.arity}", marker_name(instance.source)]
+    names += [marker_name(t) for t in instance.tags]
+    return list(dict.fromkeys(names))
+
+
+def marker_lines(instances: Iterable[Instance]) -> list[str]:
+    """``markers`` ini lines registering every marker the instances use."""
+    seen: dict[str, str] = {"pau": "every PAU benchmark item (pytest-pau)"}
+    # arity1..4 always exist, so `-m arity3 --strict-markers` is valid on any dataset.
+    for n in range(1, 5):
+        seen[f"arity{n}"] = f"PAU items whose method takes {n} argument(s)"
+    for inst in instances:
+        seen.setdefault(f"arity{inst.arity}", f"PAU items whose method takes {inst.arity} argument(s)")
+        seen.setdefault(marker_name(inst.source), f"PAU items from the {inst.source!r} dataset")
+        for tag in inst.tags:
+            seen.setdefault(marker_name(tag), f"PAU items tagged {tag!r}")
+    return [f"{name}: {text}" for name, text in seen.items()]
+
+
+def params(instances: Sequence[Instance]) -> list[Any]:
+    """``pytest.param`` objects for ``metafunc.parametrize``: id and markers per instance."""
+    # The markers were registered in pytest_configure (marker_lines), so this passes
+    # --strict-markers.
+    return [
+        pytest.param(inst, marks=[getattr(pytest.mark, n) for n in instance_markers(inst)], id=inst.id)
+        for inst in instances
+    ]
+
+
+def instance_of(item: pytest.Item) -> Instance | None:
+    """The instance an item runs, or None for items that are not PAU items."""
+    callspec = getattr(item, "callspec", None)
+    if callspec is None:
+        return None
+    return callspec.params.get(ARGNAME)
+
+
+def uses_instances(items: Iterable[pytest.Item]) -> bool:
+    """Whether any collected test takes ``pau_instance`` (directly or through fixtures)."""
+    return any(instance_of(item) is not None for item in items)
+
+
+class PauModule(pytest.Module):
+    """The plugin's own test module, collected whatever the folder holds.
+
+    It imports :mod:`pytest_pau._items` by name (not from a path under the rootdir) and
+    collects exactly ``test_pau``, whatever ``python_functions`` says.
+    """
+
+    def _getobj(self) -> ModuleType:
+        return importlib.import_module("pytest_pau._items")
+
+    def istestfunction(self, obj: object, name: str) -> bool:
+        return name == "test_pau" and callable(obj)
+
+    def istestclass(self, obj: object, name: str) -> bool:
+        return False
+
+
+def builtin_items(session: pytest.Session) -> list[pytest.Item]:
+    """Collect the plugin's module under ``session`` and return its items.
+
+    Its path is ``<rootdir>/pau`` (a name, not a file): conftest files of the rootdir
+    then apply to its items as to any test at the top of the project, and ``--lf``
+    maps failures back to it.
+    """
+    path = Path(session.config.rootpath) / MODULE_NODEID
+    module = PauModule.from_parent(session, path=path, nodeid=MODULE_NODEID)
+    return list(session.genitems(module))
+
+
+def apply_limit(items: list[pytest.Item], limit: int, order: dict[str, int]) -> list[pytest.Item]:
+    """Keep the items of the first ``limit`` instances, in dataset order; return the rest.
+
+    Items that are not PAU items are always kept. Several tests on the same instance all
+    stay (the limit counts instances, not items).
+
+    Args:
+        items: The selected items; changed in place.
+        limit: ``--pau-limit``.
+        order: Instance id -> position in the dataset.
+
+    Returns:
+        The deselected items.
+    """
+    ids = {inst.id for item in items if (inst := instance_of(item)) is not None}
+    keep = set(sorted(ids, key=lambda i: order.get(i, len(order)))[:limit])
+    kept, dropped = [], []
+    for item in items:
+        inst = instance_of(item)
+        (kept if inst is None or inst.id in keep else dropped).append(item)
+    items[:] = kept
+    return dropped

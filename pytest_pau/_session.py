@@ -1,0 +1,272 @@
+"""The state of one pytest-pau run, kept in ``config.stash`` (never on ``config``).
+
+One :class:`PauSession` per process. On an xdist worker it evaluates items; on the
+controller (or a run without xdist, where one process is both) it gathers item results
+from test reports, builds the summary, decides the gates and writes the report. Results
+travel from workers as the ``pau_result`` attribute of a ``TestReport`` (a JSON string,
+which pytest's report serialization carries), so gathering is the same with or without
+``-n``.
+"""
+
+from __future__ import annotations
+
+import platform
+import sys
+import time
+import warnings
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from pytest_pau._version import __version__
+from pytest_pau.errors import ConfigError, PauError
+from pytest_pau.models import Instance, InstanceResult, Report, RunInfo
+from pytest_pau.options import PauSettings
+from pytest_pau.report.summary import Gates, build_summary
+
+if TYPE_CHECKING:
+    from pytest_pau.scoring import Evaluator
+
+pau_session_key = pytest.StashKey["PauSession"]()
+result_key = pytest.StashKey[InstanceResult]()
+sent_key = pytest.StashKey[bool]()
+
+
+def default_cache_dir(config: pytest.Config) -> Path:
+    """``.pau_cache`` beside pytest's own cache folder (the rootdir unless ``cache_dir`` moves it)."""
+    try:
+        pytest_cache = Path(str(config.getini("cache_dir")))
+    except ValueError:  # -p no:cacheprovider removes the ini key
+        return config.rootpath / ".pau_cache"
+    if not pytest_cache.is_absolute():
+        pytest_cache = config.rootpath / pytest_cache
+    return pytest_cache.parent / ".pau_cache"
+
+
+def now_utc() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+class PauSession:
+    """Settings, instances, the lazily built Evaluator and the gathered results of a run."""
+
+    def __init__(self, config: pytest.Config, settings: PauSettings) -> None:
+        self.config = config
+        if settings.cache_dir is None:
+            settings = settings.model_copy(update={"cache_dir": default_cache_dir(config)})
+        self.settings = settings
+        self.is_worker = hasattr(config, "workerinput")
+        self.instances: list[Instance] = []
+        self.order: dict[str, int] = {}
+        self.results: dict[str, InstanceResult] = {}
+        """Controller: results gathered from reports, by instance id."""
+        self.selected = 0
+        self.started = now_utc()
+        self.t0 = time.perf_counter()
+        self.summary: dict[str, Any] | None = None
+        self.run_info: RunInfo | None = None
+        self.report_written: Path | None = None
+        self.outputs: list[str] = []
+        self._evaluator: Evaluator | None = None
+        self._memo: dict[str, InstanceResult] = {}
+
+    # -- instances ----------------------------------------------------------------------
+
+    def load_instances(self) -> list[Instance]:
+        """Ask ``pytest_pau_load_dataset`` implementations (ours runs last) for the instances."""
+        s = self.settings
+        instances = self.config.hook.pytest_pau_load_dataset(
+            config=self.config, spec=s.dataset, split=s.split
+        )
+        if instances is None:
+            raise ConfigError(f"no loader returned instances for --pau-dataset={s.dataset!r}")
+        seen: set[str] = set()
+        for inst in instances:
+            if not isinstance(inst, Instance):
+                raise ConfigError(
+                    f"pytest_pau_load_dataset returned {type(inst).__name__!r} items; "
+                    "expected pytest_pau.Instance objects"
+                )
+            if inst.id in seen:
+                raise ConfigError(f"--pau-dataset={s.dataset!r}: duplicate instance id {inst.id!r}")
+            seen.add(inst.id)
+        self.instances = list(instances)
+        self.order = {inst.id: i for i, inst in enumerate(self.instances)}
+        return self.instances
+
+    # -- evaluation (workers, or the single process) ------------------------------------------
+
+    def eval_config(self) -> Any:
+        from pytest_pau.scoring import EvalConfig
+
+        s = self.settings
+        max_cost = s.max_cost_usd
+        workers = int(getattr(self.config, "workerinput", {}).get("workercount", 1) or 1)
+        if max_cost is not None and workers > 1:
+            # Each xdist worker spends from its own share, so the run never exceeds the total.
+            max_cost = max_cost / workers
+        return EvalConfig(
+            model=s.model or "",
+            api_base=s.api_base,
+            judge_model=s.judge_model,
+            judge_api_base=s.judge_api_base,
+            coder_model=s.coder_model,
+            coder_api_base=s.coder_api_base,
+            mode=s.mode,  # type: ignore[arg-type]
+            max_iterations=s.max_iterations,
+            seed=s.seed,
+            judge_samples=s.judge_samples,
+            judge_logprobs=s.judge_logprobs,
+            gold_control=s.gold_control,
+            judge_threshold=s.judge_threshold,
+            match_threshold=s.match_threshold,
+            sandbox=s.sandbox,
+            cache_dir=s.cache_dir,
+            no_cache=s.no_cache,
+            max_cost_usd=max_cost,
+        )
+
+    @property
+    def evaluator(self) -> Evaluator:
+        """The process's Evaluator, built on first use with the agent from the hook."""
+        if self._evaluator is None:
+            from pytest_pau.agent import PSEUDO_MODELS
+            from pytest_pau.scoring import Evaluator
+
+            config = self.config
+
+            def classify(**kw: Any) -> str | None:
+                return config.hook.pytest_pau_classify_failure(config=config, **kw)
+
+            evaluator = Evaluator(self.eval_config(), classify_hook=classify)
+            s = self.settings
+            client = None
+            if s.model not in PSEUDO_MODELS:
+                try:
+                    client = evaluator.client(s.model or "", s.api_base)
+                except PauError:
+                    client = None  # a custom agent may use a name litellm does not know
+            agent = config.hook.pytest_pau_make_agent(config=config, settings=s, client=client)
+            if agent is not None:
+                if not callable(getattr(agent, "run", None)):
+                    raise ConfigError(
+                        f"pytest_pau_make_agent returned {agent!r}, which has no "
+                        "run(instance, sandbox) method"
+                    )
+                evaluator._agent = agent
+            self._evaluator = evaluator
+        return self._evaluator
+
+    def evaluate(self, instance: Instance, progress: Callable[[str], None] | None) -> InstanceResult:
+        """Evaluate once per process and instance (several tests may share one instance)."""
+        if instance.id not in self._memo:
+            self._memo[instance.id] = self.evaluator.evaluate(instance, progress=progress)
+        return self._memo[instance.id]
+
+    # -- gathering (the controller, or the single process) ---------------------------------
+
+    def record(self, data: str) -> None:
+        """Take one item's result from its report."""
+        result = InstanceResult.model_validate_json(data)
+        self.results[result.id] = result
+
+    def count_selected(self, ids: list[str]) -> None:
+        """Number of distinct instances among selected item ids (``...[<instance id>]``)."""
+        found = set()
+        for nodeid in ids:
+            if nodeid.endswith("]") and "[" in nodeid:
+                param = nodeid[nodeid.index("[") + 1 : -1]
+                if param in self.order:
+                    found.add(param)
+        self.selected = len(found)
+
+    def ordered_results(self) -> list[InstanceResult]:
+        return sorted(self.results.values(), key=lambda r: (self.order.get(r.id, len(self.order)), r.id))
+
+    def build_run_info(self, interrupted: bool) -> RunInfo:
+        s = self.settings
+        try:
+            from pytest_pau.agent import PROMPTS_VERSION
+        except ImportError:  # pragma: no cover - the agent package always ships it
+            PROMPTS_VERSION = ""
+        return RunInfo(
+            plugin_version=__version__,
+            model=s.model or "",
+            judge_model=s.judge_model,
+            coder_model=s.coder_model,
+            dataset=s.dataset,
+            split=s.split,
+            mode=s.mode,
+            seed=s.seed,
+            max_iterations=s.max_iterations,
+            prompts_version=PROMPTS_VERSION,
+            thresholds=s.thresholds(),
+            started=self.started,
+            finished=now_utc(),
+            python=sys.version.split()[0],
+            host=platform.node(),
+            interrupted=interrupted,
+        )
+
+    def notes(self) -> list[str]:
+        out = []
+        for role, model, option in self.settings.low_fidelity_roles():
+            out.append(
+                f"the {role} is the embedded {model!r} model, so these scores are low fidelity; "
+                f"set a stronger one with {option}=MODEL (e.g. {option}=gpt-5-mini)"
+            )
+        if self.summary and self.summary["counts"]["selected"] > self.summary["counts"]["items"]:
+            out.append("the run stopped early: re-run it; finished items come from the model cache")
+        return out
+
+    def finish(self, exitstatus: int, interrupted: bool) -> None:
+        """Summary, gates, report files. Called once, on the controller."""
+        s = self.settings
+        results = self.ordered_results()
+        gates = Gates(s.min_mean_judge, s.min_pass_rate, s.min_mean_match, on_ci=s.gate_on_ci)
+        self.summary = build_summary(
+            results,
+            gates=gates,
+            wall_s=time.perf_counter() - self.t0,
+            selected=max(self.selected, len(results)),
+        )
+        self.run_info = self.build_run_info(interrupted)
+        report = Report(run=self.run_info, instances=results, summary=self.summary)
+        if s.report is not None:
+            from pytest_pau.report.json_report import write_report
+
+            self.report_written = write_report(self.resolve(s.report), report)
+        self._write_extras(report)
+
+    def resolve(self, path: Path) -> Path:
+        """Relative output paths are taken from the invocation folder, as pytest does."""
+        return path if path.is_absolute() else Path(self.config.invocation_params.dir) / path
+
+    def _write_extras(self, report: Report) -> None:
+        s = self.settings
+        if s.html is not None:
+            try:
+                from pytest_pau.report.html import write_html
+
+                self.outputs.append(f"HTML report: {write_html(report, self.resolve(s.html))}")
+            except (ImportError, PauError, OSError) as exc:
+                warnings.warn(f"--pau-html: could not write {str(s.html)!r}: {exc}", stacklevel=1)
+        if s.plots is not None:
+            try:
+                from pytest_pau.report.plots import write_plots
+
+                paths = write_plots([report], self.resolve(s.plots))
+                self.outputs.append(f"plots: {len(paths)} PNG files in {self.resolve(s.plots)}")
+            except (ImportError, PauError, OSError) as exc:
+                warnings.warn(
+                    f"--pau-plots: could not write plots to {str(s.plots)!r}: {exc}; "
+                    "install the plots extra: pip install 'pytest-pau[plots]'",
+                    stacklevel=1,
+                )
+
+
+def gate_failed(summary: dict[str, Any] | None) -> bool:
+    return bool(summary and not summary["gates_passed"])

@@ -1,0 +1,290 @@
+"""The pytest plugin (entry point ``pytest11: pau``): hooks and fixtures only.
+
+Inactive unless ``--pau-model`` (or ini ``pau_model``) is set: then it loads the
+instances, registers their markers, collects one item per instance, evaluates items in
+the ``pau_result`` fixture, gathers results (with or without xdist), prints the summary,
+applies the release gates and writes the report. The work is delegated to
+:mod:`pytest_pau._collect`, :mod:`pytest_pau._session` and :mod:`pytest_pau.report`.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Generator, Iterator
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+# Before anything imports litellm: never fetch the price map from the network.
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+from pytest_pau import _collect  # noqa: E402
+from pytest_pau._session import PauSession, gate_failed, pau_session_key, result_key, sent_key  # noqa: E402
+from pytest_pau.errors import ConfigError, DatasetError  # noqa: E402
+from pytest_pau.options import PauSettings, register_pytest_options, settings_from_config  # noqa: E402
+
+if TYPE_CHECKING:
+    from pytest_pau.models import Instance, InstanceResult
+
+# The scripted model server fixture (`scripted_llm`) is offered to every project.
+pytest_plugins = ["pytest_pau.testing"]
+
+
+def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
+    from pytest_pau import hookspecs
+
+    pluginmanager.add_hookspecs(hookspecs)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    register_pytest_options(parser)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "pau: every PAU benchmark item (pytest-pau)")
+    try:
+        settings = settings_from_config(config)
+    except ConfigError as exc:
+        if config.getoption("pau_model") is None and not str(config.getini("pau_model")):
+            return  # inactive: a bad pau_* ini value must not break ordinary test runs
+        raise pytest.UsageError(str(exc)) from None
+    if not settings.active or config.option.help:
+        return
+    state = PauSession(config, settings)
+    try:
+        instances = state.load_instances()
+    except (ConfigError, DatasetError) as exc:
+        raise pytest.UsageError(f"--pau-dataset={settings.dataset!r}: {exc}") from None
+    for line in _collect.marker_lines(instances):
+        config.addinivalue_line("markers", line)
+    config.stash[pau_session_key] = state
+    config.pluginmanager.register(PauPlugin(state), "pau-session")
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_pau_load_dataset(config: pytest.Config, spec: str, split: str) -> list[Instance]:
+    from pytest_pau.dataset import load_dataset
+
+    return load_dataset(spec, split)
+
+
+class PauPlugin:
+    """The hooks of an active run (registered by ``pytest_configure``)."""
+
+    def __init__(self, state: PauSession) -> None:
+        self.state = state
+
+    def pytest_report_header(self, config: pytest.Config) -> list[str]:
+        s = self.state.settings
+        return [
+            f"pau: model {s.model}, judge {s.judge_model}, coder {s.coder_model}, "
+            f"dataset {s.dataset}/{s.split} ({len(self.state.instances)} instances), "
+            f"{s.mode} mode, max {s.max_iterations} iterations, cache "
+            f"{'off' if s.no_cache else s.cache_dir}"
+        ]
+
+    # -- collection ---------------------------------------------------------------------
+
+    def pytest_generate_tests(self, metafunc: pytest.Metafunc) -> None:
+        if _collect.ARGNAME not in metafunc.fixturenames:
+            return
+        for mark in metafunc.definition.iter_markers("parametrize"):
+            names = mark.args[0] if mark.args else mark.kwargs.get("argnames", "")
+            if _collect.ARGNAME in (names if isinstance(names, (list, tuple)) else str(names).replace(" ", "").split(",")):
+                return  # the user parametrizes pau_instance themselves
+        metafunc.parametrize(_collect.ARGNAME, _collect.params(self.state.instances))
+
+    @pytest.hookimpl(tryfirst=True, specname="pytest_collection_modifyitems")
+    def pytest_collection_modifyitems_inject(self, session: pytest.Session, items: list[pytest.Item]) -> None:
+        # Before -k/-m deselection, so those select among the builtin items too.
+        if not _collect.uses_instances(items):
+            items.extend(_collect.builtin_items(session))
+
+    @pytest.hookimpl(trylast=True, specname="pytest_collection_modifyitems")
+    def pytest_collection_modifyitems_limit(self, config: pytest.Config, items: list[pytest.Item]) -> None:
+        # After -k/-m deselection: --pau-limit takes the first N of what is left.
+        limit = self.state.settings.limit
+        if limit is not None:
+            dropped = _collect.apply_limit(items, limit, self.state.order)
+            if dropped:
+                config.hook.pytest_deselected(items=dropped)
+
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        self.state.count_selected([item.nodeid for item in session.items])
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
+        self.state.count_selected(list(ids))
+
+    # -- running ------------------------------------------------------------------------
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, Any]:
+        report = yield
+        result = item.stash.get(result_key, None)
+        if result is not None and not item.stash.get(sent_key, False):
+            # The first report after evaluation carries the result; pytest serializes extra
+            # report attributes, so it reaches the xdist controller unchanged.
+            report.pau_result = result.model_dump_json()
+            item.stash[sent_key] = True
+        return report
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        data = getattr(report, "pau_result", None)
+        if data and not self.state.is_worker:
+            self.state.record(data)
+
+    # -- the end ------------------------------------------------------------------------
+
+    def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+        config = session.config
+        if self.state.is_worker or config.option.collectonly:
+            return
+        interrupted = exitstatus == pytest.ExitCode.INTERRUPTED
+        self.state.finish(int(exitstatus), interrupted)
+        if gate_failed(self.state.summary) and session.exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+    def pytest_terminal_summary(self, terminalreporter: Any, config: pytest.Config) -> None:
+        summary = self.state.summary
+        if summary is None or not summary["counts"]["items"]:
+            return
+        from pytest_pau.report.render import render
+
+        extra: list[str] = []
+        for lines in config.hook.pytest_pau_summary_extra(config=config, summary=summary):
+            extra.extend(lines or [])
+        render(summary, terminalreporter, run=self.state.run_info.model_dump() if self.state.run_info else None,
+               notes=self.state.notes(), extra_lines=extra, unicode=_unicode_ok())
+        if self.state.report_written:
+            terminalreporter.line(f"PAU report: {self.state.report_written}")
+        for line in self.state.outputs:
+            terminalreporter.line(line)
+        if gate_failed(summary):
+            failed = [g for g in summary["gates"] if not g["passed"]]
+            names = ", ".join(f"{g['option']}={g['threshold']:g}" for g in failed)
+            terminalreporter.line(f"PAU release gate failed ({names}): exit status 1", red=True, bold=True)
+
+
+def _unicode_ok() -> bool:
+    try:
+        "█▏".encode(sys.stdout.encoding or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
+def _state(request: pytest.FixtureRequest, fixture: str) -> PauSession:
+    state = request.config.stash.get(pau_session_key, None)
+    if state is None:
+        pytest.skip(f"{fixture} needs --pau-model=MODEL (or pau_model in the ini file)")
+    return state
+
+
+def _progress(request: pytest.FixtureRequest, state: PauSession) -> Callable[[str], None] | None:
+    """With -v (and no xdist), show the phase an item is in after its name."""
+    config = request.config
+    if config.get_verbosity() <= 0 or state.is_worker:
+        return None
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    capman = config.pluginmanager.get_plugin("capturemanager")
+    if reporter is None:
+        return None
+
+    def show(phase: str) -> None:
+        # Capture is on while fixtures run: suspend it, or the text lands in the captured
+        # output instead of the terminal line "pau::test_pau[...] explore judge code PASSED".
+        if capman is not None:
+            with capman.global_and_fixture_disabled():
+                reporter.write(f"{phase} ", cyan=True)
+        else:
+            reporter.write(f"{phase} ", cyan=True)
+
+    return show
+
+
+# ------------------------------------------------------------------------------ fixtures
+
+
+@pytest.fixture(scope="session")
+def pau_settings(request: pytest.FixtureRequest) -> PauSettings:
+    """The resolved ``--pau-*`` settings (``model`` is None when the plugin is inactive)."""
+    state = request.config.stash.get(pau_session_key, None)
+    return state.settings if state is not None else settings_from_config(request.config)
+
+
+@pytest.fixture
+def pau_instance() -> Instance:
+    """The current :class:`pytest_pau.Instance`; parametrized by the plugin per instance."""
+    pytest.skip("pau_instance needs --pau-model=MODEL (or pau_model in the ini file)")
+
+
+@pytest.fixture
+def pau_result(request: pytest.FixtureRequest, pau_instance: Instance) -> InstanceResult:
+    """The scored outcome of the current instance (evaluated once per process).
+
+    An infrastructure failure errors the test (E); a spent budget skips it.
+    """
+    from pytest_pau.report.messages import error_message
+
+    state = _state(request, "pau_result")
+    result = state.evaluate(pau_instance, _progress(request, state))
+    node = request.node
+    node.stash[result_key] = result
+    for name, value in (
+        ("pau_judge_score", result.judge_score),
+        ("pau_code_match", result.code_match),
+        ("pau_passed", result.passed),
+        ("pau_failure_mode", result.failure_mode),
+        ("pau_n_queries", result.n_queries),
+        ("pau_concluded", result.concluded),
+        ("pau_cost_usd", round(result.cost_usd, 6)),
+    ):
+        node.user_properties.append((name, value))  # what record_property does: --junitxml
+    if result.error is not None:
+        pytest.fail(error_message(result), pytrace=False)
+    if result.skipped is not None:
+        pytest.skip(result.skipped)
+    return result
+
+
+@pytest.fixture(scope="session")
+def pau_agent(request: pytest.FixtureRequest) -> Any:
+    """The agent under test (``run(instance, sandbox) -> Trajectory``)."""
+    return _state(request, "pau_agent").evaluator.agent
+
+
+@pytest.fixture(scope="session")
+def pau_judge(request: pytest.FixtureRequest) -> Any:
+    """The run's :class:`pytest_pau.scoring.Judge`."""
+    return _state(request, "pau_judge").evaluator.judge
+
+
+@pytest.fixture(scope="session")
+def pau_coder(request: pytest.FixtureRequest) -> Any:
+    """The run's :class:`pytest_pau.scoring.Coder`."""
+    return _state(request, "pau_coder").evaluator.coder
+
+
+@pytest.fixture
+def pau_sandbox(request: pytest.FixtureRequest) -> Iterator[Callable[..., Any]]:
+    """A factory ``pau_sandbox(code, **kwargs) -> Sandbox``; every sandbox is closed after the test.
+
+    The backend defaults to ``--pau-sandbox`` (``wasm``); works without ``--pau-model``.
+    """
+    from pytest_pau.sandbox import Sandbox
+
+    state = request.config.stash.get(pau_session_key, None)
+    backend = state.settings.sandbox if state is not None else "wasm"
+    boxes: list[Any] = []
+
+    def make(code: str, **kwargs: Any) -> Any:
+        kwargs.setdefault("backend", backend)
+        box = Sandbox(code, **kwargs)
+        boxes.append(box)
+        return box
+
+    yield make
+    for box in boxes:
+        box.close()

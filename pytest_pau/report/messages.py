@@ -1,0 +1,79 @@
+"""What a person reads when an item fails or errors: short, complete, actionable."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from pytest_pau.models import InstanceResult
+
+WIDTH = 100
+
+
+def _block(label: str, text: str | None, limit: int = 600) -> str:
+    text = (text or "").strip() or "(empty)"
+    if len(text) > limit:
+        text = text[: limit - 3].rstrip() + "..."
+    lines = textwrap.wrap(" ".join(text.split()), WIDTH - 13) or [""]
+    pad = " " * 13
+    return f"{label:<12} " + ("\n" + pad).join(lines)
+
+
+def _score(value: float | None, fmt: str) -> str:
+    return "n/a" if value is None else format(value, fmt)
+
+
+def failure_message(
+    result: InstanceResult,
+    *,
+    judge_threshold: float,
+    match_threshold: float,
+    report_path: Path | None = None,
+) -> str:
+    """The assertion message of a failed item.
+
+    It names which threshold was missed and by how much, shows gold and predicted
+    descriptions, the judge's rating and reasons, the first mismatching input of code
+    match (expected vs got), how the agent ended, and the failure mode.
+    """
+    reasons = []
+    if result.judge_score is None or result.judge_score < judge_threshold:
+        reasons.append(f"judge score {_score(result.judge_score, '.2g')} < {judge_threshold:g}")
+    if result.code_match is None or result.code_match < match_threshold:
+        reasons.append(f"code match {_score(result.code_match, '.2f')} < {match_threshold:g}")
+    head = f"{result.id}: " + (" and ".join(reasons) if reasons else "did not pass")
+    mode = f"failure mode: {result.failure_mode}"
+    detail = getattr(result, "failure_detail", "") or ""
+    if detail:
+        mode += f" ({detail})"
+    ended = (f"concluded YES after {result.n_queries} queries (overconfident)" if result.concluded
+             else f"did not conclude; {result.n_queries} queries")
+    lines = [head, mode, f"agent: {ended}", "",
+             _block("gold:", result.gold),
+             _block("predicted:", result.prediction)]
+    ratings = ""
+    if len(result.judge_ratings) > 1:
+        ratings = f" from ratings {result.judge_ratings}"
+    lines.append(_block(f"judge {_score(result.judge_score, '.2g')}/5:",
+                        (result.judge_explanation or "(no explanation)") + ratings))
+    match_line = f"code match {_score(result.code_match, '.2f')}"
+    if result.mismatches:
+        first = result.mismatches[0]
+        match_line += (f"; first mismatch: test_func{first.input} expected {first.expected}, "
+                       f"got {first.got}")
+        if len(result.mismatches) > 1:
+            match_line += f" (+{len(result.mismatches) - 1} more)"
+    lines.append(_block("code:", match_line))
+    if report_path is not None:
+        lines.append(f"{'trajectory:':<12} pau show {report_path} {result.id}")
+    return "\n".join(lines)
+
+
+def error_message(result: InstanceResult) -> str:
+    """The message of an item the infrastructure could not run (reported as E, not F)."""
+    return (
+        f"{result.id}: infrastructure error, not the model's fault (not counted as a failure)\n"
+        f"{result.error}\n"
+        "Fix the cause and re-run; the model cache makes finished items free: "
+        "`pytest --lf` re-runs only the errored ones."
+    )
