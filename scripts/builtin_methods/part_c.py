@@ -1,4 +1,5 @@
-"""Builtin PAU methods, part c: dicts, sets, tuples, nested structures, lists of strings, grids, dates, bytes and mixed-type inputs.
+"""Builtin PAU methods, part c: dicts, sets, tuples, nested structures (trees as tuples),
+lists of strings, grids, dates, bytes and mixed-type inputs.
 
 Each entry is read by the builtin build script, which runs every input in the sandbox to
 record the outputs; no output is typed here by hand.
@@ -12,7 +13,8 @@ METHODS = [
         "description": (
             "Groups the strings of a list by length: returns a dict mapping each length to the "
             "list of strings of that length in their original order (duplicates kept), keys in "
-            "ascending order. An empty list gives {}; a non-list or a non-str item raises TypeError."
+            "ascending order. An empty list gives {}; a non-list or a non-str item raises "
+            "TypeError."
         ),
         "code": '''
 def validate_input_args(arg0: list) -> None:
@@ -27,7 +29,9 @@ def test_func(arg0):
         groups.setdefault(len(word), []).append(word)
     return {length: groups[length] for length in sorted(groups)}
 ''',
-        "train_inputs": ["(['hi', 'yes', 'no', 'cat'],)", "(['apple'],)", "(['a', 'bb', 'a', 'ccc', 'bb'],)"],
+        "train_inputs": [
+            "(['hi', 'yes', 'no', 'cat'],)", "(['apple'],)", "(['a', 'bb', 'a', 'ccc', 'bb'],)",
+        ],
         "test_inputs": [
             "([],)", "([''],)", "(['', 'x', ''],)", "(['zebra', 'ant', 'bee', 'lion'],)",
             "(['one', 'two', 'three', 'four', 'five', 'six'],)", "(['Hello', 'world'],)",
@@ -40,8 +44,8 @@ def test_func(arg0):
         "tags": ["easy", "mixed", "smoke"],
         "description": (
             "Returns the ascending list of indices at which the element of the list or tuple is "
-            "falsy: 0, 0.0, False, None, an empty string, empty bytes or an empty container. "
-            "A non-list, non-tuple argument raises TypeError."
+            "falsy: 0, 0.0, False, None, an empty string, empty bytes or an empty container. A "
+            "non-list, non-tuple argument raises TypeError."
         ),
         "code": '''
 def validate_input_args(arg0: list) -> None:
@@ -57,8 +61,7 @@ def test_func(arg0):
         "test_inputs": [
             "([],)", "((0, 1, 0),)", "([[], [0], {}, {'a': 1}],)", "([0.0, 0.5, -1],)",
             "(['', ' ', '0'],)", "([None, None],)", "([b'', b'x'],)", "([(), (None,)],)",
-            "([{0}, {}],)", "([False, 'False', 0, '0'],)", "([1, 2, 3, 0],)", "('ab',)",
-            "(None,)",
+            "([{0}, {}],)", "([False, 'False', 0, '0'],)", "([1, 2, 3, 0],)", "('ab',)", "(None,)",
         ],
     },
     {
@@ -67,8 +70,8 @@ def test_func(arg0):
         "description": (
             "Returns a dict mapping each element's exact type name ('int', 'float', 'str', 'bool', "
             "'NoneType', 'list', 'tuple', 'dict', 'set', 'bytes') to how many elements of the list "
-            "have that type, keys in order of first appearance; booleans count as 'bool', not 'int'. "
-            "An empty list gives {}; a non-list argument raises TypeError."
+            "have that type, keys in order of first appearance; booleans count as 'bool', not "
+            "'int'. An empty list gives {}; a non-list argument raises TypeError."
         ),
         "code": '''
 def validate_input_args(arg0: list) -> None:
@@ -88,8 +91,8 @@ def test_func(arg0):
         "test_inputs": [
             "([],)", "([True, 1, False],)", "(['x'],)", "([{}, {'k': 1}, []],)", "([b'ab', 'ab'],)",
             "([1.0, 1, '1', None, True],)", "([(), (), ()],)", "([None],)",
-            "([-3, 4.25, 'z', [None]],)", "([{'a'}, {1, 2}],)", "([0, 0, 0, 0.0],)",
-            "((1, 2),)", "('abc',)",
+            "([-3, 4.25, 'z', [None]],)", "([{'a'}, {1, 2}],)", "([0, 0, 0, 0.0],)", "((1, 2),)",
+            "('abc',)",
         ],
     },
     {
@@ -98,8 +101,8 @@ def test_func(arg0):
         "description": (
             "Inverts a dict with str keys and int or str values: returns a dict mapping each "
             "distinct value to the alphabetically sorted list of the keys that had it, values in "
-            "order of first appearance. A non-dict, a non-str key, or a value that is not an int or "
-            "str (bools included) raises TypeError."
+            "order of first appearance. A non-dict, a non-str key, or a value that is not an int "
+            "or str (bools included) raises TypeError."
         ),
         "code": '''
 def validate_input_args(arg0: dict) -> None:
@@ -117,7 +120,9 @@ def test_func(arg0):
         inverted.setdefault(value, []).append(key)
     return {value: sorted(keys) for value, keys in inverted.items()}
 ''',
-        "train_inputs": ["({'a': 1, 'b': 2, 'c': 1},)", "({'x': 'red', 'y': 'red'},)", "({'solo': 0},)"],
+        "train_inputs": [
+            "({'a': 1, 'b': 2, 'c': 1},)", "({'x': 'red', 'y': 'red'},)", "({'solo': 0},)",
+        ],
         "test_inputs": [
             "({},)", "({'z': 5, 'a': 5, 'm': 5},)", "({'k1': 1, 'k2': '1'},)",
             "({'b': 2, 'a': 1, 'd': 2, 'c': 1},)", "({'Bob': 'x', 'alice': 'x', 'Carl': 'y'},)",
@@ -146,9 +151,9 @@ def test_func(arg0):
 ''',
         "train_inputs": ["(b'\\x01\\xab',)", "(b'hi',)", "(b'\\x00',)"],
         "test_inputs": [
-            "(b'',)", "(b'\\xff\\xfe\\xfd',)", "(b'ABC',)", "(b'\\n\\t',)", "(b'0123',)",
-            "(b' ',)", "(b'\\x10\\x20\\x30\\x40\\x50',)", "(b'\\x0f',)", "(b'zz',)",
-            "(b'\\x7f\\x80',)", "('ab',)", "([1, 2],)",
+            "(b'',)", "(b'\\xff\\xfe\\xfd',)", "(b'ABC',)", "(b'\\n\\t',)", "(b'0123',)", "(b' ',)",
+            "(b'\\x10\\x20\\x30\\x40\\x50',)", "(b'\\x0f',)", "(b'zz',)", "(b'\\x7f\\x80',)",
+            "('ab',)", "([1, 2],)",
         ],
     },
     {
@@ -229,8 +234,9 @@ def test_func(arg0):
 ''',
         "train_inputs": ["(b'\\x01\\x00',)", "(b'\\xff',)", "(b'\\x7f',)"],
         "test_inputs": [
-            "(b'',)", "(b'\\x80',)", "(b'\\x00\\x80',)", "(b'\\xff\\xfe',)", "(b'\\x12\\x34\\x56',)",
-            "(b'\\x80\\x00\\x00\\x00',)", "(b'\\x7f\\xff\\xff\\xff\\xff\\xff\\xff\\xff',)",
+            "(b'',)", "(b'\\x80',)", "(b'\\x00\\x80',)", "(b'\\xff\\xfe',)",
+            "(b'\\x12\\x34\\x56',)", "(b'\\x80\\x00\\x00\\x00',)",
+            "(b'\\x7f\\xff\\xff\\xff\\xff\\xff\\xff\\xff',)",
             "(b'\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x01',)", "(b'A',)", "(b'\\x00\\x00',)",
             "(b'\\xff\\xff\\xff\\xff\\xff\\xff\\xff\\xff',)", "(255,)",
         ],
@@ -269,7 +275,8 @@ def test_func(arg0):
     return (max(days) - min(days)).days
 ''',
         "train_inputs": [
-            "(['2024-01-01', '2024-01-31'],)", "(['2023-06-15'],)", "(['2024-03-10', '2024-03-01', '2024-03-05'],)",
+            "(['2024-01-01', '2024-01-31'],)", "(['2023-06-15'],)",
+            "(['2024-03-10', '2024-03-01', '2024-03-05'],)",
         ],
         "test_inputs": [
             "([],)", "(['2024-02-28', '2024-03-01'],)", "(['2023-02-28', '2023-03-01'],)",
@@ -322,8 +329,8 @@ def test_func(arg0):
         "description": (
             "Takes a 'YYYY-MM-DD' date string and returns its ISO 8601 (iso_year, iso_week) tuple: "
             "weeks start on Monday and week 1 is the week holding the year's first Thursday, so "
-            "dates in early January or late December can belong to the neighbouring ISO year. "
-            "A malformed or impossible date raises ValueError; a non-str raises TypeError."
+            "dates in early January or late December can belong to the neighbouring ISO year. A "
+            "malformed or impossible date raises ValueError; a non-str raises TypeError."
         ),
         "code": '''
 import re
@@ -475,11 +482,13 @@ def test_func(arg0):
     return total
 ''',
         "train_inputs": [
-            "([[1, 2, 3], [4, 5, 6], [7, 8, 9]],)", "([[5]],)", "([[1, 1, 1, 1], [1, 100, 100, 1], [1, 1, 1, 1]],)",
+            "([[1, 2, 3], [4, 5, 6], [7, 8, 9]],)", "([[5]],)",
+            "([[1, 1, 1, 1], [1, 100, 100, 1], [1, 1, 1, 1]],)",
         ],
         "test_inputs": [
-            "([],)", "([[], []],)", "([[1, 2, 3, 4]],)", "([[2], [3], [4]],)", "([[1, 2], [3, 4]],)",
-            "([[0, 0, 0], [0, 9, 0], [0, 9, 0], [0, 0, 0]],)", "([[-1, -2, -3], [-4, 50, -6], [-7, -8, -9]],)",
+            "([],)", "([[], []],)", "([[1, 2, 3, 4]],)", "([[2], [3], [4]],)",
+            "([[1, 2], [3, 4]],)", "([[0, 0, 0], [0, 9, 0], [0, 9, 0], [0, 0, 0]],)",
+            "([[-1, -2, -3], [-4, 50, -6], [-7, -8, -9]],)",
             "([[1, 2, 3, 4, 5], [6, 7, 8, 9, 10], [11, 12, 13, 14, 15], [16, 17, 18, 19, 20], [21, 22, 23, 24, 25]],)",
             "([[1, 2], [3]],)", "([[1, True]],)", "([[1.5]],)", "((1, 2),)",
         ],
@@ -489,9 +498,9 @@ def test_func(arg0):
         "tags": ["medium", "grids"],
         "description": (
             "Takes a list of rows (lists of ints or strs; rows may differ in length) and returns, "
-            "for each column index up to the longest row's length, the number of distinct values in "
-            "that column among the rows long enough to have it. An empty grid, or only empty rows, "
-            "gives []; bools, floats and other cell types raise TypeError."
+            "for each column index up to the longest row's length, the number of distinct values "
+            "in that column among the rows long enough to have it. An empty grid, or only empty "
+            "rows, gives []; bools, floats and other cell types raise TypeError."
         ),
         "code": '''
 def validate_input_args(arg0: list) -> None:
@@ -550,9 +559,9 @@ def test_func(arg0):
         "train_inputs": ["([[1, 9, 3], [4, 5, 6]],)", "([[2, 2], [2, 2]],)", "([[0.5], [1.5]],)"],
         "test_inputs": [
             "([],)", "([[], []],)", "([[1, 2, 9], [9, 1, 1]],)", "([[1, 9], [9, 1]],)",
-            "([[3], [1, 2, 3, 8]],)", "([[-5, -1], [-2, -9]],)", "([[7]],)", "([[1, 2, 3], [], [4]],)",
-            "([[0, 0, 0], [0, 0, 1]],)", "([[2.5, 2], [3, 2.75]],)", "([[1, 'a']],)", "([[False]],)",
-            "({'a': [1]},)",
+            "([[3], [1, 2, 3, 8]],)", "([[-5, -1], [-2, -9]],)", "([[7]],)",
+            "([[1, 2, 3], [], [4]],)", "([[0, 0, 0], [0, 0, 1]],)", "([[2.5, 2], [3, 2.75]],)",
+            "([[1, 'a']],)", "([[False]],)", "({'a': [1]},)",
         ],
     },
     {
@@ -561,8 +570,8 @@ def test_func(arg0):
         "description": (
             "Takes a nested list and returns a dict mapping each depth to the number of non-list "
             "items at that depth, the top-level list being depth 1, keys ascending; tuples, dicts "
-            "and other values count as single items. Empty lists contribute nothing, so [] and [[]] "
-            "both give {}; a non-list argument raises TypeError."
+            "and other values count as single items. Empty lists contribute nothing, so [] and "
+            "[[]] both give {}; a non-list argument raises TypeError."
         ),
         "code": '''
 def validate_input_args(arg0: list) -> None:
@@ -588,18 +597,18 @@ def test_func(arg0):
         "test_inputs": [
             "([],)", "([[]],)", "([[], [[]], 5],)", "([(1, 2), [3, (4, 5)]],)",
             "([[1, [2, [3, [4]]]], 0],)", "(['a', ['b', 'c'], ['d', ['e', 'f', 'g']]],)",
-            "([None, [None], [[None]]],)", "([{'k': [1, 2]}, [{}]],)", "([[1, 2], [3, 4], [5, 6]],)",
-            "([[[1]], [[2]], 3],)", "((1, [2]),)", "('list',)",
+            "([None, [None], [[None]]],)", "([{'k': [1, 2]}, [{}]],)",
+            "([[1, 2], [3, 4], [5, 6]],)", "([[[1]], [[2]], 3],)", "((1, [2]),)", "('list',)",
         ],
     },
     {
         "id": "tree_level_sums",
         "tags": ["medium", "nested", "trees"],
         "description": (
-            "Takes a binary tree written as nested tuples (value, left, right), None standing for a "
-            "missing child, and returns the list of the sums of the node values on each level, "
-            "root level first. None (the empty tree) gives []; a node that is not a 3-tuple with an "
-            "int value raises TypeError."
+            "Takes a binary tree written as nested tuples (value, left, right), None standing for "
+            "a missing child, and returns the list of the sums of the node values on each level, "
+            "root level first. None (the empty tree) gives []; a node that is not a 3-tuple with "
+            "an int value raises TypeError."
         ),
         "code": '''
 def validate_input_args(arg0: tuple) -> None:
@@ -634,12 +643,13 @@ def test_func(arg0):
             "((1, (2, (4, None, None), None), (3, None, (5, None, None))),)",
         ],
         "test_inputs": [
-            "(None,)", "((0, None, (0, None, (7, None, None))),)", "((10, (-3, None, None), (3, None, None)),)",
+            "(None,)", "((0, None, (0, None, (7, None, None))),)",
+            "((10, (-3, None, None), (3, None, None)),)",
             "((1, (1, (1, (1, None, None), None), None), None),)",
             "((4, (2, (1, None, None), (3, None, None)), (6, (5, None, None), (7, None, None))),)",
             "((-1, None, None),)", "((2, (8, None, (9, None, None)), None),)",
-            "((100, (1, None, None), (1, (1, None, None), (1, None, None))),)",
-            "((1, 2, 3),)", "((1, None),)", "(('a', None, None),)", "([1, None, None],)",
+            "((100, (1, None, None), (1, (1, None, None), (1, None, None))),)", "((1, 2, 3),)",
+            "((1, None),)", "(('a', None, None),)", "([1, None, None],)",
         ],
     },
     {
@@ -739,10 +749,11 @@ def test_func(arg0):
 ''',
         "train_inputs": ["({'a': 3, 'b': 7, 'c': 7},)", "({'x': 1},)", "({'p': -2, 'q': -5},)"],
         "test_inputs": [
-            "({},)", "({'z': 5, 'y': 5, 'x': 5},)", "({'m': 1.5, 'n': 1},)", "({'m': 2, 'n': 2.0},)",
-            "({'b': 0, 'a': 0, 'c': -1},)", "({'k': 10, 'K': 10, 'j': 9},)",
-            "({'only': -100},)", "({'one': 1, 'two': 2, 'three': 3, 'four': 4},)",
-            "({'': 4, 'a': 4},)", "({'a': True},)", "({1: 2},)", "([('a', 1)],)",
+            "({},)", "({'z': 5, 'y': 5, 'x': 5},)", "({'m': 1.5, 'n': 1},)",
+            "({'m': 2, 'n': 2.0},)", "({'b': 0, 'a': 0, 'c': -1},)",
+            "({'k': 10, 'K': 10, 'j': 9},)", "({'only': -100},)",
+            "({'one': 1, 'two': 2, 'three': 3, 'four': 4},)", "({'': 4, 'a': 4},)",
+            "({'a': True},)", "({1: 2},)", "([('a', 1)],)",
         ],
     },
     {
@@ -783,13 +794,15 @@ def test_func(arg0):
     return out
 ''',
         "train_inputs": [
-            "({'a': {'b': 1, 'c': 2}, 'd': 3},)", "({'x': 1},)", "({'cfg': {'db': {'host': 'h', 'port': 5432}}},)",
+            "({'a': {'b': 1, 'c': 2}, 'd': 3},)", "({'x': 1},)",
+            "({'cfg': {'db': {'host': 'h', 'port': 5432}}},)",
         ],
         "test_inputs": [
             "({},)", "({'a': {}},)", "({'a': {'b': {}}, 'c': None},)", "({'l': [1, {'x': 2}]},)",
             "({'t': (1, 2), 'u': {'v': (3,)}},)", "({'a': {'b': {'c': {'d': 'deep'}}}},)",
-            "({'x': {'y': 1}, 'x.y': 2},)", "({'': {'': 0}},)", "({'k': {'a': 1, 'b': {'c': 2}}, 'z': 0},)",
-            "({'a': {1: 'x'}},)", "({2: 'two'},)", "([('a', 1)],)",
+            "({'x': {'y': 1}, 'x.y': 2},)", "({'': {'': 0}},)",
+            "({'k': {'a': 1, 'b': {'c': 2}}, 'z': 0},)", "({'a': {1: 'x'}},)", "({2: 'two'},)",
+            "([('a', 1)],)",
         ],
     },
     {
@@ -797,9 +810,10 @@ def test_func(arg0):
         "tags": ["hard", "sets"],
         "description": (
             "Takes a set or list of ints (duplicates ignored) and returns, in ascending order, a "
-            "list of strs where every run of at least 3 consecutive integers is written 'first..last' "
-            "and every other value is written alone, so a run of exactly 2 gives two separate "
-            "entries. An empty input gives []; non-int members (bools included) raise TypeError."
+            "list of strs where every run of at least 3 consecutive integers is written "
+            "'first..last' and every other value is written alone, so a run of exactly 2 gives two "
+            "separate entries. An empty input gives []; non-int members (bools included) raise "
+            "TypeError."
         ),
         "code": '''
 def validate_input_args(arg0: set) -> None:
@@ -854,13 +868,14 @@ def test_func(arg0):
     return "".join(letters)
 ''',
         "train_inputs": [
-            "(['portable', 'network', 'graphics'],)", "(['bank', 'of', 'america'],)", "(['to', 'be'],)",
+            "(['portable', 'network', 'graphics'],)", "(['bank', 'of', 'america'],)",
+            "(['to', 'be'],)",
         ],
         "test_inputs": [
-            "([],)", "(['a', 'an', 'the'],)", "(['as', 'soon', 'as', 'possible'],)", "(['ox', 'cow'],)",
-            "(['123abc', 'xyz'],)", "(['   ', 'end'],)", "(['lower', 'CASE', 'mIxEd'],)",
-            "(['hello'],)", "(['', 'ab'],)", "(['über', 'alles'],)", "(['one', 'two', 'six', 'ten'],)",
-            "('abc',)", "([['abc']],)",
+            "([],)", "(['a', 'an', 'the'],)", "(['as', 'soon', 'as', 'possible'],)",
+            "(['ox', 'cow'],)", "(['123abc', 'xyz'],)", "(['   ', 'end'],)",
+            "(['lower', 'CASE', 'mIxEd'],)", "(['hello'],)", "(['', 'ab'],)",
+            "(['über', 'alles'],)", "(['one', 'two', 'six', 'ten'],)", "('abc',)", "([['abc']],)",
         ],
     },
     {
@@ -868,8 +883,8 @@ def test_func(arg0):
         "tags": ["easy", "strings"],
         "description": (
             "Summarises a list of names as one str: '(none)' for an empty list, the names joined "
-            "by ', ' when there are at most 3, otherwise the first 3 joined by ', ' followed by "
-            "' and N more' where N is the number left out."
+            "by ', ' when there are at most 3, otherwise the first 3 joined by ', ' followed by ' "
+            "and N more' where N is the number left out."
         ),
         "code": '''
 def validate_input_args(arg0: list) -> None:
@@ -889,13 +904,13 @@ def test_func(arg0):
         "test_inputs": [
             "([],)", "(['x', 'y', 'z'],)", "(['w', 'x', 'y', 'z'],)", "([''],)", "(['', ''],)",
             "(['Mary Jane', 'Li'],)", "(['1', '2', '3', '4', '5', '6', '7', '8', '9', '10'],)",
-            "(['same', 'same', 'same', 'same'],)", "(['a, b', 'c'],)", "(['q', 'r', 's', 't', 'u', 'v'],)",
-            "('abcd',)", "([1, 2, 3],)",
+            "(['same', 'same', 'same', 'same'],)", "(['a, b', 'c'],)",
+            "(['q', 'r', 's', 't', 'u', 'v'],)", "('abcd',)", "([1, 2, 3],)",
         ],
     },
     {
         "id": "dedupe_keep_last_casefold",
-        "tags": ["medium", "strings"],
+        "tags": ["hard", "strings"],
         "description": (
             "Removes case-insensitive duplicates from a list of strings, keeping only the last "
             "occurrence of each (with that occurrence's own spelling) and preserving the relative "
@@ -918,8 +933,8 @@ def test_func(arg0):
         "test_inputs": [
             "([],)", "(['one'],)", "(['b', 'a', 'b', 'a'],)", "(['Straße', 'STRASSE'],)",
             "(['', '', 'x'],)", "(['apple', 'Banana', 'APPLE', 'banana', 'cherry'],)",
-            "(['a ', 'a', 'A '],)", "(['dog', 'cat', 'Dog', 'bird', 'CAT'],)", "(['1', '01', '1'],)",
-            "(['Q', 'q', 'Q', 'q', 'Q'],)", "('aAa',)", "([None],)",
+            "(['a ', 'a', 'A '],)", "(['dog', 'cat', 'Dog', 'bird', 'CAT'],)",
+            "(['1', '01', '1'],)", "(['Q', 'q', 'Q', 'q', 'Q'],)", "('aAa',)", "([None],)",
         ],
     },
     {
@@ -951,7 +966,8 @@ def test_func(arg0):
     return widths
 ''',
         "train_inputs": [
-            "([['id', 'name'], ['1', 'alice'], ['22', 'bo']],)", "([['x']],)", "([['a', 'bb', 'ccc']],)",
+            "([['id', 'name'], ['1', 'alice'], ['22', 'bo']],)", "([['x']],)",
+            "([['a', 'bb', 'ccc']],)",
         ],
         "test_inputs": [
             "([],)", "([[], []],)", "([['short'], ['a', 'longer'], ['', '', 'end']],)",
@@ -993,9 +1009,9 @@ def test_func(arg0):
         ],
         "test_inputs": [
             "([],)", "([[5]],)", "([[1, 2, 1], [0, 9, 0], [1, 2, 1]],)", "([[1, 2, 3]],)",
-            "([[1, 1], [2, 2]],)", "([['a', 'b'], ['a', 'b']],)", "([[], []],)", "([[1], [2], [1]],)",
-            "([[1, 2, 2, 1], [7, 8, 8, 7]],)", "([[1, 0], [0, 1]],)", "([[3, 3], [3, 3], [3, 3]],)",
-            "([(1, 1)],)", "('aba',)",
+            "([[1, 1], [2, 2]],)", "([['a', 'b'], ['a', 'b']],)", "([[], []],)",
+            "([[1], [2], [1]],)", "([[1, 2, 2, 1], [7, 8, 8, 7]],)", "([[1, 0], [0, 1]],)",
+            "([[3, 3], [3, 3], [3, 3]],)", "([(1, 1)],)", "('aba',)",
         ],
     },
     {
@@ -1039,8 +1055,8 @@ def test_func(arg0):
         "test_inputs": [
             "([],)", "([[]],)", "([[1, 2, 3]],)", "([[4], [8], [2]],)", "([[0, 0], [0, 0]],)",
             "([[-1, -2, -3], [-4, -5, -6]],)", "([[9, 1, 1], [1, 1, 1], [1, 1, 1]],)",
-            "([[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]],)", "([[3, 3, 3], [3, 0, 3], [3, 3, 3]],)",
-            "([[1, 2], [3]],)", "([[1.5]],)", "((1, 2),)",
+            "([[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]],)",
+            "([[3, 3, 3], [3, 0, 3], [3, 3, 3]],)", "([[1, 2], [3]],)", "([[1.5]],)", "((1, 2),)",
         ],
     },
     {
@@ -1049,8 +1065,8 @@ def test_func(arg0):
         "description": (
             "Takes a set (or list) of (a, b) int pairs, read as undirected edges, and returns a "
             "dict mapping every node, in ascending order, to the ascending list of its distinct "
-            "neighbours; a self-loop (a, a) lists a once as its own neighbour. An empty input gives "
-            "{}; members that are not 2-tuples of ints raise TypeError."
+            "neighbours; a self-loop (a, a) lists a once as its own neighbour. An empty input "
+            "gives {}; members that are not 2-tuples of ints raise TypeError."
         ),
         "code": '''
 def validate_input_args(arg0: set) -> None:
@@ -1108,9 +1124,7 @@ def test_func(arg0):
     _strings(arg0, out)
     return "/".join(out)
 ''',
-        "train_inputs": [
-            "(('usr', ('local', ('bin',))),)", "(('a', 1, 'b'),)", "((1, (2, 3)),)",
-        ],
+        "train_inputs": ["(('usr', ('local', ('bin',))),)", "(('a', 1, 'b'),)", "((1, (2, 3)),)"],
         "test_inputs": [
             "((),)", "(((), ((),)),)", "((('x',), 'y', (('z',),)),)", "(('a', ['b', 'c'], 'd'),)",
             "(('', 'mid', ''),)", "((('deep', ('deeper', ('deepest',))), 'top'),)",
@@ -1153,8 +1167,8 @@ def test_func(arg0):
         "id": "mixed_numeric_total",
         "tags": ["medium", "mixed"],
         "description": (
-            "Adds up the numeric content of a list: ints and floats are added as they are, strs made "
-            "of an optional leading '-' and then only ASCII digits are added as ints, and "
+            "Adds up the numeric content of a list: ints and floats are added as they are, strs "
+            "made of an optional leading '-' and then only ASCII digits are added as ints, and "
             "everything else (bools, None, other strs such as '1.5' or ' 7', containers) is "
             "ignored. An empty list gives 0; a non-list argument raises TypeError."
         ),
@@ -1228,8 +1242,8 @@ def test_func(arg0):
         "train_inputs": ["((1, (2, 3), 4),)", "((1, 2, 3),)", "(((5, (6,)), (7, (8,))),)"],
         "test_inputs": [
             "((),)", "((((),),),)", "(9,)", "(((((1,),),), 2),)", "((1, ((2, 3), (4, (5, 6)))),)",
-            "(((1, 2), (3, 4)),)", "((0, (0, (0,)), (1, (1, (2,)))),)", "((-1, (-2,), ((-3, -4),)),)",
-            "(((), 7),)", "((1, [2]),)", "((1, 'a'),)", "(True,)",
+            "(((1, 2), (3, 4)),)", "((0, (0, (0,)), (1, (1, (2,)))),)",
+            "((-1, (-2,), ((-3, -4),)),)", "(((), 7),)", "((1, [2]),)", "((1, 'a'),)", "(True,)",
         ],
     },
     {
@@ -1259,8 +1273,8 @@ def test_func(arg0):
             "({},)", "({'z': [], 'y': [], 'x': [1]},)", "({'B': [1, 2], 'a': [3, 4]},)",
             "({'long': [], 'mid': [1, 2, 3], 'one': ['x']},)", "({'k': [[1, 2, 3]], 'j': [1, 2]},)",
             "({'m': [None, None], 'n': [None], 'o': [None, None, None, None]},)",
-            "({'c': [1], 'b': [2], 'a': [3]},)", "({'': [1], ' ': [1, 1]},)",
-            "({'a': (1, 2)},)", "({1: [1]},)", "([['a', [1]]],)", "({'a': 'abc'},)",
+            "({'c': [1], 'b': [2], 'a': [3]},)", "({'': [1], ' ': [1, 1]},)", "({'a': (1, 2)},)",
+            "({1: [1]},)", "([['a', [1]]],)", "({'a': 'abc'},)",
         ],
     },
     {
@@ -1289,12 +1303,15 @@ def test_func(arg0):
     validate_input_args(arg0)
     return _count(arg0)
 ''',
-        "train_inputs": ["({'a': 1, 'b': {'c': 2}},)", "([{'x': 1}, {'y': 2, 'z': 3}],)", "([1, [2, 3]],)"],
+        "train_inputs": [
+            "({'a': 1, 'b': {'c': 2}},)", "([{'x': 1}, {'y': 2, 'z': 3}],)", "([1, [2, 3]],)",
+        ],
         "test_inputs": [
             "({},)", "([],)", "('text',)", "({'a': {'b': {'c': {'d': None}}}},)",
             "(({'k': [{'m': 1}]}, ({'n': 2},)),)", "({'list': [1, 2, 3], 'tuple': (4, 5)},)",
-            "([[[{}]]],)", "({1: {2: {3: 4}}, 5: [6, {7: 8}]},)", "([{'a': 1}, [{'a': 1}], ({'a': 1},)],)",
-            "(None,)", "({'keys': ['k1', 'k2']},)", "({1, 2},)", "(({},),)",
+            "([[[{}]]],)", "({1: {2: {3: 4}}, 5: [6, {7: 8}]},)",
+            "([{'a': 1}, [{'a': 1}], ({'a': 1},)],)", "(None,)", "({'keys': ['k1', 'k2']},)",
+            "({1, 2},)", "(({},),)",
         ],
     },
     {
@@ -1335,9 +1352,9 @@ def test_func(arg0):
         "id": "bytes_fletcher16",
         "tags": ["hard", "bytes"],
         "description": (
-            "Returns the Fletcher-16 checksum of the bytes as an int: a running sum s1 of the bytes "
-            "and a running sum s2 of the successive s1 values, both kept modulo 255, combined as "
-            "s2 * 256 + s1. Empty bytes give 0; a non-bytes argument raises TypeError."
+            "Returns the Fletcher-16 checksum of the bytes as an int: a running sum s1 of the "
+            "bytes and a running sum s2 of the successive s1 values, both kept modulo 255, "
+            "combined as s2 * 256 + s1. Empty bytes give 0; a non-bytes argument raises TypeError."
         ),
         "code": '''
 def validate_input_args(arg0: bytes) -> None:
@@ -1398,9 +1415,9 @@ def test_func(arg0):
         "id": "dict_type_signature",
         "tags": ["easy", "dicts", "mixed"],
         "description": (
-            "Describes a dict with str keys as one str of 'key:type' entries, the exact type name of "
-            "each value ('int', 'str', 'bool', 'NoneType', 'list', ...), joined by ',' with keys in "
-            "sorted order. An empty dict gives ''; a non-str key raises TypeError."
+            "Describes a dict with str keys as one str of 'key:type' entries, the exact type name "
+            "of each value ('int', 'str', 'bool', 'NoneType', 'list', ...), joined by ',' with "
+            "keys in sorted order. An empty dict gives ''; a non-str key raises TypeError."
         ),
         "code": '''
 def validate_input_args(arg0: dict) -> None:
@@ -1415,9 +1432,9 @@ def test_func(arg0):
         "train_inputs": ["({'b': 1, 'a': 'x'},)", "({'flag': True},)", "({'z': None, 'y': [1]},)"],
         "test_inputs": [
             "({},)", "({'n': 1.5},)", "({'t': (1,), 's': {1}, 'd': {}},)", "({'B': 0, 'a': 0},)",
-            "({'raw': b'x'},)", "({'k': [], 'j': '', 'i': 0},)", "({'one': 1, 'two': 2.0, 'three': '3'},)",
-            "({'': None},)", "({'x': {'nested': 1}},)", "({1: 'a'},)", "([('a', 1)],)",
-            "('a:int',)",
+            "({'raw': b'x'},)", "({'k': [], 'j': '', 'i': 0},)",
+            "({'one': 1, 'two': 2.0, 'three': '3'},)", "({'': None},)", "({'x': {'nested': 1}},)",
+            "({1: 'a'},)", "([('a', 1)],)", "('a:int',)",
         ],
     },
     # ------------------------------------------------------------------ arity 2
@@ -1447,22 +1464,26 @@ def test_func(arg0, arg1):
         merged[key] = merged.get(key, 0) + value
     return merged
 ''',
-        "train_inputs": ["({'a': 1, 'b': 2}, {'b': 3, 'c': 4})", "({'x': 5}, {})", "({}, {'y': 1})"],
+        "train_inputs": [
+            "({'a': 1, 'b': 2}, {'b': 3, 'c': 4})", "({'x': 5}, {})", "({}, {'y': 1})",
+        ],
         "test_inputs": [
-            "({}, {})", "({'a': 1}, {'a': -1})", "({'a': 1.5}, {'a': 2})", "({'z': 1, 'y': 2}, {'x': 3, 'z': 4})",
-            "({'k': 10}, {'K': 5})", "({'a': 0, 'b': 0}, {'b': 0, 'a': 0})",
+            "({}, {})", "({'a': 1}, {'a': -1})", "({'a': 1.5}, {'a': 2})",
+            "({'z': 1, 'y': 2}, {'x': 3, 'z': 4})", "({'k': 10}, {'K': 5})",
+            "({'a': 0, 'b': 0}, {'b': 0, 'a': 0})",
             "({'p': 100, 'q': 200, 'r': 300}, {'r': 1, 's': 2})", "({'n': -4}, {'m': -6})",
-            "({'a': 1}, {'a': True})", "({'a': 1}, [('a', 1)])", "({1: 1}, {})", "({'a': '1'}, {'a': 1})",
+            "({'a': 1}, {'a': True})", "({'a': 1}, [('a', 1)])", "({1: 1}, {})",
+            "({'a': '1'}, {'a': 1})",
         ],
     },
     {
         "id": "dict_diff_report",
-        "tags": ["medium", "dicts"],
+        "tags": ["easy", "dicts"],
         "description": (
-            "Compares an old dict (first argument) with a new one (second), both with str keys, and "
-            "returns {'added': keys only in the new, 'removed': keys only in the old, 'changed': "
-            "keys in both whose values differ by ==}, each list sorted. A non-dict or a non-str key "
-            "raises TypeError."
+            "Compares an old dict (first argument) with a new one (second), both with str keys, "
+            "and returns {'added': keys only in the new, 'removed': keys only in the old, "
+            "'changed': keys in both whose values differ by ==}, each list sorted. A non-dict or a "
+            "non-str key raises TypeError."
         ),
         "code": '''
 def validate_input_args(arg0: dict, arg1: dict) -> None:
@@ -1530,9 +1551,10 @@ def test_func(arg0, arg1):
             "({'a': {'b': 5}}, 'a.b')", "({'items': [10, 20, 30]}, 'items.1')", "({'a': 1}, 'b')",
         ],
         "test_inputs": [
-            "({'a': 1}, '')", "({}, 'x')", "({'a': {'b': {'c': 'deep'}}}, 'a.b.c')", "({'a': {'b': 1}}, 'a')",
-            "({'l': [{'x': 1}, {'x': 2}]}, 'l.1.x')", "({'l': [1, 2]}, 'l.2')", "({'l': [1, 2]}, 'l.-1')",
-            "({'a': 5}, 'a.b')", "({'t': (1, 2)}, 't.0')", "({'0': 'zero'}, '0')", "({'a': {'': 7}}, 'a.')",
+            "({'a': 1}, '')", "({}, 'x')", "({'a': {'b': {'c': 'deep'}}}, 'a.b.c')",
+            "({'a': {'b': 1}}, 'a')", "({'l': [{'x': 1}, {'x': 2}]}, 'l.1.x')",
+            "({'l': [1, 2]}, 'l.2')", "({'l': [1, 2]}, 'l.-1')", "({'a': 5}, 'a.b')",
+            "({'t': (1, 2)}, 't.0')", "({'0': 'zero'}, '0')", "({'a': {'': 7}}, 'a.')",
             "({'a': [[1, 2], [3, 4]]}, 'a.1.0')", "({'a': 1}, 1)", "([1, 2], '0')",
         ],
     },
@@ -1560,7 +1582,8 @@ def test_func(arg0, arg1):
     return {key[len(arg1):]: value for key, value in arg0.items() if key.startswith(arg1)}
 ''',
         "train_inputs": [
-            "({'db_host': 'h', 'db_port': 1, 'mode': 'x'}, 'db_')", "({'a': 1}, 'b')", "({'ab': 1, 'b': 2}, '')",
+            "({'db_host': 'h', 'db_port': 1, 'mode': 'x'}, 'db_')", "({'a': 1}, 'b')",
+            "({'ab': 1, 'b': 2}, '')",
         ],
         "test_inputs": [
             "({}, 'x')", "({'pre': 1, 'prefix': 2}, 'pre')", "({'Key': 1, 'key': 2}, 'k')",
@@ -1612,9 +1635,10 @@ def test_func(arg0, arg1):
         "id": "exclusive_members_tagged",
         "tags": ["easy", "sets"],
         "description": (
-            "Takes two sets (or lists) of ints and returns the sorted list of (value, side) tuples for "
-            "the values found in exactly one of them, side being 'left' for the first argument and "
-            "'right' for the second; shared values are left out. Non-int members raise TypeError."
+            "Takes two sets (or lists) of ints and returns the sorted list of (value, side) tuples "
+            "for the values found in exactly one of them, side being 'left' for the first argument "
+            "and 'right' for the second; shared values are left out. Non-int members raise "
+            "TypeError."
         ),
         "code": '''
 def validate_input_args(arg0: set, arg1: set) -> None:
@@ -1632,9 +1656,9 @@ def test_func(arg0, arg1):
 ''',
         "train_inputs": ["({1, 2, 3}, {2, 3, 4})", "({5}, {5})", "({1, 9}, {4})"],
         "test_inputs": [
-            "([], [])", "([], [3, 1])", "([2, 2], [])", "({-1, 0}, {0, 1})", "({10, 20, 30}, {15, 25})",
-            "([1, 1, 2], [2, 2, 3])", "({7, 8, 9}, {7, 8, 9, 10})", "({100}, {-100})",
-            "({1, 2}, {'1'})", "({1.0}, {1})", "((1, 2), {1})", "([False], [])",
+            "([], [])", "([], [3, 1])", "([2, 2], [])", "({-1, 0}, {0, 1})",
+            "({10, 20, 30}, {15, 25})", "([1, 1, 2], [2, 2, 3])", "({7, 8, 9}, {7, 8, 9, 10})",
+            "({100}, {-100})", "({1, 2}, {'1'})", "({1.0}, {1})", "((1, 2), {1})", "([False], [])",
         ],
     },
     {
@@ -1664,8 +1688,8 @@ def test_func(arg0, arg1):
         "test_inputs": [
             "((), ())", "((), (1, 2))", "((-1, -2, -3, -4), (-5, 0))", "((1.5, 2), (1, 2.5))",
             "((3, 3), (3, 3))", "((0, 10, 0, 10), (10, 0, 10, 0))", "((1, 2, 3, 4, 5), (5,))",
-            "((2,), (1, 1, 1))", "((100, -100), (-100, 100))", "([1, 2], (1, 2))", "((1, 'a'), (1, 2))",
-            "((True,), (1,))",
+            "((2,), (1, 1, 1))", "((100, -100), (-100, 100))", "([1, 2], (1, 2))",
+            "((1, 'a'), (1, 2))", "((True,), (1,))",
         ],
     },
     {
@@ -1673,8 +1697,8 @@ def test_func(arg0, arg1):
         "tags": ["easy", "tuples"],
         "description": (
             "Compares two tuples of ints and returns -1, 0 or 1: the shorter tuple is the smaller "
-            "whatever its contents, and only tuples of equal length are compared element by element "
-            "(lexicographically). Non-tuple arguments or non-int items raise TypeError."
+            "whatever its contents, and only tuples of equal length are compared element by "
+            "element (lexicographically). Non-tuple arguments or non-int items raise TypeError."
         ),
         "code": '''
 def validate_input_args(arg0: tuple, arg1: tuple) -> None:
@@ -1696,18 +1720,18 @@ def test_func(arg0, arg1):
         "train_inputs": ["((1, 2), (1, 3))", "((9,), (1, 1))", "((4, 4), (4, 4))"],
         "test_inputs": [
             "((), ())", "((), (0,))", "((5, 5, 5), (9, 9))", "((2, 1), (1, 9))", "((-1,), (-2,))",
-            "((1, 2, 3), (1, 2, 4))", "((0, 0, 1), (0, 0, 0))", "((100,), (1, 0))", "((7, 7), (7, 7, 7))",
-            "([1], [1])", "((1.0,), (1,))", "((1,), ('1',))",
+            "((1, 2, 3), (1, 2, 4))", "((0, 0, 1), (0, 0, 0))", "((100,), (1, 0))",
+            "((7, 7), (7, 7, 7))", "([1], [1])", "((1.0,), (1,))", "((1,), ('1',))",
         ],
     },
     {
         "id": "grid_wrapped_lookup",
         "tags": ["easy", "grids"],
         "description": (
-            "Returns the cell of a rectangular grid at a (row, col) position taken modulo the grid's "
-            "height and width, so indices wrap around in both directions (row -1 is the last row, "
-            "row == height is row 0). A grid without cells or with ragged rows raises ValueError; a "
-            "position that is not a pair of ints raises TypeError."
+            "Returns the cell of a rectangular grid at a (row, col) position taken modulo the "
+            "grid's height and width, so indices wrap around in both directions (row -1 is the "
+            "last row, row == height is row 0). A grid without cells or with ragged rows raises "
+            "ValueError; a position that is not a pair of ints raises TypeError."
         ),
         "code": '''
 def validate_input_args(arg0: list, arg1: tuple) -> None:
@@ -1730,12 +1754,15 @@ def test_func(arg0, arg1):
     row, col = arg1
     return arg0[row % len(arg0)][col % len(arg0[0])]
 ''',
-        "train_inputs": ["([[1, 2], [3, 4]], (0, 1))", "([[1, 2], [3, 4]], (2, 2))", "([[1, 2], [3, 4]], (-1, 0))"],
+        "train_inputs": [
+            "([[1, 2], [3, 4]], (0, 1))", "([[1, 2], [3, 4]], (2, 2))",
+            "([[1, 2], [3, 4]], (-1, 0))",
+        ],
         "test_inputs": [
             "([], (0, 0))", "([[], []], (0, 0))", "([[5]], (100, -100))", "([[1, 2, 3]], (7, 4))",
             "([['a'], ['b'], ['c']], (-4, 9))", "([[1, 2], [3, 4], [5, 6]], (5, -3))",
-            "([[0, 1, 2], [3, 4, 5]], (1, 2))", "([[None, True]], (0, -1))", "([[1, 2], [3]], (0, 0))",
-            "([[1]], (0,))", "([[1]], [0, 0])", "([[1]], (0, 0.0))",
+            "([[0, 1, 2], [3, 4, 5]], (1, 2))", "([[None, True]], (0, -1))",
+            "([[1, 2], [3]], (0, 0))", "([[1]], (0,))", "([[1]], [0, 0])", "([[1]], (0, 0.0))",
         ],
     },
     {
@@ -1743,9 +1770,9 @@ def test_func(arg0, arg1):
         "tags": ["medium", "grids"],
         "description": (
             "Sums the cells of a rectangular int grid inside the inclusive rectangle given by two "
-            "corners (r1, c1, r2, c2), in any order; the rectangle is clipped to the grid, so parts "
-            "outside are ignored and a rectangle entirely outside, or an empty grid, gives 0. "
-            "Ragged rows raise ValueError."
+            "corners (r1, c1, r2, c2), in any order; the rectangle is clipped to the grid, so "
+            "parts outside are ignored and a rectangle entirely outside, or an empty grid, gives "
+            "0. Ragged rows raise ValueError."
         ),
         "code": '''
 def validate_input_args(arg0: list, arg1: tuple) -> None:
@@ -1779,16 +1806,16 @@ def test_func(arg0, arg1):
     return total
 ''',
         "train_inputs": [
-            "([[1, 2, 3], [4, 5, 6], [7, 8, 9]], (0, 0, 1, 1))", "([[1, 2, 3], [4, 5, 6], [7, 8, 9]], (2, 2, 1, 1))",
-            "([[1, 2], [3, 4]], (0, 0, 5, 5))",
+            "([[1, 2, 3], [4, 5, 6], [7, 8, 9]], (0, 0, 1, 1))",
+            "([[1, 2, 3], [4, 5, 6], [7, 8, 9]], (2, 2, 1, 1))", "([[1, 2], [3, 4]], (0, 0, 5, 5))",
         ],
         "test_inputs": [
             "([], (0, 0, 1, 1))", "([[], []], (0, 0, 1, 1))", "([[1, 2], [3, 4]], (5, 5, 9, 9))",
             "([[1, 2], [3, 4]], (-3, -3, -1, -1))", "([[1, 2], [3, 4]], (-1, -1, 0, 0))",
             "([[1, 2, 3], [4, 5, 6]], (1, 0, 1, 2))", "([[1, 2, 3], [4, 5, 6]], (0, 2, 1, 2))",
             "([[10]], (0, 0, 0, 0))", "([[-1, -1], [-1, -1]], (1, 0, 0, 1))",
-            "([[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]], (2, 3, 1, 1))", "([[1, 2], [3]], (0, 0, 0, 0))",
-            "([[1]], (0, 0, 0))", "([[1.5]], (0, 0, 0, 0))",
+            "([[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]], (2, 3, 1, 1))",
+            "([[1, 2], [3]], (0, 0, 0, 0))", "([[1]], (0, 0, 0))", "([[1.5]], (0, 0, 0, 0))",
         ],
     },
     {
@@ -1832,10 +1859,10 @@ def test_func(arg0, arg1):
             "([[1, 1, 0], [0, 0, 1]], 1)", "([[1, 0, 1], [0, 1, 0]], 1)", "([[2, 2], [2, 2]], 2)",
         ],
         "test_inputs": [
-            "([], 1)", "([[1]], 1)", "([[1, 1]], 0)", "([[0, 1], [1, 0]], 0)", "([[5], [5], [3]], 5)",
-            "([[1, 2, 3], [4, 5]], 3)", "([[1, 1], [1]], 1)", "([[7, 7, 7], [7, 0, 7], [7, 7, 7]], 7)",
-            "([[3, 0, 3], [0, 3, 0], [3, 0, 3]], 3)", "([[9, 9, 1, 9]], 9)", "([[1, 1]], True)",
-            "([[1, 1.0]], 1)", "([(1, 1)], 1)",
+            "([], 1)", "([[1]], 1)", "([[1, 1]], 0)", "([[0, 1], [1, 0]], 0)",
+            "([[5], [5], [3]], 5)", "([[1, 2, 3], [4, 5]], 3)", "([[1, 1], [1]], 1)",
+            "([[7, 7, 7], [7, 0, 7], [7, 7, 7]], 7)", "([[3, 0, 3], [0, 3, 0], [3, 0, 3]], 3)",
+            "([[9, 9, 1, 9]], 9)", "([[1, 1]], True)", "([[1, 1.0]], 1)", "([(1, 1)], 1)",
         ],
     },
     {
@@ -1844,8 +1871,8 @@ def test_func(arg0, arg1):
         "description": (
             "Rotates each row of a grid (list of lists) to the right by row_index * k positions, "
             "so row 0 never moves, row 1 moves by k, row 2 by 2k, and so on, wrapping around the "
-            "row's own length; a negative k rotates to the left and empty rows stay empty. A k that "
-            "is not an int raises TypeError."
+            "row's own length; a negative k rotates to the left and empty rows stay empty. A k "
+            "that is not an int raises TypeError."
         ),
         "code": '''
 def validate_input_args(arg0: list, arg1: int) -> None:
@@ -1870,14 +1897,15 @@ def test_func(arg0, arg1):
     return out
 ''',
         "train_inputs": [
-            "([[1, 2, 3], [1, 2, 3], [1, 2, 3]], 1)", "([[1, 2], [3, 4]], 0)", "([['a', 'b', 'c', 'd']], 3)",
+            "([[1, 2, 3], [1, 2, 3], [1, 2, 3]], 1)", "([[1, 2], [3, 4]], 0)",
+            "([['a', 'b', 'c', 'd']], 3)",
         ],
         "test_inputs": [
             "([], 2)", "([[], [], []], 1)", "([[1, 2, 3], [4, 5, 6]], -1)", "([[1], [2], [3]], 5)",
-            "([[1, 2, 3, 4], [1, 2, 3, 4], [1, 2, 3, 4]], 2)", "([[0, 1], [0, 1], [0, 1], [0, 1]], 1)",
-            "([[1, 2, 3], [1, 2, 3], [1, 2, 3]], 3)", "([[9, 8], [7, 6, 5], [4, 3, 2, 1]], 1)",
-            "([[1, 2, 3], [4, 5, 6], [7, 8, 9]], -4)", "([[1, 2], [3, 4]], 1.0)", "([(1, 2)], 1)",
-            "([[1, 2], [3, 4]], True)",
+            "([[1, 2, 3, 4], [1, 2, 3, 4], [1, 2, 3, 4]], 2)",
+            "([[0, 1], [0, 1], [0, 1], [0, 1]], 1)", "([[1, 2, 3], [1, 2, 3], [1, 2, 3]], 3)",
+            "([[9, 8], [7, 6, 5], [4, 3, 2, 1]], 1)", "([[1, 2, 3], [4, 5, 6], [7, 8, 9]], -4)",
+            "([[1, 2], [3, 4]], 1.0)", "([(1, 2)], 1)", "([[1, 2], [3, 4]], True)",
         ],
     },
     {
@@ -1933,9 +1961,9 @@ def test_func(arg0, arg1):
         "id": "weekend_days_between",
         "tags": ["medium", "dates"],
         "description": (
-            "Counts the Saturdays and Sundays in the inclusive range between two 'YYYY-MM-DD' dates, "
-            "given in either order (both end dates count when they fall on a weekend). Malformed "
-            "or impossible dates raise ValueError; non-str arguments raise TypeError."
+            "Counts the Saturdays and Sundays in the inclusive range between two 'YYYY-MM-DD' "
+            "dates, given in either order (both end dates count when they fall on a weekend). "
+            "Malformed or impossible dates raise ValueError; non-str arguments raise TypeError."
         ),
         "code": '''
 import re
@@ -1967,13 +1995,16 @@ def test_func(arg0, arg1):
     return count
 ''',
         "train_inputs": [
-            "('2024-05-13', '2024-05-19')", "('2024-05-18', '2024-05-18')", "('2024-05-13', '2024-05-17')",
+            "('2024-05-13', '2024-05-19')", "('2024-05-18', '2024-05-18')",
+            "('2024-05-13', '2024-05-17')",
         ],
         "test_inputs": [
-            "('2024-05-19', '2024-05-13')", "('2024-05-17', '2024-05-20')", "('2024-05-19', '2024-05-19')",
-            "('2024-05-14', '2024-05-14')", "('2024-01-01', '2024-12-31')", "('2023-01-01', '2023-12-31')",
-            "('2024-05-11', '2024-05-25')", "('2000-01-01', '2099-12-31')", "('2024-02-26', '2024-03-03')",
-            "('2024-02-30', '2024-03-01')", "('2024-05-13', 'tomorrow')", "('2024-05-13', None)",
+            "('2024-05-19', '2024-05-13')", "('2024-05-17', '2024-05-20')",
+            "('2024-05-19', '2024-05-19')", "('2024-05-14', '2024-05-14')",
+            "('2024-01-01', '2024-12-31')", "('2023-01-01', '2023-12-31')",
+            "('2024-05-11', '2024-05-25')", "('2000-01-01', '2099-12-31')",
+            "('2024-02-26', '2024-03-03')", "('2024-02-30', '2024-03-01')",
+            "('2024-05-13', 'tomorrow')", "('2024-05-13', None)",
         ],
     },
     {
@@ -1981,9 +2012,10 @@ def test_func(arg0, arg1):
         "tags": ["hard", "dates"],
         "description": (
             "Returns the number of whole years from a birth date to a reference date, both "
-            "'YYYY-MM-DD': the year difference, minus one when the reference month-day comes before "
-            "the birth month-day, so a 29 February birthday is only reached on 1 March in non-leap "
-            "years. A reference date before the birth date, or a malformed date, raises ValueError."
+            "'YYYY-MM-DD': the year difference, minus one when the reference month-day comes "
+            "before the birth month-day, so a 29 February birthday is only reached on 1 March in "
+            "non-leap years. A reference date before the birth date, or a malformed date, raises "
+            "ValueError."
         ),
         "code": '''
 import re
@@ -2013,22 +2045,25 @@ def test_func(arg0, arg1):
     return years
 ''',
         "train_inputs": [
-            "('1990-06-15', '2024-06-15')", "('1990-06-15', '2024-06-14')", "('2000-01-01', '2000-12-31')",
+            "('1990-06-15', '2024-06-15')", "('1990-06-15', '2024-06-14')",
+            "('2000-01-01', '2000-12-31')",
         ],
         "test_inputs": [
-            "('2000-02-29', '2023-02-28')", "('2000-02-29', '2023-03-01')", "('2000-02-29', '2024-02-29')",
-            "('2024-05-05', '2024-05-05')", "('1999-12-31', '2000-01-01')", "('1985-03-10', '2025-03-11')",
-            "('2010-07-20', '2011-07-19')", "('1950-01-01', '2024-12-31')", "('2024-05-05', '2024-05-04')",
-            "('1990-13-01', '2024-01-01')", "('1990-01-01', 20240101)", "('1990-1-1', '2024-01-01')",
+            "('2000-02-29', '2023-02-28')", "('2000-02-29', '2023-03-01')",
+            "('2000-02-29', '2024-02-29')", "('2024-05-05', '2024-05-05')",
+            "('1999-12-31', '2000-01-01')", "('1985-03-10', '2025-03-11')",
+            "('2010-07-20', '2011-07-19')", "('1950-01-01', '2024-12-31')",
+            "('2024-05-05', '2024-05-04')", "('1990-13-01', '2024-01-01')",
+            "('1990-01-01', 20240101)", "('1990-1-1', '2024-01-01')",
         ],
     },
     {
         "id": "bytes_xor_repeating_key",
         "tags": ["easy", "bytes"],
         "description": (
-            "XORs each byte of the data with the key bytes repeated cyclically (byte i with key byte "
-            "i modulo the key length) and returns the result as bytes of the same length. An empty "
-            "key raises ValueError; non-bytes arguments raise TypeError."
+            "XORs each byte of the data with the key bytes repeated cyclically (byte i with key "
+            "byte i modulo the key length) and returns the result as bytes of the same length. An "
+            "empty key raises ValueError; non-bytes arguments raise TypeError."
         ),
         "code": '''
 def validate_input_args(arg0: bytes, arg1: bytes) -> None:
@@ -2042,12 +2077,14 @@ def test_func(arg0, arg1):
         raise ValueError("the key must not be empty")
     return bytes(b ^ arg1[i % len(arg1)] for i, b in enumerate(arg0))
 ''',
-        "train_inputs": ["(b'abc', b'\\x01')", "(b'\\x00\\x00\\x00\\x00', b'\\x01\\x02')", "(b'hi', b'hi')"],
+        "train_inputs": [
+            "(b'abc', b'\\x01')", "(b'\\x00\\x00\\x00\\x00', b'\\x01\\x02')", "(b'hi', b'hi')",
+        ],
         "test_inputs": [
             "(b'', b'k')", "(b'data', b'')", "(b'\\xff\\x00', b'\\xff')", "(b'ABCDEF', b'\\x20')",
             "(b'\\x10\\x20\\x30', b'\\x01\\x02\\x03\\x04\\x05')", "(b'same', b'same')",
-            "(b'\\x0f\\xf0', b'\\xf0\\x0f')", "(b'key!', b'\\x00')", "(b'\\x01\\x02\\x03', b'\\x03\\x02')",
-            "('abc', b'k')", "(b'abc', 'k')", "(b'abc', 1)",
+            "(b'\\x0f\\xf0', b'\\xf0\\x0f')", "(b'key!', b'\\x00')",
+            "(b'\\x01\\x02\\x03', b'\\x03\\x02')", "('abc', b'k')", "(b'abc', 'k')", "(b'abc', 1)",
         ],
     },
     {
@@ -2055,8 +2092,8 @@ def test_func(arg0, arg1):
         "tags": ["medium", "bytes"],
         "description": (
             "Returns the list of start indices of the non-overlapping occurrences of the needle "
-            "bytes in the haystack bytes, scanning left to right and resuming the search just after "
-            "each match (so b'aaaa' holds b'aa' at 0 and 2 only). An empty needle gives []."
+            "bytes in the haystack bytes, scanning left to right and resuming the search just "
+            "after each match (so b'aaaa' holds b'aa' at 0 and 2 only). An empty needle gives []."
         ),
         "code": '''
 def validate_input_args(arg0: bytes, arg1: bytes) -> None:
@@ -2078,8 +2115,9 @@ def test_func(arg0, arg1):
         "train_inputs": ["(b'abcabc', b'bc')", "(b'aaaa', b'aa')", "(b'hello', b'z')"],
         "test_inputs": [
             "(b'', b'a')", "(b'abc', b'')", "(b'', b'')", "(b'aaa', b'aa')", "(b'ababab', b'aba')",
-            "(b'\\x00\\x01\\x00\\x01', b'\\x00')", "(b'short', b'longer needle')", "(b'xyz', b'xyz')",
-            "(b'a-b-c-d', b'-')", "(b'AbAB', b'ab')", "('abc', b'a')", "(b'abc', 97)",
+            "(b'\\x00\\x01\\x00\\x01', b'\\x00')", "(b'short', b'longer needle')",
+            "(b'xyz', b'xyz')", "(b'a-b-c-d', b'-')", "(b'AbAB', b'ab')", "('abc', b'a')",
+            "(b'abc', 97)",
         ],
     },
     {
@@ -2104,18 +2142,19 @@ def test_func(arg0, arg1):
 ''',
         "train_inputs": ["(b'\\x01\\x02\\x03\\x04', 2)", "(b'\\x01\\x02\\x03', 2)", "(b'ab', 1)"],
         "test_inputs": [
-            "(b'', 3)", "(b'abc', 0)", "(b'abc', -2)", "(b'\\xff\\xff\\xff', 10)", "(b'\\x00\\x00', 1)",
-            "(b'\\x01\\x01\\x01\\x01\\x01\\x01\\x01', 3)", "(b'hello world', 4)", "(b'\\x0a\\x14\\x1e', 3)",
-            "(b'xyz', 1)", "(b'abc', 1.0)", "('abc', 1)", "(b'abc', True)",
+            "(b'', 3)", "(b'abc', 0)", "(b'abc', -2)", "(b'\\xff\\xff\\xff', 10)",
+            "(b'\\x00\\x00', 1)", "(b'\\x01\\x01\\x01\\x01\\x01\\x01\\x01', 3)",
+            "(b'hello world', 4)", "(b'\\x0a\\x14\\x1e', 3)", "(b'xyz', 1)", "(b'abc', 1.0)",
+            "('abc', 1)", "(b'abc', True)",
         ],
     },
     {
         "id": "words_with_all_letters",
         "tags": ["medium", "strings"],
         "description": (
-            "Returns, in their original order, the strings of the list that contain every letter of "
-            "the second argument, ignoring case; non-letter characters of the second argument are "
-            "ignored, repeats are not counted, and if it has no letters every string is kept."
+            "Returns, in their original order, the strings of the list that contain every letter "
+            "of the second argument, ignoring case; non-letter characters of the second argument "
+            "are ignored, repeats are not counted, and if it has no letters every string is kept."
         ),
         "code": '''
 def validate_input_args(arg0: list, arg1: str) -> None:
@@ -2133,13 +2172,15 @@ def test_func(arg0, arg1):
     return [word for word in arg0 if needed <= set(word.lower())]
 ''',
         "train_inputs": [
-            "(['apple', 'grape', 'plum'], 'pa')", "(['Cat', 'act', 'dog'], 'TAC')", "(['one', 'two'], 'z')",
+            "(['apple', 'grape', 'plum'], 'pa')", "(['Cat', 'act', 'dog'], 'TAC')",
+            "(['one', 'two'], 'z')",
         ],
         "test_inputs": [
             "([], 'a')", "(['x', 'y'], '')", "(['x', 'y'], '123 !')", "(['aab', 'ab', 'b'], 'aa')",
-            "(['a1', 'b2'], '1a')", "(['Hello World', 'hello'], 'dw')", "(['abc', 'ABC', 'aBc'], 'cba')",
-            "(['', 'a'], 'a')", "(['listen', 'silent', 'enlist', 'tinsel'], 'lent')", "(['x'], 'xy')",
-            "('abc', 'a')", "(['abc'], ['a'])",
+            "(['a1', 'b2'], '1a')", "(['Hello World', 'hello'], 'dw')",
+            "(['abc', 'ABC', 'aBc'], 'cba')", "(['', 'a'], 'a')",
+            "(['listen', 'silent', 'enlist', 'tinsel'], 'lent')", "(['x'], 'xy')", "('abc', 'a')",
+            "(['abc'], ['a'])",
         ],
     },
     {
@@ -2147,8 +2188,8 @@ def test_func(arg0, arg1):
         "tags": ["hard", "strings", "dicts"],
         "description": (
             "Scores each word as the sum, over the characters of the lowercased word, of the value "
-            "the table (a dict from single characters to ints) gives that character, 0 when absent, "
-            "and returns the words sorted by score from highest to lowest, equal scores in "
+            "the table (a dict from single characters to ints) gives that character, 0 when "
+            "absent, and returns the words sorted by score from highest to lowest, equal scores in "
             "ascending string order; duplicates are kept."
         ),
         "code": '''
@@ -2213,12 +2254,14 @@ def test_func(arg0, arg1):
             out.append(item)
     return out
 ''',
-        "train_inputs": ["(['a', 'b', 'c'], ['x', 'y'])", "(['a', 'b'], ['a', 'b'])", "([], ['q', 'q'])"],
+        "train_inputs": [
+            "(['a', 'b', 'c'], ['x', 'y'])", "(['a', 'b'], ['a', 'b'])", "([], ['q', 'q'])",
+        ],
         "test_inputs": [
             "([], [])", "(['only'], [])", "(['x', 'x', 'x'], [])", "(['a'], ['b', 'c', 'd'])",
             "(['a', 'a'], ['a', 'a'])", "(['1', '2', '3'], ['1', '2', '3'])", "(['A'], ['a'])",
-            "(['p', 'q'], ['q', 'p'])", "(['', ''], [''])", "(['hi', 'yo'], ['hi', 'yo', 'yo', 'hi'])",
-            "(['a'], 'b')", "(['a'], [1])",
+            "(['p', 'q'], ['q', 'p'])", "(['', ''], [''])",
+            "(['hi', 'yo'], ['hi', 'yo', 'yo', 'hi'])", "(['a'], 'b')", "(['a'], [1])",
         ],
     },
     {
@@ -2251,21 +2294,24 @@ def test_func(arg0, arg1):
             out.append(None)
     return out
 ''',
-        "train_inputs": ["([1, '2', 3.9, 'x'], 'int')", "([1, None, 'a'], 'str')", "(['  7 ', '-3'], 'int')"],
+        "train_inputs": [
+            "([1, '2', 3.9, 'x'], 'int')", "([1, None, 'a'], 'str')", "(['  7 ', '-3'], 'int')",
+        ],
         "test_inputs": [
-            "([], 'int')", "([], 'float')", "([1], 'INT')", "([True, False], 'int')", "(['1.5', '1e3'], 'int')",
-            "([-2.7, 2.7], 'int')", "([None, [1], (2,)], 'int')", "([b'12', '0x1F'], 'int')",
-            "([True, 2.5, (1, 2)], 'str')", "([[1, 'a'], {'k': None}], 'str')", "(['', ' '], 'int')",
-            "(['1_000', '007'], 'int')", "((1, 2), 'int')", "([1], None)",
+            "([], 'int')", "([], 'float')", "([1], 'INT')", "([True, False], 'int')",
+            "(['1.5', '1e3'], 'int')", "([-2.7, 2.7], 'int')", "([None, [1], (2,)], 'int')",
+            "([b'12', '0x1F'], 'int')", "([True, 2.5, (1, 2)], 'str')",
+            "([[1, 'a'], {'k': None}], 'str')", "(['', ' '], 'int')", "(['1_000', '007'], 'int')",
+            "((1, 2), 'int')", "([1], None)",
         ],
     },
     {
         "id": "nested_count_exact_type",
         "tags": ["hard", "nested", "mixed"],
         "description": (
-            "Counts the items equal to a scalar target (int, float, str, bool or None) anywhere in a "
-            "nested list or tuple, descending into inner lists and tuples; an item matches only if "
-            "it also has exactly the target's type, so True does not match 1 and 1.0 does not "
+            "Counts the items equal to a scalar target (int, float, str, bool or None) anywhere in "
+            "a nested list or tuple, descending into inner lists and tuples; an item matches only "
+            "if it also has exactly the target's type, so True does not match 1 and 1.0 does not "
             "match 1. A container target or a non-list, non-tuple first argument raises TypeError."
         ),
         "code": '''
@@ -2290,12 +2336,14 @@ def test_func(arg0, arg1):
     validate_input_args(arg0, arg1)
     return _count(arg0, arg1)
 ''',
-        "train_inputs": ["([1, [1, 2], (1,)], 1)", "([1, True, 1.0], 1)", "(['a', ['b', ['a']]], 'a')"],
+        "train_inputs": [
+            "([1, [1, 2], (1,)], 1)", "([1, True, 1.0], 1)", "(['a', ['b', ['a']]], 'a')",
+        ],
         "test_inputs": [
             "([], 1)", "([[], ()], None)", "([1, True, 1.0], True)", "([1, True, 1.0], 1.0)",
-            "([None, [None, [None]]], None)", "([0, False, 0.0, '0'], 0)", "(([1], ([1], [[1]])), 1)",
-            "([{'a': 1}, {1}], 1)", "([[1, 2], [1, 2]], 2)", "(['ab', 'a', 'b'], 'ab')",
-            "([1, 2], [1])", "('aaa', 'a')", "([1], (1,))",
+            "([None, [None, [None]]], None)", "([0, False, 0.0, '0'], 0)",
+            "(([1], ([1], [[1]])), 1)", "([{'a': 1}, {1}], 1)", "([[1, 2], [1, 2]], 2)",
+            "(['ab', 'a', 'b'], 'ab')", "([1, 2], [1])", "('aaa', 'a')", "([1], (1,))",
         ],
     },
     {
@@ -2342,16 +2390,19 @@ def test_func(arg0, arg1):
     return _find(arg0, arg1, "")
 ''',
         "train_inputs": [
-            "((1, (2, None, None), (3, None, None)), 3)", "((1, (2, None, None), (3, None, None)), 1)",
+            "((1, (2, None, None), (3, None, None)), 3)",
+            "((1, (2, None, None), (3, None, None)), 1)",
             "((1, (2, None, None), (3, None, None)), 9)",
         ],
         "test_inputs": [
             "(None, 1)", "((5, None, None), 5)", "((5, None, None), 6)",
             "((1, (2, (4, None, None), (5, None, None)), (3, None, (6, None, None))), 6)",
             "((1, (2, (4, None, None), (5, None, None)), (3, None, (6, None, None))), 5)",
-            "((7, (7, None, None), None), 7)", "((0, (1, None, (9, None, None)), (9, None, None)), 9)",
-            "((1, None, (2, None, (3, None, (4, None, None)))), 4)", "((1, (-1, None, None), None), -1)",
-            "((1, 2, 3), 1)", "((1, None, None), '1')", "([1, None, None], 1)",
+            "((7, (7, None, None), None), 7)",
+            "((0, (1, None, (9, None, None)), (9, None, None)), 9)",
+            "((1, None, (2, None, (3, None, (4, None, None)))), 4)",
+            "((1, (-1, None, None), None), -1)", "((1, 2, 3), 1)", "((1, None, None), '1')",
+            "([1, None, None], 1)",
         ],
     },
     {
@@ -2360,8 +2411,8 @@ def test_func(arg0, arg1):
         "description": (
             "Returns the sum of the node values at the given depth of a binary tree written as "
             "nested tuples (value, left, right), None for a missing child, the root being depth 0; "
-            "a depth deeper than the tree, or the empty tree None, gives 0. A negative depth raises "
-            "ValueError."
+            "a depth deeper than the tree, or the empty tree None, gives 0. A negative depth "
+            "raises ValueError."
         ),
         "code": '''
 def validate_input_args(arg0: tuple, arg1: int) -> None:
@@ -2394,14 +2445,16 @@ def test_func(arg0, arg1):
     return sum(node[0] for node in level)
 ''',
         "train_inputs": [
-            "((1, (2, None, None), (3, None, None)), 1)", "((1, (2, None, None), (3, None, None)), 0)",
+            "((1, (2, None, None), (3, None, None)), 1)",
+            "((1, (2, None, None), (3, None, None)), 0)",
             "((1, (2, (4, None, None), None), (3, None, (5, None, None))), 2)",
         ],
         "test_inputs": [
             "(None, 0)", "(None, 3)", "((5, None, None), 1)", "((5, None, None), -1)",
             "((1, (2, None, None), (3, None, None)), 1000000000)",
             "((10, (-3, (1, None, None), (1, None, None)), (3, None, (1, None, None))), 2)",
-            "((0, (0, (0, (8, None, None), None), None), None), 3)", "((1, None, (2, None, None)), 1)",
+            "((0, (0, (0, (8, None, None), None), None), None), 3)",
+            "((1, None, (2, None, None)), 1)",
             "((4, (2, (1, None, None), (3, None, None)), (6, (5, None, None), (7, None, None))), 2)",
             "((1, None, None), 1.0)", "((1, 2, 3), 0)", "([1, None, None], 0)",
         ],
@@ -2427,13 +2480,15 @@ def test_func(arg0, arg1):
     return sorted(key for key, values in arg0.items() if arg1 in values)
 ''',
         "train_inputs": [
-            "({'a': [1, 2], 'b': [2, 3], 'c': [4]}, 2)", "({'x': ['red'], 'y': []}, 'red')", "({'k': [1]}, 5)",
+            "({'a': [1, 2], 'b': [2, 3], 'c': [4]}, 2)", "({'x': ['red'], 'y': []}, 'red')",
+            "({'k': [1]}, 5)",
         ],
         "test_inputs": [
             "({}, 1)", "({'z': [0], 'a': [0]}, 0)", "({'a': [1.0], 'b': [True], 'c': ['1']}, 1)",
             "({'n': [None], 'm': [[None]]}, None)", "({'p': [[1, 2]], 'q': [1, 2]}, [1, 2])",
-            "({'B': ['x'], 'a': ['x'], 'C': ['y']}, 'x')", "({'s': ['abc']}, 'a')", "({'e': []}, [])",
-            "({'t': [(1, 2)]}, (1, 2))", "({'a': (1, 2)}, 1)", "({1: [1]}, 1)", "([['a', [1]]], 1)",
+            "({'B': ['x'], 'a': ['x'], 'C': ['y']}, 'x')", "({'s': ['abc']}, 'a')",
+            "({'e': []}, [])", "({'t': [(1, 2)]}, (1, 2))", "({'a': (1, 2)}, 1)", "({1: [1]}, 1)",
+            "([['a', [1]]], 1)",
         ],
     },
     {
@@ -2511,14 +2566,15 @@ def test_func(arg0, arg1):
     return chosen
 ''',
         "train_inputs": [
-            "({1, 2, 3, 4, 5}, [{1, 2, 3}, {4, 5}, {3, 4}])", "({1, 2}, [{1}, {2}, {1, 2}])", "({1, 2, 3}, [{1}, {2}])",
+            "({1, 2, 3, 4, 5}, [{1, 2, 3}, {4, 5}, {3, 4}])", "({1, 2}, [{1}, {2}, {1, 2}])",
+            "({1, 2, 3}, [{1}, {2}])",
         ],
         "test_inputs": [
             "([], [])", "([], [{1}])", "({1}, [])", "({1, 2, 3, 4}, [{1, 2}, {3, 4}, {1, 2, 3}])",
-            "({1, 2, 3, 4, 5, 6}, [{1, 2, 3}, {4, 5, 6}, {1, 4}, {2, 5}, {3, 6}])", "({7}, [{1}, {7}, {7, 8}])",
-            "({1, 2, 3}, [[1, 1, 2], [3, 3]])", "({1, 2}, [{3, 4}, {1, 2, 3}])",
-            "({1, 2, 3, 4, 5}, [{1}, {2}, {3}, {4}, {5}])", "({1, 2}, [{2}, {1}, {1}])",
-            "({1}, [{1.0}])", "({1}, ({1},))", "('12', [{1}])",
+            "({1, 2, 3, 4, 5, 6}, [{1, 2, 3}, {4, 5, 6}, {1, 4}, {2, 5}, {3, 6}])",
+            "({7}, [{1}, {7}, {7, 8}])", "({1, 2, 3}, [[1, 1, 2], [3, 3]])",
+            "({1, 2}, [{3, 4}, {1, 2, 3}])", "({1, 2, 3, 4, 5}, [{1}, {2}, {3}, {4}, {5}])",
+            "({1, 2}, [{2}, {1}, {1}])", "({1}, [{1.0}])", "({1}, ({1},))", "('12', [{1}])",
         ],
     },
     {
@@ -2526,8 +2582,9 @@ def test_func(arg0, arg1):
         "tags": ["medium", "tuples", "dicts"],
         "description": (
             "Pairs a list or tuple of str keys with an equally long list or tuple of values into a "
-            "dict in first-appearance order: a key seen once maps to its value, a repeated key maps "
-            "to the list of all its values in order. Sequences of different lengths raise ValueError."
+            "dict in first-appearance order: a key seen once maps to its value, a repeated key "
+            "maps to the list of all its values in order. Sequences of different lengths raise "
+            "ValueError."
         ),
         "code": '''
 def validate_input_args(arg0: tuple, arg1: tuple) -> None:
@@ -2548,22 +2605,24 @@ def test_func(arg0, arg1):
         groups.setdefault(key, []).append(value)
     return {key: values[0] if len(values) == 1 else values for key, values in groups.items()}
 ''',
-        "train_inputs": ["(('a', 'b', 'a'), (1, 2, 3))", "(['x'], [None])", "(('k', 'v'), ('K', 'V'))"],
+        "train_inputs": [
+            "(('a', 'b', 'a'), (1, 2, 3))", "(['x'], [None])", "(('k', 'v'), ('K', 'V'))",
+        ],
         "test_inputs": [
             "((), ())", "(('a',), ())", "(['a', 'b'], [1])", "(('a', 'a', 'a'), (1, 1, 1))",
-            "(('a', 'b'), ([1], [2, 3]))", "(('a', 'a'), ([1], [2]))", "(('z', 'y', 'z', 'x'), (1, 2, 3, 4))",
-            "(['', ''], ['', ''])", "(('A', 'a'), (1, 2))", "(('a', 1), (1, 2))", "('ab', (1, 2))",
-            "(('a',), 1)",
+            "(('a', 'b'), ([1], [2, 3]))", "(('a', 'a'), ([1], [2]))",
+            "(('z', 'y', 'z', 'x'), (1, 2, 3, 4))", "(['', ''], ['', ''])", "(('A', 'a'), (1, 2))",
+            "(('a', 1), (1, 2))", "('ab', (1, 2))", "(('a',), 1)",
         ],
     },
     {
         "id": "grid_walk_sum",
         "tags": ["medium", "grids"],
         "description": (
-            "Walks a rectangular int grid from the top-left cell following a str of moves 'U', 'D', "
-            "'L', 'R' and returns the sum of the starting cell plus the cell entered at each move, "
-            "revisits counted again; a move that would leave the grid is skipped and adds nothing. "
-            "A grid without cells or any other move character raises ValueError."
+            "Walks a rectangular int grid from the top-left cell following a str of moves 'U', "
+            "'D', 'L', 'R' and returns the sum of the starting cell plus the cell entered at each "
+            "move, revisits counted again; a move that would leave the grid is skipped and adds "
+            "nothing. A grid without cells or any other move character raises ValueError."
         ),
         "code": '''
 def validate_input_args(arg0: list, arg1: str) -> None:
@@ -2597,12 +2656,15 @@ def test_func(arg0, arg1):
             total += arg0[row][col]
     return total
 ''',
-        "train_inputs": ["([[1, 2], [3, 4]], 'RD')", "([[1, 2], [3, 4]], '')", "([[1, 2], [3, 4]], 'UL')"],
+        "train_inputs": [
+            "([[1, 2], [3, 4]], 'RD')", "([[1, 2], [3, 4]], '')", "([[1, 2], [3, 4]], 'UL')",
+        ],
         "test_inputs": [
-            "([], 'R')", "([[]], '')", "([[5]], 'UDLR')", "([[1, 2, 3]], 'RRRR')", "([[1, 2], [3, 4]], 'RLRL')",
-            "([[1, 2], [3, 4]], 'rd')", "([[1, 2], [3, 4]], 'R D')", "([[0, 0, 0], [0, 9, 0], [0, 0, 0]], 'DRUD')",
-            "([[1], [10], [100]], 'DDDUU')", "([[-1, -2], [-3, -4]], 'DRUL')", "([[1, 2], [3]], 'R')",
-            "([[1]], ['R'])", "([[1, 2.0]], 'R')",
+            "([], 'R')", "([[]], '')", "([[5]], 'UDLR')", "([[1, 2, 3]], 'RRRR')",
+            "([[1, 2], [3, 4]], 'RLRL')", "([[1, 2], [3, 4]], 'rd')", "([[1, 2], [3, 4]], 'R D')",
+            "([[0, 0, 0], [0, 9, 0], [0, 0, 0]], 'DRUD')", "([[1], [10], [100]], 'DDDUU')",
+            "([[-1, -2], [-3, -4]], 'DRUL')", "([[1, 2], [3]], 'R')", "([[1]], ['R'])",
+            "([[1, 2.0]], 'R')",
         ],
     },
     {
@@ -2610,8 +2672,8 @@ def test_func(arg0, arg1):
         "tags": ["hard", "grids"],
         "description": (
             "Combines two grids of numbers of identical shape cell by cell: where row + column is "
-            "even the result holds the larger of the two values, where it is odd the smaller. Grids "
-            "whose row counts or row lengths differ raise ValueError."
+            "even the result holds the larger of the two values, where it is odd the smaller. "
+            "Grids whose row counts or row lengths differ raise ValueError."
         ),
         "code": '''
 def validate_input_args(arg0: list, arg1: list) -> None:
@@ -2643,8 +2705,9 @@ def test_func(arg0, arg1):
             "([[1, 9], [9, 1]], [[5, 5], [5, 5]])", "([[0, 0, 0]], [[1, 1, 1]])", "([[3]], [[7]])",
         ],
         "test_inputs": [
-            "([], [])", "([[]], [[]])", "([[1, 2]], [[1]])", "([[1]], [[1], [2]])", "([[1], [2]], [[3], [0]])",
-            "([[1.5, 2], [3, 4]], [[2, 1.5], [4, 3]])", "([[-1, -2, -3], [-4, -5, -6]], [[0, 0, 0], [0, 0, 0]])",
+            "([], [])", "([[]], [[]])", "([[1, 2]], [[1]])", "([[1]], [[1], [2]])",
+            "([[1], [2]], [[3], [0]])", "([[1.5, 2], [3, 4]], [[2, 1.5], [4, 3]])",
+            "([[-1, -2, -3], [-4, -5, -6]], [[0, 0, 0], [0, 0, 0]])",
             "([[5, 5], [5, 5]], [[5, 5], [5, 5]])", "([[1, 2], [3]], [[2, 1], [0]])",
             "([[9, 8, 7, 6]], [[6, 7, 8, 9]])", "([[1]], [['a']])", "([[1]], [(1,)])",
         ],
@@ -2687,9 +2750,10 @@ def test_func(arg0, arg1):
 ''',
         "train_inputs": ["(['abc', 'abc', 'abc'], 1)", "(['Hello'], 0)", "(['xyz', 'zz'], 2)"],
         "test_inputs": [
-            "([], 5)", "(['a', 'a', 'a', 'a'], -2)", "(['Zebra!', 'Yak?'], 1)", "(['123', 'a-b'], 3)",
-            "(['same', 'same'], 25)", "(['ABC', 'abc'], 26)", "(['é', 'z'], 0)", "(['', 'a'], 0)",
-            "(['Mixed Case', 'WORDS here'], -27)", "(['q'], 1000)", "(['a'], 1.0)", "('abc', 1)",
+            "([], 5)", "(['a', 'a', 'a', 'a'], -2)", "(['Zebra!', 'Yak?'], 1)",
+            "(['123', 'a-b'], 3)", "(['same', 'same'], 25)", "(['ABC', 'abc'], 26)",
+            "(['é', 'z'], 0)", "(['', 'a'], 0)", "(['Mixed Case', 'WORDS here'], -27)",
+            "(['q'], 1000)", "(['a'], 1.0)", "('abc', 1)",
         ],
     },
     {
@@ -2733,10 +2797,11 @@ def test_func(arg0, arg1):
             "(['2024-05-15'], 4)",
         ],
         "test_inputs": [
-            "([], 3)", "(['2024-05-13'], 7)", "(['2024-05-13'], -1)", "(['2024-02-29', '2023-03-01'], 3)",
-            "(['2000-01-01', '2000-01-08', '2000-01-09'], 5)", "(['2024-12-25', '2025-12-25'], 2)",
-            "(['2024-05-17', '2024-05-10', '2024-05-03'], 4)", "(['2023-02-29'], 0)", "(['2024-5-13'], 0)",
-            "(['1970-01-01'], 3)", "(['2024-05-13'], 0.0)", "('2024-05-13', 0)",
+            "([], 3)", "(['2024-05-13'], 7)", "(['2024-05-13'], -1)",
+            "(['2024-02-29', '2023-03-01'], 3)", "(['2000-01-01', '2000-01-08', '2000-01-09'], 5)",
+            "(['2024-12-25', '2025-12-25'], 2)", "(['2024-05-17', '2024-05-10', '2024-05-03'], 4)",
+            "(['2023-02-29'], 0)", "(['2024-5-13'], 0)", "(['1970-01-01'], 3)",
+            "(['2024-05-13'], 0.0)", "('2024-05-13', 0)",
         ],
     },
     {
@@ -2764,8 +2829,279 @@ def test_func(arg0, arg1):
         "train_inputs": ["(b'abc', 4)", "(b'abcd', 4)", "(b'hello', 8)"],
         "test_inputs": [
             "(b'', 4)", "(b'', 1)", "(b'xyz', 1)", "(b'abc', 0)", "(b'abc', 256)", "(b'abc', -4)",
-            "(b'0123456789', 5)", "(b'0123456789', 3)", "(b'\\x00', 2)", "(b'A', 16)", "(b'abc', 4.0)",
-            "('abc', 4)",
+            "(b'0123456789', 5)", "(b'0123456789', 3)", "(b'\\x00', 2)", "(b'A', 16)",
+            "(b'abc', 4.0)", "('abc', 4)",
+        ],
+    },
+    # ------------------------------------------------------------------ arity 3
+    {
+        "id": "grid_paint_line",
+        "tags": ["hard", "grids"],
+        "description": (
+            "Returns a copy of a grid (list of lists) with one line set to the given value: an "
+            "index i >= 0 fills every cell of row i, a negative index -j fills column j - 1 (-1 is "
+            "column 0, -2 column 1) in every row long enough to have it. A row index past the last "
+            "row or a column index past the longest row raises ValueError."
+        ),
+        "code": '''
+def validate_input_args(arg0: list, arg1: int, arg2) -> None:
+    if (
+        not isinstance(arg0, list)
+        or not all(isinstance(row, list) for row in arg0)
+        or not isinstance(arg1, int)
+        or isinstance(arg1, bool)
+    ):
+        raise TypeError("arg0 must be a list of lists and arg1 an int")
+
+
+def test_func(arg0, arg1, arg2):
+    validate_input_args(arg0, arg1, arg2)
+    grid = [list(row) for row in arg0]
+    if arg1 >= 0:
+        if arg1 >= len(grid):
+            raise ValueError(f"row {arg1} is outside the grid")
+        grid[arg1] = [arg2] * len(grid[arg1])
+        return grid
+    col = -arg1 - 1
+    if col >= max((len(row) for row in grid), default=0):
+        raise ValueError(f"column {col} is outside the grid")
+    for row in grid:
+        if col < len(row):
+            row[col] = arg2
+    return grid
+''',
+        "train_inputs": [
+            "([[1, 2, 3], [4, 5, 6]], 0, 0)", "([[1, 2, 3], [4, 5, 6]], -1, 9)",
+            "([[1, 2], [3, 4]], 1, 'x')",
+        ],
+        "test_inputs": [
+            "([], 0, 1)", "([], -1, 1)", "([[1, 2], [3, 4]], 2, 0)", "([[1, 2], [3, 4]], -3, 0)",
+            "([[1, 2], [3, 4]], -2, None)", "([[1], [2, 3, 4], []], -2, 7)",
+            "([[1], [2, 3, 4], []], 2, 7)", "([[1, 2, 3], [4, 5, 6], [7, 8, 9]], -3, [0])",
+            "([[0, 0, 0, 0]], 0, 5)", "([[], []], 0, 1)", "([[1, 2], [3, 4]], 1.0, 0)",
+            "([(1, 2)], 0, 0)", "([[1]], True, 0)",
+        ],
+    },
+    {
+        "id": "counter_apply_steps",
+        "tags": ["hard", "dicts"],
+        "description": (
+            "Returns a new counter dict (str keys, int counts) after adding the step to the count "
+            "of each key in the list, once per occurrence, a missing key starting from 0; then "
+            "every key whose count is 0 or less is dropped. Surviving keys keep their original "
+            "order, new keys follow in first-appearance order."
+        ),
+        "code": '''
+def validate_input_args(arg0: dict, arg1: list, arg2: int) -> None:
+    if (
+        not isinstance(arg0, dict)
+        or not all(
+            isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)
+            for k, v in arg0.items()
+        )
+        or not isinstance(arg1, list)
+        or not all(isinstance(k, str) for k in arg1)
+        or not isinstance(arg2, int)
+        or isinstance(arg2, bool)
+    ):
+        raise TypeError("arg0 must be a dict of str to int, arg1 a list of str, arg2 an int")
+
+
+def test_func(arg0, arg1, arg2):
+    validate_input_args(arg0, arg1, arg2)
+    counts = dict(arg0)
+    for key in arg1:
+        counts[key] = counts.get(key, 0) + arg2
+    return {key: value for key, value in counts.items() if value > 0}
+''',
+        "train_inputs": [
+            "({'a': 2, 'b': 1}, ['a', 'c'], 1)", "({'a': 2, 'b': 1}, ['b'], -1)",
+            "({}, ['x', 'x', 'y'], 2)",
+        ],
+        "test_inputs": [
+            "({}, [], 5)", "({'a': 1}, [], 0)", "({'a': 0, 'b': -3}, [], 1)",
+            "({'a': 3}, ['a', 'a', 'a'], -1)", "({'a': 3}, ['a', 'a'], -1)", "({}, ['n'], -2)",
+            "({'z': 1, 'y': 1}, ['x', 'y', 'w'], 3)", "({'k': 5}, ['k', 'j', 'k'], 0)",
+            "({'a': 10, 'b': 10}, ['b', 'a', 'b'], -5)", "({'a': 1}, ['A'], 1)",
+            "({'a': 1}, 'a', 1)", "({'a': 1.0}, ['a'], 1)", "({'a': 1}, ['a'], True)",
+        ],
+    },
+    {
+        "id": "date_range_stepped",
+        "tags": ["medium", "dates"],
+        "description": (
+            "Lists the 'YYYY-MM-DD' dates from start to end inclusive, advancing by step days (the "
+            "end date appears only if the steps land on it); a start after the end gives []. A "
+            "step below 1, more than 40 resulting dates, or a malformed or impossible date raises "
+            "ValueError."
+        ),
+        "code": '''
+import re
+from datetime import date, timedelta
+
+
+def validate_input_args(arg0: str, arg1: str, arg2: int) -> None:
+    if (
+        not isinstance(arg0, str)
+        or not isinstance(arg1, str)
+        or not isinstance(arg2, int)
+        or isinstance(arg2, bool)
+    ):
+        raise TypeError("arg0 and arg1 must be 'YYYY-MM-DD' strings and arg2 an int")
+
+
+def _parse(text):
+    match = re.fullmatch(r"([0-9]{4})-([0-9]{2})-([0-9]{2})", text)
+    if match is None:
+        raise ValueError(f"expected 'YYYY-MM-DD', got {text!r}")
+    return date(int(match.group(1)), int(match.group(2)), int(match.group(3)))
+
+
+def test_func(arg0, arg1, arg2):
+    validate_input_args(arg0, arg1, arg2)
+    start, end = _parse(arg0), _parse(arg1)
+    if arg2 < 1:
+        raise ValueError("step must be at least 1 day")
+    if start > end:
+        return []
+    count = (end - start).days // arg2 + 1
+    if count > 40:
+        raise ValueError(f"{count} dates is more than the limit of 40")
+    return [(start + timedelta(days=i * arg2)).isoformat() for i in range(count)]
+''',
+        "train_inputs": [
+            "('2024-01-01', '2024-01-05', 1)", "('2024-01-01', '2024-01-10', 3)",
+            "('2024-02-27', '2024-03-02', 2)",
+        ],
+        "test_inputs": [
+            "('2024-01-05', '2024-01-01', 1)", "('2024-01-01', '2024-01-01', 7)",
+            "('2024-01-01', '2024-01-02', 0)", "('2024-01-01', '2024-01-02', -1)",
+            "('2023-12-30', '2024-01-02', 1)", "('2024-01-01', '2024-12-31', 7)",
+            "('2024-01-01', '2024-02-09', 1)", "('2024-01-01', '2024-02-10', 1)",
+            "('2023-02-27', '2023-03-01', 1)", "('2024-01-01', '2024-03-01', 30)",
+            "('2024-02-30', '2024-03-01', 1)", "('2024-01-01', '2024-1-2', 1)",
+            "('2024-01-01', '2024-01-02', 1.0)",
+        ],
+    },
+    {
+        "id": "bytes_overwrite_at",
+        "tags": ["easy", "bytes"],
+        "description": (
+            "Returns the data bytes with the replacement bytes written over them starting at the "
+            "given offset, extending the result when the replacement runs past the end; an offset "
+            "beyond the end is first filled with zero bytes. A negative offset raises ValueError."
+        ),
+        "code": '''
+def validate_input_args(arg0: bytes, arg1: int, arg2: bytes) -> None:
+    if (
+        not isinstance(arg0, bytes)
+        or not isinstance(arg1, int)
+        or isinstance(arg1, bool)
+        or not isinstance(arg2, bytes)
+    ):
+        raise TypeError("arg0 and arg2 must be bytes and arg1 an int")
+
+
+def test_func(arg0, arg1, arg2):
+    validate_input_args(arg0, arg1, arg2)
+    if arg1 < 0:
+        raise ValueError("the offset must not be negative")
+    data = arg0
+    if arg1 > len(data):
+        data = data + bytes(arg1 - len(data))
+    return data[:arg1] + arg2 + data[arg1 + len(arg2):]
+''',
+        "train_inputs": ["(b'abcdef', 2, b'XY')", "(b'abc', 2, b'XYZ')", "(b'ab', 4, b'!')"],
+        "test_inputs": [
+            "(b'', 0, b'')", "(b'', 0, b'new')", "(b'abc', 0, b'')", "(b'abc', -1, b'x')",
+            "(b'abc', 3, b'd')", "(b'abc', 0, b'XYZ')", "(b'hello world', 6, b'WORLD')",
+            "(b'\\x00\\x01', 5, b'\\xff')", "(b'abc', 1, b'\\n')", "(b'', 2, b'')",
+            "('abc', 0, b'x')", "(b'abc', 0, 'x')", "(b'abc', 1.0, b'x')",
+        ],
+    },
+    {
+        "id": "words_length_window",
+        "tags": ["easy", "strings"],
+        "description": (
+            "Returns, in their original order, the strings of the list whose length lies between "
+            "the two bounds inclusive; the bounds may be given in either order (5, 2 acts like 2, "
+            "5). Non-int bounds or non-str items raise TypeError."
+        ),
+        "code": '''
+def validate_input_args(arg0: list, arg1: int, arg2: int) -> None:
+    if (
+        not isinstance(arg0, list)
+        or not all(isinstance(s, str) for s in arg0)
+        or not all(isinstance(b, int) and not isinstance(b, bool) for b in (arg1, arg2))
+    ):
+        raise TypeError("arg0 must be a list of str and arg1, arg2 ints")
+
+
+def test_func(arg0, arg1, arg2):
+    validate_input_args(arg0, arg1, arg2)
+    low, high = arg1, arg2
+    if low > high:
+        low, high = high, low
+    return [word for word in arg0 if low <= len(word) <= high]
+''',
+        "train_inputs": [
+            "(['a', 'abc', 'abcde', 'ab'], 2, 3)", "(['hello', 'hi'], 5, 2)", "(['x'], 3, 9)",
+        ],
+        "test_inputs": [
+            "([], 0, 10)", "(['', 'a'], 0, 0)", "(['abc', 'abcd'], 4, 4)",
+            "(['abc', 'abcd'], 3, 3)", "(['one', 'three', 'seven', 'eleven'], 6, 5)",
+            "(['a', 'bb'], -5, 1)", "(['a', 'bb'], -1, -5)", "(['same', 'size', 'four'], 4, 4)",
+            "(['spaces  ', ' '], 1, 8)", "(['a', 'b'], 1, 1.0)", "(['a', 2], 1, 2)",
+            "('abc', 1, 3)",
+        ],
+    },
+    # ------------------------------------------------------------------ arity 4
+    {
+        "id": "format_member_line",
+        "tags": ["easy", "strings", "mixed"],
+        "description": (
+            "Formats a member record as 'Name (age) [tag1, tag2]' plus ' *' when active: the name "
+            "is stripped and title-cased, a None age shows as '?', the tags are de-duplicated and "
+            "sorted, and the bracket part is left out when there are no tags. A blank name or a "
+            "negative age raises ValueError."
+        ),
+        "code": '''
+def validate_input_args(arg0: str, arg1, arg2: list, arg3: bool) -> None:
+    if (
+        not isinstance(arg0, str)
+        or not (arg1 is None or (isinstance(arg1, int) and not isinstance(arg1, bool)))
+        or not isinstance(arg2, list)
+        or not all(isinstance(t, str) for t in arg2)
+        or not isinstance(arg3, bool)
+    ):
+        raise TypeError("expected (name: str, age: int or None, tags: list of str, active: bool)")
+
+
+def test_func(arg0, arg1, arg2, arg3):
+    validate_input_args(arg0, arg1, arg2, arg3)
+    name = arg0.strip().title()
+    if not name:
+        raise ValueError("the name must not be blank")
+    if arg1 is not None and arg1 < 0:
+        raise ValueError("the age must not be negative")
+    line = f"{name} ({'?' if arg1 is None else arg1})"
+    tags = sorted(set(arg2))
+    if tags:
+        line += " [" + ", ".join(tags) + "]"
+    if arg3:
+        line += " *"
+    return line
+''',
+        "train_inputs": [
+            "('ada lovelace', 36, ['math', 'code'], True)", "('bob', None, [], False)",
+            "('  cy ', 7, ['x'], False)",
+        ],
+        "test_inputs": [
+            "('', 30, [], False)", "('   ', 30, [], True)", "('eve', -1, [], False)",
+            "('eve', 0, [], False)", "('MARY-JANE o\\'neil', 41, ['b', 'a', 'b'], True)",
+            "('x', None, ['z', 'Z', 'a'], True)", "('al', 100, [''], False)",
+            "('Zed', 5, [], True)", "('élan vital', 12, ['tag'], False)", "('bob', 3.5, [], False)",
+            "('bob', True, [], False)", "('bob', 3, 'tags', False)", "('bob', 3, [], 1)",
         ],
     },
 ]
