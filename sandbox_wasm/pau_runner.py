@@ -365,6 +365,8 @@ def _error(exc: BaseException, *, with_traceback: bool) -> dict[str, Any]:
     if _type(name) is not str:
         name = "Exception"
     message = _safe_text(exc)
+    if name == "MemoryError" and not message:
+        message = "out of memory: the sandbox's memory cap was reached"
     if isinstance(exc, SyntaxError) and exc.lineno:
         message = f"{exc.msg} (line {exc.lineno})"
     out: dict[str, Any] = {"ok": False, "error_type": name, "message": message}

@@ -1,0 +1,96 @@
+"""``pau call FILE_OR_INSTANCE "(args)" ...``: run inputs through a method in the sandbox.
+
+FILE is a ``.py`` file defining the entry function (``test_func``); INSTANCE is a dataset
+id such as ``builtin/count_vowels``. Without inputs, an instance's test examples are run
+and each result is compared with the expected output.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from pytest_pau.errors import ConfigError
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Register ``pau call``."""
+    parser = subparsers.add_parser(
+        "call",
+        help="Run one input through a method in the sandbox and print the result.",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("target", metavar="FILE_OR_INSTANCE", help="A .py file defining the entry, or a dataset instance id (builtin/NAME).")
+    parser.add_argument("inputs", nargs="*", metavar="ARGS", help="Argument tuples as Python literals, e.g. \"([1, 2], 3)\". Default: the instance's test inputs.")
+    parser.add_argument("--entry", default="test_func", help="Function to call (default: test_func).")
+    parser.add_argument("--backend", choices=("wasm", "process"), default="wasm", help="Sandbox backend (default: wasm).")
+    parser.add_argument("--dataset", default=None, help="Dataset spec to find INSTANCE in (default: the id's source, e.g. builtin).")
+    parser.add_argument("--fuel", type=int, default=None, help="Wasm fuel per call (default: the sandbox default).")
+    parser.add_argument("--timeout", type=float, default=None, help="Wall-clock limit per call in seconds (default: 10).")
+    parser.add_argument("--memory-mb", type=int, default=None, help="Memory cap in MiB (default: 256).")
+    parser.add_argument("--json", action="store_true", help="Print one JSON object per call instead of text.")
+    return parser  # type: ignore[no-any-return]
+
+
+def _resolve(target: str, dataset: str | None) -> tuple[str, list[Any]]:
+    """The code to run and, for an instance, its test examples."""
+    path = Path(target)
+    if path.suffix == ".py" or path.is_file():
+        if not path.is_file():
+            raise ConfigError(f"pau call: file {target!r} does not exist; pass a .py file defining test_func or an instance id")
+        return path.read_text(encoding="utf-8"), []
+    from pytest_pau.dataset import load_dataset
+
+    spec = dataset or (target.split("/", 1)[0] if "/" in target else "builtin")
+    instances = load_dataset(spec)
+    for inst in instances:
+        if target in (inst.id, inst.local_id):
+            return inst.code, list(inst.test_examples)
+    raise ConfigError(f"pau call: no instance {target!r} in dataset {spec!r}; ids look like {instances[0].id!r}" if instances else f"pau call: dataset {spec!r} is empty")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the calls and print them; exit 1 when an expected output is not reproduced."""
+    from pytest_pau.sandbox import Sandbox, outputs_equal
+
+    code, examples = _resolve(args.target, args.dataset)
+    inputs = [(text, None) for text in args.inputs] or [(ex.input, ex) for ex in examples]
+    if not inputs:
+        raise ConfigError('pau call: give at least one input, e.g. pau call method.py "(1, 2)"')
+    failed = 0
+    with Sandbox(code, args.entry, args.backend, fuel=args.fuel, timeout_s=args.timeout, memory_mb=args.memory_mb) as box:
+        for text, example in inputs:
+            result = box.call_literal(text)
+            match = None if example is None else outputs_equal(example, result)
+            failed += match is False
+            if args.json:
+                record = {"input": text, **result.model_dump()}
+                if example is not None:
+                    record["expected"] = example.model_dump()
+                    record["match"] = match
+                print(json.dumps(record))
+            else:
+                _print_text(text, result, example, match)
+    return 1 if failed else 0
+
+
+def _print_text(text: str, result: Any, example: Any, match: bool | None) -> None:
+    fuel = f", {result.fuel:,} fuel" if result.fuel is not None else ""
+    print(f"input:  {text}")
+    if result.ok:
+        kind = "" if result.literal else "  (not a literal: repr shown)"
+        print(f"value:  {result.value}{kind}")
+    else:
+        print(f"error:  {result.error_type}: {result.message}")
+        if result.traceback:
+            print("\n".join("        " + line for line in result.traceback.splitlines()))
+    if example is not None:
+        want = f"{example.raises}: {example.output}" if example.raises else example.output
+        print(f"expect: {want}  [{'match' if match else 'MISMATCH'}]")
+    print(f"took:   {result.duration_s * 1000:.2f} ms{fuel}")
+    print()
+    sys.stdout.flush()
