@@ -10,10 +10,11 @@ from pytest_pau.errors import ConfigError
 from pytest_pau.models import CallResult
 from pytest_pau.sandbox.literals import LiteralError, parse_literal
 
-#: Fuel per call. Deterministic and machine-independent: the same input runs out on every
-#: machine. A trivial call uses about 0.2 million; ``while True: pass`` burns 10**10 in
-#: about 0.6 s on a 2-core CI machine.
-DEFAULT_FUEL = 10_000_000_000
+#: Fuel per call (about one unit per Wasm instruction). Deterministic and machine-
+#: independent: the same input runs out on every machine. A typical PAU call uses 0.5-2
+#: million; ``while True: pass`` burns 5*10**9 in 0.3 s on an idle 2-core machine and in
+#: 0.75 s when that machine is loaded 4x over (measured: 17 and 7 billion fuel/s).
+DEFAULT_FUEL = 5_000_000_000
 #: Wall-clock backstop per call, in seconds (fuel normally stops a call long before).
 DEFAULT_TIMEOUT_S = 10.0
 #: Memory cap per sandbox instance (Wasm linear memory; address space for ``process``).
