@@ -53,6 +53,8 @@ _BLOCKED_PREFIXES = (
     "ftplib.", "smtplib.", "poplib.", "imaplib.", "nntplib.", "telnetlib.", "webbrowser.",
     "pty.", "fcntl.", "msvcrt.", "winreg.", "_winapi.", "mmap.", "resource.", "signal.",
     "syslog.", "sqlite3.", "glob.", "tempfile.", "pathlib.", "_posixsubprocess.", "sys.monitoring",
+    # A sleep blocks inside the host, where the epoch deadline cannot interrupt it.
+    "time.sleep",
 )
 #: In the process backend (trusted code, real filesystem) only the dangerous ones.
 _PROCESS_BLOCKED = (
@@ -134,6 +136,9 @@ def init(strict: bool = True) -> None:
             pass
     sys.set_int_max_str_digits(0)
     _S.strict = strict
+    if strict:
+        # select() with a timeout would also block inside the host; nothing PAU needs.
+        sys.modules["select"] = None  # type: ignore[assignment]
     _S.builtins_dict = dict(builtins.__dict__)
     _S.builtins_dict["__import__"] = _tracking_import
     # The method must not find this module (and its state) through sys.modules.

@@ -47,7 +47,9 @@ def main() -> int:
     for line in reader:
         request = json.loads(line)
         if request["op"] == "load":
-            writer.write(json.dumps({"load": pau_runner.load(request["code"], request["entry"])}) + "\n")
+            writer.write(
+                json.dumps({"load": pau_runner.load(request["code"], request["entry"])}) + "\n"
+            )
             continue
         usage = resource.getrusage(resource.RUSAGE_SELF)
         soft = int(usage.ru_utime + usage.ru_stime + math.ceil(request["cpu_s"])) + 1
@@ -55,7 +57,9 @@ def main() -> int:
             resource.setrlimit(resource.RLIMIT_CPU, (soft, resource.RLIM_INFINITY))
         except (OSError, ValueError):
             pass
-        writer.write(pau_runner.call(request["args"], request["seed"], request["max_output"]) + "\n")
+        writer.write(
+            pau_runner.call(request["args"], request["seed"], request["max_output"]) + "\n"
+        )
     return 0
 
 

@@ -96,15 +96,35 @@ def build_component(*, force: bool = False) -> Path:
         with tempfile.TemporaryDirectory(prefix="pau-guest-") as tmp:
             out = target.parent / f".sandbox.wasm.{os.getpid()}.tmp"
             cmd = [
-                sys.executable, "-c",
+                sys.executable,
+                "-c",
                 "import sys; from componentize_py import script; sys.argv[0] = 'componentize-py'; sys.exit(script())",
-                "-q", "-d", str(source / "wit"), "-w", WORLD, "componentize", "-p", str(source), "app", "-o", str(out),
+                "-q",
+                "-d",
+                str(source / "wit"),
+                "-w",
+                WORLD,
+                "componentize",
+                "-p",
+                str(source),
+                "app",
+                "-o",
+                str(out),
             ]
             started = time.perf_counter()
             try:
-                proc = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True, timeout=BUILD_TIMEOUT_S, check=False)
+                proc = subprocess.run(
+                    cmd,
+                    cwd=tmp,
+                    capture_output=True,
+                    text=True,
+                    timeout=BUILD_TIMEOUT_S,
+                    check=False,
+                )
             except (OSError, subprocess.TimeoutExpired) as exc:
-                raise SandboxBuildError(f"could not run componentize-py: {exc}; install it with pip install componentize-py==0.25.1") from exc
+                raise SandboxBuildError(
+                    f"could not run componentize-py: {exc}; install it with pip install componentize-py==0.25.1"
+                ) from exc
             if proc.returncode != 0 or not out.is_file():
                 out.unlink(missing_ok=True)
                 tail = (proc.stderr or proc.stdout).strip()[-2000:]
@@ -113,7 +133,9 @@ def build_component(*, force: bool = False) -> Path:
                     "Check that componentize-py==0.25.1 is installed (pip install 'componentize-py==0.25.1')."
                 )
             os.replace(out, target)
-            (target.parent / "build-seconds.txt").write_text(f"{time.perf_counter() - started:.1f}\n")
+            (target.parent / "build-seconds.txt").write_text(
+                f"{time.perf_counter() - started:.1f}\n"
+            )
     return target
 
 
@@ -159,7 +181,9 @@ def load_component(engine: object, config_tag: str) -> object:
         try:
             component = Component.from_file(engine, str(wasm))  # type: ignore[arg-type]
         except WasmtimeError as exc:
-            raise SandboxBuildError(f"wasmtime could not compile {wasm}: {exc}; delete the folder {wasm.parent} and retry") from exc
+            raise SandboxBuildError(
+                f"wasmtime could not compile {wasm}: {exc}; delete the folder {wasm.parent} and retry"
+            ) from exc
         tmp = compiled.parent / f".{compiled.name}.{os.getpid()}.tmp"
         tmp.write_bytes(bytes(component.serialize()))
         os.replace(tmp, compiled)

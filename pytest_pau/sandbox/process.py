@@ -50,11 +50,19 @@ class ProcessBackend:
         _live.add(self)
 
     def _start(self) -> None:
-        env = {"PYTHONHASHSEED": "0", "PYTHONDONTWRITEBYTECODE": "1", "PATH": os.environ.get("PATH", "")}
+        env = {
+            "PYTHONHASHSEED": "0",
+            "PYTHONDONTWRITEBYTECODE": "1",
+            "PATH": os.environ.get("PATH", ""),
+        }
         self._proc = subprocess.Popen(
             [sys.executable, "-I", str(_WORKER), str(guest_dir()), str(self.memory_mb)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            env=env, cwd="/", start_new_session=True,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=env,
+            cwd="/",
+            start_new_session=True,
         )
         self._buffer = b""
         self.starts += 1
@@ -64,7 +72,9 @@ class ProcessBackend:
             self._read(_START_TIMEOUT_S)
         except _Died as exc:
             self._kill()
-            raise SandboxError(f"the process sandbox worker did not start ({exc}); run `{sys.executable} -I {_WORKER}` to see why") from None
+            raise SandboxError(
+                f"the process sandbox worker did not start ({exc}); run `{sys.executable} -I {_WORKER}` to see why"
+            ) from None
 
     def _send(self, message: dict[str, Any]) -> None:
         assert self._proc is not None and self._proc.stdin is not None
@@ -113,15 +123,37 @@ class ProcessBackend:
             if self._proc is None:
                 self._start()
             try:
-                self._send({"op": "call", "args": args_text, "seed": seed, "max_output": max_output, "cpu_s": self.timeout_s})
+                self._send(
+                    {
+                        "op": "call",
+                        "args": args_text,
+                        "seed": seed,
+                        "max_output": max_output,
+                        "cpu_s": self.timeout_s,
+                    }
+                )
                 out = self._read(self.timeout_s + 0.5)
             except _Died as exc:
                 code = self._kill()
                 if str(exc) == "wall clock":
-                    return {"ok": False, "error_type": "Timeout", "message": f"wall-clock limit of {self.timeout_s:g} s exceeded"}
-                if code is not None and code < 0 and -code in (24, 9):  # SIGXCPU / SIGKILL from RLIMIT_CPU
-                    return {"ok": False, "error_type": "Timeout", "message": f"CPU time limit of {self.timeout_s:g} s exceeded"}
-                return {"ok": False, "error_type": "SandboxError", "message": f"the worker process died (exit status {code}) and was restarted"}
+                    return {
+                        "ok": False,
+                        "error_type": "Timeout",
+                        "message": f"wall-clock limit of {self.timeout_s:g} s exceeded",
+                    }
+                if (
+                    code is not None and code < 0 and -code in (24, 9)
+                ):  # SIGXCPU / SIGKILL from RLIMIT_CPU
+                    return {
+                        "ok": False,
+                        "error_type": "Timeout",
+                        "message": f"CPU time limit of {self.timeout_s:g} s exceeded",
+                    }
+                return {
+                    "ok": False,
+                    "error_type": "SandboxError",
+                    "message": f"the worker process died (exit status {code}) and was restarted",
+                }
             if out.pop("dirty", None):
                 self._kill()
             return out

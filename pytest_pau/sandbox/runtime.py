@@ -21,6 +21,8 @@ from typing import Any, Protocol
 TICK_S = 0.01
 #: Part of the compiled-code cache name: change it when the engine config changes.
 CONFIG_TAG = "fuel-epoch-v1"
+#: What ``time.time()`` returns inside the guest: 2024-01-01 00:00:00 UTC.
+FROZEN_EPOCH_S = 1_704_067_200
 
 
 class _Closable(Protocol):
@@ -43,10 +45,39 @@ class Runtime:
         self.component: Any = load_component(self.engine, CONFIG_TAG)
         self.linker = Linker(self.engine)
         self.linker.add_wasip2()
+        self._freeze_clocks()
         self.users: weakref.WeakSet[Any] = weakref.WeakSet()
         self._stop = threading.Event()
         self._ticker = threading.Thread(target=self._tick, name="pau-wasm-epoch", daemon=True)
         self._ticker.start()
+
+    def _freeze_clocks(self) -> None:
+        """Replace WASI's wall clock by a fixed one: a result never depends on the date.
+
+        ``time.time()`` and ``datetime.now()`` read :data:`FROZEN_EPOCH_S`. The monotonic
+        clock stays real (shadowing an instance replaces all of it, and its pollables
+        cannot be made from Python); it only measures durations. ``time.sleep`` is
+        refused inside the guest (a host-side sleep ignores the epoch deadline).
+        """
+        from wasmtime.component import Record
+
+        def instant(seconds: int, nanoseconds: int) -> Record:
+            record = Record()
+            record.seconds, record.nanoseconds = seconds, nanoseconds  # type: ignore[attr-defined]
+            return record
+
+        self.linker.allow_shadowing = True  # type: ignore[assignment]
+        root = self.linker.root()
+        try:
+            for name in self.component.type.imports(self.engine):
+                if name.startswith("wasi:clocks/wall-clock@"):
+                    clock = root.add_instance(name)
+                    clock.add_func("now", lambda _store: instant(FROZEN_EPOCH_S, 0))
+                    clock.add_func("resolution", lambda _store: instant(0, 1000))
+                    clock.close()
+        finally:
+            root.close()
+        self.linker.allow_shadowing = False  # type: ignore[assignment]
 
     def _tick(self) -> None:
         while not self._stop.wait(TICK_S):

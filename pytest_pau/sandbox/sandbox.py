@@ -90,13 +90,19 @@ class Sandbox:
         if backend == "wasm":
             from pytest_pau.sandbox.wasm import WasmBackend
 
-            self._backend = WasmBackend(code, entry, fuel=self.fuel, timeout_s=self.timeout_s, memory_mb=self.memory_mb)
+            self._backend = WasmBackend(
+                code, entry, fuel=self.fuel, timeout_s=self.timeout_s, memory_mb=self.memory_mb
+            )
         elif backend == "process":
             from pytest_pau.sandbox.process import ProcessBackend
 
-            self._backend = ProcessBackend(code, entry, timeout_s=self.timeout_s, memory_mb=self.memory_mb)
+            self._backend = ProcessBackend(
+                code, entry, timeout_s=self.timeout_s, memory_mb=self.memory_mb
+            )
         else:
-            raise ConfigError(f"unknown sandbox backend {backend!r}; expected one of {', '.join(BACKENDS)} (--pau-sandbox)")
+            raise ConfigError(
+                f"unknown sandbox backend {backend!r}; expected one of {', '.join(BACKENDS)} (--pau-sandbox)"
+            )
 
     def call_literal(self, text: str) -> CallResult:
         """Call the method on the arguments written as a Python literal.
@@ -126,9 +132,17 @@ class Sandbox:
     @staticmethod
     def _check_input(text: str) -> CallResult | None:
         if not isinstance(text, str):
-            return CallResult(ok=False, error_type="InputError", message=f"the input must be literal text (str), got {type(text).__name__}")
+            return CallResult(
+                ok=False,
+                error_type="InputError",
+                message=f"the input must be literal text (str), got {type(text).__name__}",
+            )
         if len(text) > MAX_INPUT_CHARS:
-            return CallResult(ok=False, error_type="InputError", message=f"the input is {len(text)} characters long; the limit is {MAX_INPUT_CHARS}")
+            return CallResult(
+                ok=False,
+                error_type="InputError",
+                message=f"the input is {len(text)} characters long; the limit is {MAX_INPUT_CHARS}",
+            )
         try:
             parse_literal(text)
         except LiteralError as exc:
@@ -146,7 +160,12 @@ class Sandbox:
     def __enter__(self) -> Sandbox:
         return self
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
         self.close()
 
     def __repr__(self) -> str:

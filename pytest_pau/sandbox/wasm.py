@@ -19,7 +19,9 @@ from pytest_pau.sandbox.runtime import Runtime, get_runtime
 class WasmBackend:
     """Runs one method's calls inside its own wasmtime store."""
 
-    def __init__(self, code: str, entry: str, *, fuel: int, timeout_s: float, memory_mb: int) -> None:
+    def __init__(
+        self, code: str, entry: str, *, fuel: int, timeout_s: float, memory_mb: int
+    ) -> None:
         self.code = code
         self.entry = entry
         self.fuel = fuel
@@ -49,7 +51,9 @@ class WasmBackend:
             load = instance.get_func(store, "load")
             call = instance.get_func(store, "call")
             if load is None or call is None:
-                raise SandboxError("the sandbox component exports no load/call; rebuild it with `pau sandbox build --force`")
+                raise SandboxError(
+                    "the sandbox component exports no load/call; rebuild it with `pau sandbox build --force`"
+                )
             load(store, self.code, self.entry)
             load.post_return(store)
         except WasmtimeError as exc:
@@ -94,14 +98,36 @@ class WasmBackend:
     def _trap_result(self, exc: Exception) -> dict[str, Any]:
         text = str(exc)
         if "all fuel consumed" in text:
-            return {"ok": False, "error_type": "Timeout", "message": f"fuel budget of {self.fuel} exhausted"}
+            return {
+                "ok": False,
+                "error_type": "Timeout",
+                "message": f"fuel budget of {self.fuel} exhausted",
+            }
         if "interrupt" in text:
-            return {"ok": False, "error_type": "Timeout", "message": f"wall-clock limit of {self.timeout_s:g} s exceeded"}
+            return {
+                "ok": False,
+                "error_type": "Timeout",
+                "message": f"wall-clock limit of {self.timeout_s:g} s exceeded",
+            }
+        if "Exited with i32 exit status" in text:
+            return {"ok": False, "error_type": "SystemExit", "message": "the method ended the interpreter (os._exit); a fresh one serves the next call"}
         if "call stack exhausted" in text or "stack overflow" in text:
-            return {"ok": False, "error_type": "RecursionError", "message": "the WebAssembly stack was exhausted (recursion too deep)"}
+            return {
+                "ok": False,
+                "error_type": "RecursionError",
+                "message": "the WebAssembly stack was exhausted (recursion too deep)",
+            }
         if "memory" in text and ("grow" in text or "out of bounds" in text):
-            return {"ok": False, "error_type": "MemoryError", "message": f"memory cap of {self.memory_mb} MiB reached"}
-        return {"ok": False, "error_type": "SandboxError", "message": f"the guest interpreter crashed and was restarted: {_cause(text)}"}
+            return {
+                "ok": False,
+                "error_type": "MemoryError",
+                "message": f"memory cap of {self.memory_mb} MiB reached",
+            }
+        return {
+            "ok": False,
+            "error_type": "SandboxError",
+            "message": f"the guest interpreter crashed and was restarted: {_cause(text)}",
+        }
 
     def close(self) -> None:
         """Free the instance; later calls raise :class:`SandboxError`."""
