@@ -1,0 +1,137 @@
+"""``pau compare A.json B.json [C.json ...]``: paired statistics between runs.
+
+Prints, per metric, each run's mean with its 95% bootstrap interval, the ``Max`` row,
+and for each pair the paired mean difference, its interval, the p-value and the Spearman
+rank correlation; then the instances that flipped between pass and fail and any warning
+about runs that are not comparable. ``--fail-if-worse METRIC:DELTA`` makes it a CI gate:
+exit status 1 when a later run is worse than the first by more than DELTA with p < 0.05.
+
+Exit status: 0 compared (and every gate passed), 1 a ``--fail-if-worse`` gate failed,
+2 bad arguments or unreadable reports.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from pytest_pau.errors import ConfigError
+from pytest_pau.report.compare import (
+    SIGNIFICANCE,
+    Comparison,
+    compare_reports,
+    parse_fail_if_worse,
+    read_scores,
+    regressions,
+)
+from pytest_pau.report.stats import DEFAULT_RESAMPLES
+
+
+def _gate(text: str) -> tuple[str, float]:
+    try:
+        return parse_fail_if_worse(text)
+    except ConfigError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]
+    """Register ``pau compare``."""
+    p = subparsers.add_parser(
+        "compare",
+        help="Compare runs: paired statistics between JSON reports.",
+        description=__doc__.split("\n\n")[1] if __doc__ else None,
+    )
+    p.add_argument("reports", nargs="+", metavar="REPORT", help="JSON reports (--pau-report), baseline first.")
+    p.add_argument(
+        "--fail-if-worse",
+        action="append",
+        type=_gate,
+        default=[],
+        metavar="METRIC:DELTA",
+        help="Exit 1 when a run is worse than the first by more than DELTA with p < 0.05; "
+        "METRIC is judge, match or pass; repeatable. Default: no gate.",
+    )
+    p.add_argument("--resamples", type=int, default=DEFAULT_RESAMPLES, help="Bootstrap resamples (default 10000).")
+    p.add_argument("--seed", type=int, default=0, help="Seed of the resampling (default 0).")
+    p.add_argument("--json", type=Path, metavar="PATH", help="Also write the comparison as JSON to PATH.")
+    p.add_argument(
+        "--max-flips", type=int, default=20, metavar="N", help="Instance ids listed per flip direction (default 20)."
+    )
+    return p
+
+
+def _num(value: float | None, fmt: str = ".3f") -> str:
+    return "-" if value is None else format(value, fmt)
+
+
+def _ci(ci: tuple[float, float] | None, fmt: str = ".3f") -> str:
+    return "" if ci is None else f"[{format(ci[0], fmt)}, {format(ci[1], fmt)}]"
+
+
+def _p(p: float | None) -> str:
+    if p is None:
+        return "-"
+    return f"{p:.4f}" + (" *" if p < SIGNIFICANCE else "")
+
+
+def render_comparison(comp: Comparison, *, max_flips: int = 20) -> str:
+    """The comparison as the text ``pau compare`` prints."""
+    lines = [
+        f"pau compare: {len(comp.runs)} runs, {comp.shared} shared instances "
+        f"(paired bootstrap, {comp.resamples:,} resamples, seed {comp.seed})"
+    ]
+    for run in comp.runs:
+        src = f"  {run.source}" if run.source else ""
+        lines.append(f"  {run.label}  {run.model}  ({run.instances} instances){src}")
+    for block in comp.metrics:
+        lines.append("")
+        lines.append(f"{block.name:<14} {'mean':>8}  {'95% CI':<18} {'n':>6}")
+        for stat in [*block.runs, block.max]:
+            lines.append(f"  {stat.label:<12} {_num(stat.mean):>8}  {_ci(stat.ci):<18} {stat.n:>6}")
+        for pair in block.pairs:
+            diff = _num(pair.mean_diff, "+.3f")
+            lines.append(
+                f"  {pair.b + ' - ' + pair.a:<12} {diff:>8}  {_ci(pair.ci, '+.3f'):<18} {pair.n:>6}"
+                f"  p={_p(pair.p_value)}  spearman {_num(pair.spearman)}"
+            )
+    lines.append("")
+    lines.append("* p < 0.05; Max: per instance the best value over the runs (an upper bound)")
+    for f in comp.flips:
+        lines.append("")
+        lines.append(
+            f"flips {f.a} -> {f.b}: {len(f.pass_to_fail)} pass -> fail, {len(f.fail_to_pass)} fail -> pass"
+        )
+        for name, ids in (("pass -> fail", f.pass_to_fail), ("fail -> pass", f.fail_to_pass)):
+            if ids:
+                more = f" (+{len(ids) - max_flips} more)" if len(ids) > max_flips else ""
+                lines.append(f"  {name}: {', '.join(ids[:max_flips])}{more}")
+    if comp.warnings:
+        lines.append("")
+        lines.extend(f"warning: {w}" for w in comp.warnings)
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    """Run ``pau compare``; returns the exit status."""
+    out = out or sys.stdout
+    if len(args.reports) < 2:
+        raise ConfigError(f"pau compare needs at least two reports, got {len(args.reports)}: {args.reports!r}")
+    if args.resamples < 100:
+        raise ConfigError(f"--resamples must be at least 100 for a usable interval, got {args.resamples!r}")
+    reports = [read_scores(p) for p in args.reports]
+    comp = compare_reports(reports, sources=list(args.reports), resamples=args.resamples, seed=args.seed)
+    print(render_comparison(comp, max_flips=args.max_flips), file=out)
+    if args.json is not None:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(comp.model_dump_json(indent=1), encoding="utf-8")
+        print(f"comparison written to {args.json}", file=out)
+    failed = []
+    for metric, delta in args.fail_if_worse:
+        found = regressions(comp, metric, delta)
+        print(f"gate --fail-if-worse {metric}:{delta:g}: {'FAILED' if found else 'passed'}", file=out)
+        failed.extend(found)
+    for msg in failed:
+        print(f"regression: {msg}", file=out)
+    return 1 if failed else 0
