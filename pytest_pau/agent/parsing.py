@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator
 
 _THINK_BLOCK = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
 _FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[ \t]*\n(.*?)```", re.DOTALL)
@@ -98,25 +99,23 @@ def _as_args(text: str) -> tuple[object, ...] | None:
     return value if isinstance(value, tuple) else (value,)
 
 
-def _candidates(text: str) -> list[str]:
-    """Texts that may hold the input, most explicit first."""
-    out: list[str] = []
+def _candidates(text: str) -> Iterator[str]:
+    """Texts that may hold the input, most explicit first (lazily: the first usually wins)."""
     for match in _INPUT_MARKER.finditer(text):
         rest = match.group(1).strip()
-        out.append(rest)
-        out.extend(_literal_spans(rest))
+        yield rest
+        yield from _literal_spans(rest)
         if not rest:  # "INPUT:" then the literal on the next line or in a fence
             tail = text[match.end() :].lstrip("\n")
             fence = _FENCE.match(tail)
-            out.append(fence.group(2) if fence else tail.split("\n", 1)[0])
+            yield fence.group(2) if fence else tail.split("\n", 1)[0]
     for fence in _FENCE.finditer(text):
         body = fence.group(2).strip()
-        out.append(body)
-        out.extend(line for line in body.splitlines() if line.strip())
-    out.append(text)
-    out.extend(line for line in text.splitlines() if line.strip())
-    out.extend(_literal_spans(text))
-    return out
+        yield body
+        yield from (line for line in body.splitlines() if line.strip())
+    yield text
+    yield from (line for line in text.splitlines() if line.strip())
+    yield from _literal_spans(text)
 
 
 def parse_input(reply: str, *, arity: int | None = None) -> tuple[str | None, str | None]:

@@ -127,7 +127,19 @@ class EpisodeState:
         self.iteration += 1
 
     def context(self) -> str:
-        """The shared head of every turn's prompt: header, evidence, hypothesis."""
+        """The shared head of every turn's prompt: header, evidence, hypothesis.
+
+        Memoized on what it depends on: the three turns of an iteration share it.
+        """
+        key = (len(self.examples), len(self.observations), self.hypothesis, self.header)
+        cached = self.__dict__.get("_context")
+        if cached is not None and cached[0] == key:
+            return str(cached[1])
+        text = self._render_context()
+        self.__dict__["_context"] = (key, text)
+        return text
+
+    def _render_context(self) -> str:
         lines = [o.line() for o in self.examples]
         lines += [o.line() for o in self.observations[-RECENT_OBSERVATIONS:]]
         return render(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pytest_pau.agent.parsing import strip_think
 from pytest_pau.agent.prompts import SCORING_PROMPTS_DIR, render
@@ -101,28 +101,98 @@ def expected_text(example: Example) -> str:
     return example_observation(example)
 
 
-def run_code(code: str, examples: Sequence[Example], *, backend: str = "wasm") -> CodeMatchResult:
+class CodeRunner:
+    """One live sandbox for one piece of code, with calls memoized by input.
+
+    Code match and the self-contradiction check run the same code: sharing the runner
+    saves a sandbox start and any input both use. Calls are deterministic (fresh
+    globals and a seeded ``random`` per call), so memoizing them changes nothing.
+    """
+
+    _PROBE = "__pau_load_probe__"
+
+    def __init__(self, code: str, *, backend: str = "wasm") -> None:
+        self.code = code
+        self.backend = backend
+        self.problem = check_code(code)
+        """Why the code cannot run at all (see :func:`check_code`), or None."""
+        self._box: Any = None
+        self._memo: dict[str, CallResult] = {}
+        self._load_error: str | bool | None = False  # False: not computed yet
+
+    def call(self, literal: str) -> CallResult:
+        """The code's result on ``literal`` (memoized)."""
+        if literal not in self._memo:
+            if self._box is None:
+                from pytest_pau.sandbox import Sandbox
+
+                self._box = Sandbox(self.code, backend=self.backend)
+            self._memo[literal] = self._box.call_literal(literal)
+        return self._memo[literal]
+
+    def load_error(self) -> str | None:
+        """Why the module body fails as it loads (a missing module...), or None."""
+        if self._load_error is False:
+            from pytest_pau.sandbox import Sandbox
+
+            probe = f"{self.code}\n\n\ndef {self._PROBE}():\n    return None\n"
+            with Sandbox(probe, entry=self._PROBE, backend=self.backend) as box:
+                got = box.call_literal("()")
+            self._load_error = (
+                None if got.ok else f"the code fails when loaded: {got.observation()}"
+            )
+        return self._load_error  # type: ignore[return-value]
+
+    def close(self) -> None:
+        """Close the sandbox, if one was started."""
+        if self._box is not None:
+            self._box.close()
+            self._box = None
+
+    def __enter__(self) -> CodeRunner:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def run_code(
+    code: str,
+    examples: Sequence[Example],
+    *,
+    backend: str = "wasm",
+    runner: CodeRunner | None = None,
+) -> CodeMatchResult:
     """Run ``code`` on every example input in one sandbox and compare outputs.
+
+    Args:
+        code: The code, defining ``test_func``.
+        examples: Inputs and the outputs they must give.
+        backend: Sandbox backend.
+        runner: A live :class:`CodeRunner` of ``code`` to reuse (it stays open).
 
     Returns:
         A result with the score (matching fraction), the counts and the first
         :data:`MAX_MISMATCHES` mismatches; score 0 with ``error`` when the code cannot
         run at all; score None when there are no examples.
     """
-    from pytest_pau.sandbox import Sandbox, outputs_equal
+    from pytest_pau.sandbox import outputs_equal
 
+    own = runner is None
+    runner = runner or CodeRunner(code, backend=backend)
     n = len(examples)
-    problem = check_code(code)
-    if problem is not None:
-        return CodeMatchResult(score=0.0 if n else None, code=code, n_inputs=n, error=problem)
-    if not n:
-        return CodeMatchResult(score=None, code=code, error="the instance has no test examples")
-    matched = 0
-    both_raised = False
-    mismatches: list[Mismatch] = []
-    with Sandbox(code, backend=backend) as box:
+    try:
+        if runner.problem is not None:
+            return CodeMatchResult(
+                score=0.0 if n else None, code=code, n_inputs=n, error=runner.problem
+            )
+        if not n:
+            return CodeMatchResult(score=None, code=code, error="there are no examples to run")
+        matched = 0
+        both_raised = False
+        mismatches: list[Mismatch] = []
         for example in examples:
-            got = box.call_literal(example.input)
+            got = runner.call(example.input)
             if outputs_equal(example, got):
                 matched += 1
                 both_raised = both_raised or not got.ok
@@ -132,31 +202,18 @@ def run_code(code: str, examples: Sequence[Example], *, backend: str = "wasm") -
                         input=example.input, expected=expected_text(example), got=got.observation()
                     )
                 )
-    if both_raised:
         # "An exception on both sides" must not reward code that fails as it loads (a
         # missing module, a top-level error): it would "match" every raising example.
-        load_error = _load_error(code, backend)
-        if load_error is not None:
+        if both_raised and (load_error := runner.load_error()) is not None:
             return CodeMatchResult(
                 score=0.0, code=code, n_inputs=n, mismatches=mismatches, error=load_error
             )
-    return CodeMatchResult(
-        score=matched / n, code=code, n_inputs=n, n_matched=matched, mismatches=mismatches
-    )
-
-
-_PROBE = "__pau_load_probe__"
-
-
-def _load_error(code: str, backend: str) -> str | None:
-    """Why ``code`` fails when its module body runs, or None when it loads."""
-    from pytest_pau.sandbox import Sandbox
-
-    with Sandbox(
-        f"{code}\n\n\ndef {_PROBE}():\n    return None\n", entry=_PROBE, backend=backend
-    ) as box:
-        got = box.call_literal("()")
-    return None if got.ok else f"the code fails when loaded: {got.observation()}"
+        return CodeMatchResult(
+            score=matched / n, code=code, n_inputs=n, n_matched=matched, mismatches=mismatches
+        )
+    finally:
+        if own:
+            runner.close()
 
 
 def coder_messages(

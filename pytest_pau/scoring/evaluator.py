@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from pytest_pau.agent import PSEUDO_MODELS, Agent, GenerationSettings, make_agent
 from pytest_pau.errors import BudgetExceeded, ConfigError, PauError
 from pytest_pau.models import FAILURE_MODES, InstanceResult, Usage
-from pytest_pau.scoring.coder import Coder
+from pytest_pau.scoring.coder import Coder, CodeRunner, run_code
 from pytest_pau.scoring.failure import classify_failure, mostly_format_failures, self_contradiction
 from pytest_pau.scoring.judge import Judge
 
@@ -230,42 +230,51 @@ class Evaluator:
 
         progress("code")
         observed = [*instance.train_examples, *traj.observed()]
-        matched = self.coder.code_match(instance, traj.prediction, observed, backend=c.sandbox)
-        usage.add(matched.usage)
-        result.code_match = matched.score
-        result.code = matched.code
-        result.mismatches = list(matched.mismatches)
-        if matched.error:
-            result.failure_detail = f"code match 0: {matched.error}"
-        if c.gold_control:
-            gold = self.coder.code_match(
-                instance, instance.description, observed, backend=c.sandbox
-            )
-            usage.add(gold.usage)
-            result.gold_code_match = gold.score
+        code, used = self.coder.write(instance, traj.prediction, observed)
+        usage.add(used)
+        # One live sandbox for the coder's code serves code match and, for a failed
+        # item, the self-contradiction check.
+        with CodeRunner(code, backend=c.sandbox) as runner:
+            matched = run_code(code, instance.test_examples, runner=runner)
+            result.code_match = matched.score
+            result.code = matched.code
+            result.mismatches = list(matched.mismatches)
+            if matched.error:
+                result.failure_detail = f"code match 0: {matched.error}"
+            if c.gold_control:
+                gold = self.coder.code_match(
+                    instance, instance.description, observed, backend=c.sandbox
+                )
+                usage.add(gold.usage)
+                result.gold_code_match = gold.score
 
-        if judged.score is None:
-            result.failure_mode = "infrastructure"
-            result.error = (
-                f"the judge ({c.judge_model}) gave no parseable 'Rating: N' in "
-                f"{judged.unparseable} of {len(judged.ratings)} answers, even after a retry; "
-                "the item is left unscored. Use a stronger --pau-judge-model."
+            if judged.score is None:
+                result.failure_mode = "infrastructure"
+                result.error = (
+                    f"the judge ({c.judge_model}) gave no parseable 'Rating: N' in "
+                    f"{judged.unparseable} of {len(judged.ratings)} answers, even after a "
+                    "retry; the item is left unscored. Use a stronger --pau-judge-model."
+                )
+                return
+            result.passed = judged.score >= c.judge_threshold and (
+                matched.score is not None and matched.score >= c.match_threshold
             )
-            return
-        result.passed = judged.score >= c.judge_threshold and (
-            matched.score is not None and matched.score >= c.match_threshold
-        )
-        if result.passed:
-            result.failure_mode = "none"
-            return
-        result.overconfident = traj.concluded
-        progress("classify")
-        mode, detail = self._classify(instance, traj, result, usage)
+            if result.passed:
+                result.failure_mode = "none"
+                return
+            result.overconfident = traj.concluded
+            progress("classify")
+            mode, detail = self._classify(instance, traj, result, usage, runner)
         result.failure_mode = mode  # type: ignore[assignment]
         result.failure_detail = "; ".join(x for x in (detail, result.failure_detail) if x)
 
     def _classify(
-        self, instance: Instance, traj: Trajectory, result: InstanceResult, usage: Usage
+        self,
+        instance: Instance,
+        traj: Trajectory,
+        result: InstanceResult,
+        usage: Usage,
+        runner: CodeRunner,
     ) -> tuple[str, str]:
         if self.classify_hook is not None:
             label = self.classify_hook(instance=instance, trajectory=traj, result=result)
@@ -277,7 +286,7 @@ class Evaluator:
                         f"expected one of {allowed} or None"
                     )
                 return label, "from the pytest_pau_classify_failure hook"
-        check = self_contradiction(result.code, traj, backend=self.config.sandbox)
+        check = self_contradiction(result.code, traj, runner=runner)
         if check.fired:
             return "self_contradiction", check.detail()
         if mostly_format_failures(traj):

@@ -20,7 +20,7 @@ from pytest_pau.agent.parsing import strip_think
 from pytest_pau.agent.prompts import SCORING_PROMPTS_DIR, render
 from pytest_pau.agent.state import Observation
 from pytest_pau.models import Mismatch, Usage
-from pytest_pau.scoring.coder import as_examples, check_code, run_code
+from pytest_pau.scoring.coder import CodeRunner, as_examples, check_code, run_code
 
 if TYPE_CHECKING:
     from pytest_pau.agent.base import SupportsComplete
@@ -45,7 +45,10 @@ class SelfContradiction:
     fired: bool
     checked: int = 0
     """Observed inputs the code was run on."""
+    count: int = 0
+    """How many observed calls the code disagrees with."""
     disagreements: list[Mismatch] = field(default_factory=list)
+    """The first few of them."""
 
     def detail(self) -> str:
         """One line for the report: the first disagreement."""
@@ -53,28 +56,47 @@ class SelfContradiction:
             return f"consistent with all {self.checked} observed calls"
         d = self.disagreements[0]
         return (
-            f"self-contradiction on {len(self.disagreements)}+ of {self.checked} observed calls; "
+            f"self-contradiction on {self.count} of {self.checked} observed calls; "
             f"first: input {d.input}: the agent saw {d.expected}, its description gives {d.got}"
         )
 
 
 def self_contradiction(
-    code: str, trajectory: Trajectory, *, backend: str = "wasm"
+    code: str,
+    trajectory: Trajectory,
+    *,
+    backend: str = "wasm",
+    runner: CodeRunner | None = None,
 ) -> SelfContradiction:
     """Run the coder's ``code`` on the agent's own queried inputs and compare.
 
     Only the agent's own calls count (not the starting examples), and calls that never ran
     the method (refused input, timeout) are skipped. Code that cannot run (no
-    ``test_func``, syntax error) never fires: that is the coder's failure, not evidence.
+    ``test_func``, syntax error, an error as it loads) never fires: that is the coder's
+    failure, not evidence about the agent.
+
+    Args:
+        code: The coder's code for the final description.
+        trajectory: The agent's episode.
+        backend: Sandbox backend.
+        runner: A live :class:`CodeRunner` of ``code`` to reuse (code match's).
     """
     examples = as_examples(trajectory.observed())
     if not examples or check_code(code) is not None:
         return SelfContradiction(fired=False, checked=0)
-    result = run_code(code, examples, backend=backend)
+    own = runner is None
+    runner = runner or CodeRunner(code, backend=backend)
+    try:
+        result = run_code(code, examples, runner=runner)
+        fired = result.n_matched < result.n_inputs and runner.load_error() is None
+    finally:
+        if own:
+            runner.close()
     return SelfContradiction(
-        fired=result.n_matched < result.n_inputs,
+        fired=fired,
         checked=result.n_inputs,
-        disagreements=result.mismatches,
+        count=result.n_inputs - result.n_matched if fired else 0,
+        disagreements=result.mismatches if fired else [],
     )
 
 

@@ -85,7 +85,10 @@ def test_self_contradiction_comes_before_the_classifier(double: Instance, script
     llm, _ = scripted([(MARKERS["judge"], "Rating: 2"), (MARKERS["coder"], WRONG_CODE)])
     result = evaluator(llm).evaluate(double)  # the oracle queried (2,) -> 4 and (5,) -> 10
     assert result.failure_mode == "self_contradiction"
-    assert "input (2,): the agent saw 4, its description gives 2" in result.failure_detail
+    assert (
+        "self-contradiction on 2 of 2 observed calls; first: input (2,): the agent saw 4, its description gives 2"
+        in result.failure_detail
+    )
     assert result.overconfident is True  # concluded YES and failed
     assert "classify" not in prompts(llm)
 

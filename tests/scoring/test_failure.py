@@ -25,7 +25,7 @@ def test_fires_when_the_final_code_contradicts_what_the_agent_saw(double: Instan
     tripled = "def test_func(x):\n    if not isinstance(x, int):\n        raise TypeError\n    return 3 * x\n"
     check = self_contradiction(tripled, traj)
     assert check.fired
-    assert check.checked == 3
+    assert (check.checked, check.count) == (3, 1)
     assert [(d.input, d.expected, d.got) for d in check.disagreements] == [("(3,)", "6", "9")]
     assert "input (3,): the agent saw 6, its description gives 9" in check.detail()
 
@@ -53,6 +53,10 @@ def test_unrunnable_code_never_fires(double: Instance) -> None:
     traj = queried(double, "(3,)")
     assert not self_contradiction("def test_func(:\n", traj).fired
     assert not self_contradiction("", traj).fired
+    # Fails as it loads: disagrees with everything, yet says nothing about the agent.
+    assert not self_contradiction(
+        "import no_such_module\ndef test_func(x):\n    return x\n", traj
+    ).fired
 
 
 def test_classifier_call_and_default(double: Instance, scripted) -> None:
