@@ -40,7 +40,6 @@ from pytest_pau.report.stats import (
 )
 
 
-
 class Scored(Protocol):
     """What the comparison reads of an instance: an InstanceResult or a ScoresOnly."""
 
