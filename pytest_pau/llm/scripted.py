@@ -140,7 +140,9 @@ class ScriptedLLM:
     @property
     def port(self) -> int:
         if self._server is None:
-            raise RuntimeError("ScriptedLLM is not started: use it as a context manager or call .start().")
+            raise RuntimeError(
+                "ScriptedLLM is not started: use it as a context manager or call .start()."
+            )
         return int(self._server.server_address[1])
 
     @property
@@ -199,7 +201,11 @@ class ScriptedLLM:
         if callable(self.rules):
             return self.rules(messages)
         last = next(
-            (_content_text(m.get("content")) for m in reversed(messages) if m.get("role") == "user"),
+            (
+                _content_text(m.get("content"))
+                for m in reversed(messages)
+                if m.get("role") == "user"
+            ),
             _content_text(messages[-1].get("content")) if messages else "",
         )
         for pattern, reply in self.rules:
@@ -260,7 +266,8 @@ def _logprobs(text: str, scripted: Any, top_n: Any) -> list[dict[str, Any]]:
                     "logprob": entry["logprob"],
                     "bytes": list(entry["token"].encode()),
                     "top_logprobs": [
-                        {"token": t, "logprob": lp, "bytes": list(t.encode())} for t, lp in top.items()
+                        {"token": t, "logprob": lp, "bytes": list(t.encode())}
+                        for t, lp in top.items()
                     ][: int(top_n or len(top))],
                 }
             )
@@ -288,6 +295,12 @@ class _Handler(BaseHTTPRequestHandler):
     # Keep-alive, as real providers do: clients reuse connections between calls.
     protocol_version = "HTTP/1.1"
 
+    def setup(self) -> None:
+        super().setup()
+        # Headers and body go out in two writes; with Nagle on, the client's delayed ACK
+        # adds ~40 ms to every exchange.
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
     def log_message(self, format: str, *args: Any) -> None:  # quiet: tests read .log instead
         return
 
@@ -301,8 +314,12 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
-    def _error(self, status: int, message: str, etype: str, headers: dict[str, str] | None = None) -> None:
-        self._send_json(status, {"error": {"message": message, "type": etype, "code": str(status)}}, headers)
+    def _error(
+        self, status: int, message: str, etype: str, headers: dict[str, str] | None = None
+    ) -> None:
+        self._send_json(
+            status, {"error": {"message": message, "type": etype, "code": str(status)}}, headers
+        )
 
     def do_GET(self) -> None:
         if self.path.rstrip("/").endswith("/models"):
@@ -315,7 +332,9 @@ class _Handler(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length) if length else b""
         if not self.path.rstrip("/").endswith("/chat/completions"):
-            self._error(404, f"ScriptedLLM serves /v1/chat/completions, not {self.path!r}", "not_found")
+            self._error(
+                404, f"ScriptedLLM serves /v1/chat/completions, not {self.path!r}", "not_found"
+            )
             return
         owner = self.owner
         try:
