@@ -36,7 +36,7 @@ PRELOAD = (
     "io", "itertools", "json", "keyword", "math", "numbers", "operator", "pprint", "random",
     "re", "reprlib", "statistics", "string", "struct", "textwrap", "time", "types", "typing",
     "unicodedata", "uuid", "zlib", "_strptime", "array", "graphlib", "secrets", "shlex",
-    "colorsys", "fnmatch", "locale", "weakref",
+    "colorsys", "fnmatch", "locale", "weakref", "_pylong",
 )
 
 #: Audit events after which the interpreter is replaced (state may have been touched).

@@ -52,7 +52,7 @@ class Runtime:
         self._ticker.start()
 
     def _freeze_clocks(self) -> None:
-        """Replace WASI's wall clock by a fixed one: a result never depends on the date.
+        """Replace WASI's wall clock and randomness by fixed ones: results are reproducible.
 
         ``time.time()`` and ``datetime.now()`` read :data:`FROZEN_EPOCH_S`. The monotonic
         clock stays real (shadowing an instance replaces all of it, and its pollables
@@ -75,6 +75,12 @@ class Runtime:
                     clock.add_func("now", lambda _store: instant(FROZEN_EPOCH_S, 0))
                     clock.add_func("resolution", lambda _store: instant(0, 1000))
                     clock.close()
+                elif name.startswith("wasi:random/random@"):
+                    # os.urandom & co. read a fixed pattern: results stay reproducible.
+                    rand = root.add_instance(name)
+                    rand.add_func("get-random-bytes", lambda _store, n: b"Z" * min(int(n), 1 << 20))
+                    rand.add_func("get-random-u64", lambda _store: 0x5A5A5A5A5A5A5A5A)
+                    rand.close()
         finally:
             root.close()
         self.linker.allow_shadowing = False  # type: ignore[assignment]
