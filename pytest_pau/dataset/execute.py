@@ -81,6 +81,7 @@ for job in jobs:
             rows.append({"ok": False, "error_type": type(exc).__name__, "message": str(exc)})
     results.append(rows)
 out.write(json.dumps(results))
+out.flush()
 """
 
 
@@ -105,8 +106,10 @@ def run_subprocess(
         DatasetError: the child process itself failed (not a method raising).
     """
     payload = json.dumps(
-        [{"code": code, "inputs": list(inputs), "entry": entry, "timeout_s": timeout_s}
-         for code, inputs in jobs]
+        [
+            {"code": code, "inputs": list(inputs), "entry": entry, "timeout_s": timeout_s}
+            for code, inputs in jobs
+        ]
     )
     total_calls = sum(len(inputs) for _, inputs in jobs)
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
