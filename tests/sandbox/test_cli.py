@@ -1,0 +1,46 @@
+"""``pau call`` and ``pau sandbox``: the sandbox's command-line face."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pytest_pau.cli.main import main
+
+
+@pytest.fixture
+def method_file(tmp_path: Path) -> Path:
+    path = tmp_path / "method.py"
+    path.write_text("def test_func(s, n=1):\n    return s.upper() * n\n")
+    return path
+
+
+def test_call_prints_value(method_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["call", str(method_file), "('ab', 2)"]) == 0
+    out = capsys.readouterr().out
+    assert "value:  'ABAB'" in out and "fuel" in out
+
+
+def test_call_json_and_errors(method_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["call", str(method_file), "(1,)", "x", "--json"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert lines[0]["error_type"] == "AttributeError" and lines[0]["input"] == "(1,)"
+    assert lines[1]["error_type"] == "InputError"
+
+
+def test_call_process_backend(method_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["call", str(method_file), "('x',)", "--backend", "process"]) == 0
+    assert "value:  'X'" in capsys.readouterr().out
+
+
+def test_call_missing_file_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["call", str(tmp_path / "nope.py"), "(1,)"]) == 2
+    assert "does not exist" in capsys.readouterr().err
+
+
+def test_sandbox_info(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sandbox", "info"]) == 0
+    out = capsys.readouterr().out
+    assert "guest sources:" in out and "cache folder:" in out
