@@ -1,0 +1,126 @@
+"""``pau compare`` on the command line: the table, --json, exit statuses."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pytest_pau.cli.main import main
+from pytest_pau.models import Report
+from pytest_pau.report.json_report import write_report
+
+from .conftest import make_report, random_report, result
+
+
+@pytest.fixture(scope="module")
+def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Three runs of 1,500 instances: ``good``, ``worse`` (clearly), ``same`` (= good)."""
+    tmp_path = tmp_path_factory.mktemp("reports")
+    paths = {}
+    for name, rep in {
+        "good": random_report(1500, seed=0, skill=0.3, model="release-1", steps=2),
+        "worse": random_report(1500, seed=0, skill=0.0, model="candidate", steps=2),
+        "same": random_report(1500, seed=0, skill=0.3, model="candidate", steps=2),
+    }.items():
+        paths[name] = write_report(tmp_path / f"{name}.json", rep)
+    return paths
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(["compare", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_prints_every_metric_with_max_row_pair_and_flips(
+    reports: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run_cli(capsys, str(reports["good"]), str(reports["worse"]), "--resamples", "1000")
+    assert code == 0
+    assert "2 runs, 1500 shared instances" in out
+    assert f"A  release-1  (1500 instances)  {reports['good']}" in out
+    for name in ("judge score", "code match", "pass rate"):
+        assert f"\n{name} " in out
+    assert out.count("  Max ") == 3
+    assert out.count("  B - A ") == 3
+    assert "p=0.0010 *" in out  # the smallest p of 1,000 resamples, marked significant
+    assert "spearman 0." in out
+    assert "flips A -> B: " in out and "pass -> fail: builtin/" not in out
+    assert "pass -> fail: gen/m" in out
+
+
+def test_fail_if_worse_exits_1_on_a_significant_regression(
+    reports: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run_cli(
+        capsys, str(reports["good"]), str(reports["worse"]), "--fail-if-worse", "judge:0.1", "--resamples", "1000"
+    )
+    assert code == 1
+    assert "gate --fail-if-worse judge:0.1: FAILED" in out
+    assert "regression: B is worse than A on judge score" in out
+
+
+def test_fail_if_worse_passes_when_better_equal_or_within_delta(
+    reports: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    good, worse, same = (str(reports[k]) for k in ("good", "worse", "same"))
+    assert run_cli(capsys, worse, good, "--fail-if-worse", "judge:0", "--resamples", "500")[0] == 0
+    code, out, _ = run_cli(capsys, good, same, "--fail-if-worse", "pass:0", "--fail-if-worse", "match:0",
+                           "--resamples", "500")
+    assert code == 0
+    assert "gate --fail-if-worse pass:0: passed" in out
+    assert "gate --fail-if-worse match:0: passed" in out
+    # Worse by about 0.4 judge points, but the gate allows 2.
+    assert run_cli(capsys, good, worse, "--fail-if-worse", "judge:2", "--resamples", "500")[0] == 0
+
+
+def test_only_the_failing_gate_of_several_fails(reports: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(capsys, str(reports["good"]), str(reports["worse"]), "--resamples", "500",
+                           "--fail-if-worse", "judge:5", "--fail-if-worse", "pass:0.01")
+    assert code == 1
+    assert "gate --fail-if-worse judge:5: passed" in out
+    assert "gate --fail-if-worse pass:0.01: FAILED" in out
+
+
+def test_json_output_and_warning_for_different_judges(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rows = [result("x", 3, 1.0), result("y", 4, 0.5)]
+    a = write_report(tmp_path / "a.json", make_report(rows))
+    b = write_report(tmp_path / "b.json", make_report(rows, judge_model="gpt-4o"))
+    code, out, _ = run_cli(capsys, str(a), str(b), "--json", str(tmp_path / "out" / "cmp.json"), "--resamples", "200")
+    assert code == 0
+    assert "warning: runs differ in judge model (A 'judge', B 'gpt-4o')" in out
+    data = json.loads((tmp_path / "out" / "cmp.json").read_text())
+    assert data["shared"] == 2
+    assert [m["metric"] for m in data["metrics"]] == ["judge", "match", "pass"]
+    assert data["metrics"][0]["max"]["mean"] == pytest.approx(3.5)
+
+
+def test_bad_arguments_and_files_exit_2(tmp_path: Path, reports: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    good = str(reports["good"])
+    with pytest.raises(SystemExit) as exc:
+        main(["compare", good, good, "--fail-if-worse", "bleu:1"])
+    assert exc.value.code == 2
+    assert "unknown metric 'bleu'" in capsys.readouterr().err
+
+    code, _, err = run_cli(capsys, good)
+    assert code == 2 and "at least two reports" in err
+
+    (tmp_path / "junk.json").write_text('{"run": {}}')
+    code, _, err = run_cli(capsys, good, str(tmp_path / "junk.json"))
+    assert code == 2
+    assert "junk.json' is not a pytest-pau JSON report: at run.plugin_version" in err
+
+    code, _, err = run_cli(capsys, good, str(tmp_path / "missing.json"))
+    assert code == 2 and "cannot read report" in err
+
+
+def test_reads_reports_written_by_the_plugin_writer(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # The light reader of pau compare and the full Report model agree on the same file.
+    rep = random_report(50, seed=2)
+    path = write_report(tmp_path / "r.json", rep)
+    assert Report.model_validate_json(path.read_text()) == rep
+    code, out, _ = run_cli(capsys, str(path), str(path), "--resamples", "200")
+    assert code == 0
+    assert "B - A          +0.000  [+0.000, +0.000]" in out
