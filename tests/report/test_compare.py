@@ -32,7 +32,8 @@ def test_means_max_row_and_pair_on_hand_computed_data() -> None:
     (pair,) = judge.pairs
     assert (pair.a, pair.b, pair.n) == ("A", "B", 4)
     assert pair.mean_diff == pytest.approx(-0.25)
-    assert pair.ci is not None and pair.ci[0] <= -0.25 <= pair.ci[1]
+    assert pair.ci is not None
+    assert pair.ci[0] <= -0.25 <= pair.ci[1]
     # pass (judge >= 3 and match >= 0.8): A passes y, w; B passes x, w.
     passes = comp.metric("pass")
     assert [r.mean for r in passes.runs] == pytest.approx([0.5, 0.5])
@@ -41,7 +42,8 @@ def test_means_max_row_and_pair_on_hand_computed_data() -> None:
     assert comp.flips[0].fail_to_pass == ["builtin/x"]
     for block in comp.metrics:
         for stat in [*block.runs, block.max]:
-            assert stat.ci is not None and stat.ci[0] <= stat.mean <= stat.ci[1]  # type: ignore[operator]
+            assert stat.ci is not None
+            assert stat.ci[0] <= stat.mean <= stat.ci[1]
 
 
 def test_max_row_skips_missing_values_of_one_run() -> None:
@@ -130,7 +132,8 @@ def test_spearman_per_pair_on_related_runs() -> None:
     comp = compare_reports([a, b], resamples=500)
     rho = comp.metric("judge").pairs[0].spearman
     # Both runs share the instances' difficulty: clearly positive, far from perfect.
-    assert rho is not None and 0.3 < rho < 0.95
+    assert rho is not None
+    assert 0.3 < rho < 0.95
 
 
 def test_no_shared_instance_or_single_report_is_a_clear_error() -> None:
@@ -145,7 +148,8 @@ def test_regressions_need_both_the_delta_and_significance() -> None:
     b = random_report(1500, seed=0, skill=0.0)  # same noise, lower skill: clearly worse
     comp = compare_reports([a, b], resamples=2000)
     diff = comp.metric("judge").pairs[0].mean_diff
-    assert diff is not None and diff < -0.2
+    assert diff is not None
+    assert diff < -0.2
     (msg,) = regressions(comp, "judge", 0.1)
     assert msg.startswith("B is worse than A on judge score: -")
     assert regressions(comp, "judge", abs(diff) + 0.01) == []  # within the allowed delta

@@ -47,7 +47,8 @@ def test_prints_every_metric_with_max_row_pair_and_flips(
     assert out.count("  B - A ") == 3
     assert "p=0.0010 *" in out  # the smallest p of 1,000 resamples, marked significant
     assert "spearman 0." in out
-    assert "flips A -> B: " in out and "pass -> fail: builtin/" not in out
+    assert "flips A -> B: " in out
+    assert "pass -> fail: builtin/" not in out
     assert "pass -> fail: gen/m" in out
 
 
@@ -105,7 +106,8 @@ def test_bad_arguments_and_files_exit_2(tmp_path: Path, reports: dict[str, Path]
     assert "unknown metric 'bleu'" in capsys.readouterr().err
 
     code, _, err = run_cli(capsys, good)
-    assert code == 2 and "at least two reports" in err
+    assert code == 2
+    assert "at least two reports" in err
 
     (tmp_path / "junk.json").write_text('{"run": {}}')
     code, _, err = run_cli(capsys, good, str(tmp_path / "junk.json"))
@@ -113,7 +115,8 @@ def test_bad_arguments_and_files_exit_2(tmp_path: Path, reports: dict[str, Path]
     assert "junk.json' is not a pytest-pau JSON report: at run.plugin_version" in err
 
     code, _, err = run_cli(capsys, good, str(tmp_path / "missing.json"))
-    assert code == 2 and "cannot read report" in err
+    assert code == 2
+    assert "cannot read report" in err
 
 
 def test_reads_reports_written_by_the_plugin_writer(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

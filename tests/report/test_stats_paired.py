@@ -39,7 +39,8 @@ def test_sign_follows_b_minus_a() -> None:
     b = [2.0] * 20
     diff, ci, _ = paired_bootstrap(a, b, resamples=200)
     assert diff == pytest.approx(-1.0)
-    assert ci is not None and ci[1] < 0
+    assert ci is not None
+    assert ci[1] < 0
 
 
 def test_p_value_and_interval_agree_with_the_paired_t_test_on_normal_data() -> None:
@@ -66,11 +67,14 @@ def test_pairing_detects_a_shift_that_unpaired_intervals_cannot() -> None:
     a = difficulty
     b = difficulty + 0.2 + rng.normal(0, 0.3, 300)
     ci_a, ci_b = bootstrap_ci(a.tolist()), bootstrap_ci(b.tolist())
-    assert ci_a is not None and ci_b is not None
+    assert ci_a is not None
+    assert ci_b is not None
     assert ci_b[0] < ci_a[1], "unpaired intervals overlap"
     _, ci, p = paired_bootstrap(a.tolist(), b.tolist())
-    assert p is not None and p < 0.001
-    assert ci is not None and ci[0] > 0
+    assert p is not None
+    assert p < 0.001
+    assert ci is not None
+    assert ci[0] > 0
 
 
 def test_seeded_results_repeat_and_the_seed_matters() -> None:
@@ -101,7 +105,8 @@ def test_bootstrap_means_with_missing_cells_is_a_ratio_estimator() -> None:
     assert draws.shape == (3000, 2)
     # Column 1 only ever averages 10 and 30; resamples that drew neither are NaN.
     col = draws[:, 1][~np.isnan(draws[:, 1])]
-    assert col.min() >= 10.0 and col.max() <= 30.0
+    assert col.min() >= 10.0
+    assert col.max() <= 30.0
     assert col.mean() == pytest.approx(20.0, abs=0.5)
     assert draws[:, 0].mean() == pytest.approx(2.5, abs=0.05)
 
