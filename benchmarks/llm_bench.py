@@ -26,8 +26,8 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pytest_pau.llm import LLMClient, ResponseCache, get_litellm, make_client  # noqa: E402
-from pytest_pau.testing import ScriptedLLM  # noqa: E402
+from pytest_pau.llm import LLMClient, ResponseCache, get_litellm, make_client
+from pytest_pau.testing import ScriptedLLM
 
 MESSAGES = [
     {"role": "system", "content": "You explore a hidden Python method."},
@@ -52,14 +52,23 @@ def bench_http(calls: int) -> None:
     get_litellm()  # import cost is paid once per process; not part of a call
     with ScriptedLLM(default="(1, 2)") as llm, tempfile.TemporaryDirectory() as tmp:
         url = f"{llm.api_base}/chat/completions"
-        body = {"model": "scripted", "messages": MESSAGES, "temperature": 0.0, "max_tokens": 512, "seed": 0}
+        body = {
+            "model": "scripted",
+            "messages": MESSAGES,
+            "temperature": 0.0,
+            "max_tokens": 512,
+            "seed": 0,
+        }
         headers = {"Authorization": f"Bearer {llm.api_key}"}
         with httpx.Client() as http:
+
             def raw() -> object:
                 return http.post(url, json=body, headers=headers).json()
 
             client = LLMClient(llm.model, api_base=llm.api_base, api_key=llm.api_key)
-            cached = LLMClient(llm.model, api_base=llm.api_base, api_key=llm.api_key, cache=ResponseCache(tmp))
+            cached = LLMClient(
+                llm.model, api_base=llm.api_base, api_key=llm.api_key, cache=ResponseCache(tmp)
+            )
 
             def full() -> object:
                 return client.complete(MESSAGES)
@@ -68,8 +77,14 @@ def bench_http(calls: int) -> None:
 
             def bare() -> object:
                 return litellm.completion(
-                    model=llm.model, messages=MESSAGES, api_base=llm.api_base, api_key=llm.api_key,
-                    temperature=0.0, max_tokens=512, seed=0, max_retries=0,
+                    model=llm.model,
+                    messages=MESSAGES,
+                    api_base=llm.api_base,
+                    api_key=llm.api_key,
+                    temperature=0.0,
+                    max_tokens=512,
+                    seed=0,
+                    max_retries=0,
                 )
 
             for fn in (raw, bare, full):  # warm connections, litellm's client cache
@@ -83,13 +98,23 @@ def bench_http(calls: int) -> None:
             hit_t = timed(lambda: cached.complete(MESSAGES), calls)
         overhead = statistics.median(full_t) - statistics.median(raw_t)
         print(f"raw httpx POST            {ms(raw_t)}   (baseline)")
-        print(f"litellm.completion        {ms(bare_t)}   x{statistics.median(bare_t) / statistics.median(raw_t):.2f}")
-        print(f"LLMClient, no cache       {ms(full_t)}   x{statistics.median(full_t) / statistics.median(raw_t):.2f}")
-        print(f"  client overhead         {overhead * 1e3:7.3f} ms per call over raw httpx (target < 2 ms)")
+        print(
+            f"litellm.completion        {ms(bare_t)}   x{statistics.median(bare_t) / statistics.median(raw_t):.2f}"
+        )
+        print(
+            f"LLMClient, no cache       {ms(full_t)}   x{statistics.median(full_t) / statistics.median(raw_t):.2f}"
+        )
+        print(
+            f"  client overhead         {overhead * 1e3:7.3f} ms per call over raw httpx (target < 2 ms)"
+        )
         ours = statistics.median(full_t) - statistics.median(bare_t)
-        print(f"    of which litellm      {(overhead - ours) * 1e3:7.3f} ms; ours (key, retries, cost) {ours * 1e3:6.3f} ms")
-        print(f"LLMClient, cache hit      {ms(hit_t)}   x{statistics.median(hit_t) / statistics.median(raw_t):.3f} "
-              "of a raw round trip (target < 1 ms)")
+        print(
+            f"    of which litellm      {(overhead - ours) * 1e3:7.3f} ms; ours (key, retries, cost) {ours * 1e3:6.3f} ms"
+        )
+        print(
+            f"LLMClient, cache hit      {ms(hit_t)}   x{statistics.median(hit_t) / statistics.median(raw_t):.3f} "
+            "of a raw round trip (target < 1 ms)"
+        )
 
 
 def bench_local(name: str, tokens: int) -> None:
@@ -98,13 +123,20 @@ def bench_local(name: str, tokens: int) -> None:
     start = time.perf_counter()
     llm = get_llama(name)
     load = time.perf_counter() - start
-    prompt = [{"role": "user", "content": "Write a Python function that reverses the words of a sentence."}]
+    prompt = [
+        {
+            "role": "user",
+            "content": "Write a Python function that reverses the words of a sentence.",
+        }
+    ]
     client = make_client(name, no_cache=True)
     client.complete(prompt, max_tokens=4)  # warm: first-call setup is not throughput
 
     def direct() -> tuple[int, float]:
         t = time.perf_counter()
-        out = llm.create_chat_completion(messages=prompt, temperature=0.0, max_tokens=tokens, seed=0)  # type: ignore[arg-type]
+        out = llm.create_chat_completion(
+            messages=prompt, temperature=0.0, max_tokens=tokens, seed=0
+        )  # type: ignore[arg-type]
         return int(out["usage"]["completion_tokens"]), time.perf_counter() - t  # type: ignore[index]
 
     def through_client(logprobs: int | None = None) -> tuple[int, float]:
@@ -117,9 +149,13 @@ def bench_local(name: str, tokens: int) -> None:
     lp_n, lp_s = through_client(5)
     _ = generate  # same path the provider uses
     print(f"{name:12s} load {load:5.2f} s (weights verified, then mmap)")
-    print(f"  llama-cpp direct        {base_n / base_s:6.1f} tokens/s   (baseline, {base_n} tokens)")
+    print(
+        f"  llama-cpp direct        {base_n / base_s:6.1f} tokens/s   (baseline, {base_n} tokens)"
+    )
     print(f"  LLMClient               {n / s:6.1f} tokens/s   x{(n / s) / (base_n / base_s):.2f}")
-    print(f"  LLMClient, logprobs=5   {lp_n / lp_s:6.1f} tokens/s   x{(lp_n / lp_s) / (base_n / base_s):.2f}")
+    print(
+        f"  LLMClient, logprobs=5   {lp_n / lp_s:6.1f} tokens/s   x{(lp_n / lp_s) / (base_n / base_s):.2f}"
+    )
 
 
 def main() -> None:

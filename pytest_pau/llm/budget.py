@@ -21,7 +21,9 @@ class Budget:
         ledger: Optional file that holds the run's total spend across processes.
     """
 
-    def __init__(self, max_cost_usd: float | None, *, ledger: str | os.PathLike[str] | None = None) -> None:
+    def __init__(
+        self, max_cost_usd: float | None, *, ledger: str | os.PathLike[str] | None = None
+    ) -> None:
         if max_cost_usd is not None and max_cost_usd < 0:
             raise ValueError(
                 f"--pau-max-cost-usd={max_cost_usd!r}: expected a non-negative amount in USD."

@@ -87,7 +87,9 @@ class ResponseCache:
 
     def get(self, key: str) -> dict[str, Any] | None:
         """The stored value of ``key``, or None."""
-        row = self._connect().execute("SELECT value FROM responses WHERE key = ?", (key,)).fetchone()
+        row = (
+            self._connect().execute("SELECT value FROM responses WHERE key = ?", (key,)).fetchone()
+        )
         if row is None:
             return None
         try:
@@ -115,7 +117,12 @@ class ResponseCache:
         )
         if row is None:
             return None
-        return {"model": row[0], "created": row[1], "plugin_version": row[2], "value": json.loads(row[3])}
+        return {
+            "model": row[0],
+            "created": row[1],
+            "plugin_version": row[2],
+            "value": json.loads(row[3]),
+        }
 
     def __len__(self) -> int:
         return int(self._connect().execute("SELECT COUNT(*) FROM responses").fetchone()[0])

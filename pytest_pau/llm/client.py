@@ -95,10 +95,14 @@ class LLMClient:
         from pytest_pau.llm.local.provider import PROVIDER, is_local
 
         if not model or not isinstance(model, str):
-            raise LLMConfigError(f"model={model!r}: expected a litellm model string such as 'openai/gpt-4o-mini'.")
+            raise LLMConfigError(
+                f"model={model!r}: expected a litellm model string such as 'openai/gpt-4o-mini'."
+            )
         self.model = model
         self.local = is_local(model)
-        self.litellm_model = f"{PROVIDER}/{model.removeprefix(PROVIDER + '/')}" if self.local else model
+        self.litellm_model = (
+            f"{PROVIDER}/{model.removeprefix(PROVIDER + '/')}" if self.local else model
+        )
         self.api_base = api_base
         self.api_key = api_key
         self.cache = cache
@@ -219,7 +223,9 @@ class LLMClient:
         detail = _provider_message(exc)
         if is_config_error(exc) and not is_retryable(exc):
             if status in (401, 403) or type(exc).__name__ == "AuthenticationError":
-                fix = _key_hint(self.model) if not self.api_key else "the api_key passed was refused"
+                fix = (
+                    _key_hint(self.model) if not self.api_key else "the api_key passed was refused"
+                )
                 return LLMConfigError(
                     f"Model {self.model!r}{where} rejected the credentials (HTTP {status}): {fix}. "
                     f"Provider said: {detail}"

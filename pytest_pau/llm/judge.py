@@ -15,7 +15,9 @@ from pytest_pau.models import Completion
 _RATING_LABEL = re.compile(r"rating\s*[:=]?\s*\**\s*$", re.IGNORECASE)
 
 
-def weighted_rating(completion: Completion, *, scale: tuple[int, ...] = (1, 2, 3, 4, 5)) -> float | None:
+def weighted_rating(
+    completion: Completion, *, scale: tuple[int, ...] = (1, 2, 3, 4, 5)
+) -> float | None:
     """Probability-weighted rating at the token after the last ``Rating:`` label.
 
     Args:

@@ -19,9 +19,18 @@ RETRYABLE_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504, 520, 522, 
 CONFIG_STATUS = frozenset({400, 401, 403, 404, 413, 422})
 # Exceptions without a status that are still transient (names, so no litellm import here).
 _TRANSIENT_NAMES = frozenset(
-    {"Timeout", "APITimeoutError", "APIConnectionError", "ConnectError", "ReadTimeout",
-     "RemoteProtocolError", "ConnectionResetError", "ServiceUnavailableError",
-     "InternalServerError", "RateLimitError"}
+    {
+        "Timeout",
+        "APITimeoutError",
+        "APIConnectionError",
+        "ConnectError",
+        "ReadTimeout",
+        "RemoteProtocolError",
+        "ConnectionResetError",
+        "ServiceUnavailableError",
+        "InternalServerError",
+        "RateLimitError",
+    }
 )
 
 
@@ -50,7 +59,9 @@ class RetryPolicy:
     max_attempts: int = field(default_factory=lambda: int(_env_float("PAU_RETRY_ATTEMPTS", 6)))
     base_s: float = field(default_factory=lambda: _env_float("PAU_RETRY_BASE_S", 1.0))
     max_wait_s: float = 60.0
-    max_total_wait_s: float = field(default_factory=lambda: _env_float("PAU_RETRY_MAX_TOTAL_S", 300.0))
+    max_total_wait_s: float = field(
+        default_factory=lambda: _env_float("PAU_RETRY_MAX_TOTAL_S", 300.0)
+    )
 
     def backoff(self, attempt: int) -> float:
         """The jittered wait after failed attempt number ``attempt`` (1-based)."""
@@ -70,8 +81,10 @@ def status_of(exc: BaseException) -> int | None:
 
 
 def _headers(exc: BaseException) -> dict[str, str]:
-    for source in (getattr(exc, "litellm_response_headers", None),
-                   getattr(getattr(exc, "response", None), "headers", None)):
+    for source in (
+        getattr(exc, "litellm_response_headers", None),
+        getattr(getattr(exc, "response", None), "headers", None),
+    ):
         if source:
             try:
                 return {str(k).lower(): str(v) for k, v in dict(source).items()}
@@ -112,8 +125,16 @@ def is_config_error(exc: BaseException) -> bool:
     if status in CONFIG_STATUS:
         return True
     names = {cls.__name__ for cls in type(exc).__mro__}
-    return bool(names & {"AuthenticationError", "NotFoundError", "BadRequestError",
-                         "PermissionDeniedError", "UnsupportedParamsError"})
+    return bool(
+        names
+        & {
+            "AuthenticationError",
+            "NotFoundError",
+            "BadRequestError",
+            "PermissionDeniedError",
+            "UnsupportedParamsError",
+        }
+    )
 
 
 def tenacity_kwargs(policy: RetryPolicy) -> dict[str, Any]:

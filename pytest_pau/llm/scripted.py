@@ -12,6 +12,7 @@ messages and of the reply, so tests can assert on sums.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import socket
@@ -387,10 +388,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._send_json(200, b'{"id": "chatcmpl-broken", "choices": [{"message": ')
         elif kind == "drop":
             self.close_connection = True
-            try:
+            with contextlib.suppress(OSError):
                 self.connection.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
         return True
 
 

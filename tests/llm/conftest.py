@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from pytest_pau.llm import Budget, LLMClient, make_client
-from pytest_pau.testing import ScriptedLLM, scripted_llm  # noqa: F401  (the fixture itself)
+from pytest_pau.llm.scripted import scripted_llm_factory
+from pytest_pau.testing import ScriptedLLM
 
 
 @pytest.fixture(autouse=True)
@@ -18,6 +19,12 @@ def fast_retries(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PAU_RETRY_ATTEMPTS", "4")
     monkeypatch.setenv("PAU_RETRY_MAX_TOTAL_S", "30")
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+
+
+@pytest.fixture(name="scripted_llm")
+def _scripted_llm() -> Iterator[Callable[..., ScriptedLLM]]:
+    """The public fixture of ``pytest_pau.testing``, also when the plugin is not loaded."""
+    yield from scripted_llm_factory()
 
 
 @pytest.fixture
@@ -33,7 +40,9 @@ def server(scripted_llm: Callable[..., ScriptedLLM]) -> ScriptedLLM:
 def client_for(tmp_path: Path) -> Callable[..., LLMClient]:
     """``client_for(server, no_cache=False, budget=None)``: a client on a private cache dir."""
 
-    def make(server: ScriptedLLM, *, no_cache: bool = False, budget: Budget | None = None) -> LLMClient:
+    def make(
+        server: ScriptedLLM, *, no_cache: bool = False, budget: Budget | None = None
+    ) -> LLMClient:
         return make_client(
             server.model,
             api_base=server.api_base,
@@ -43,4 +52,3 @@ def client_for(tmp_path: Path) -> Callable[..., LLMClient]:
         )
 
     return make
-

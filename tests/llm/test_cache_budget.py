@@ -86,7 +86,8 @@ def test_two_processes_writing_at_once_lose_nothing(
     for tag in ("a", "b"):
         for i in range(25):
             answer = reader.complete(user(f"echo {tag}-{i}"))
-            assert answer.cached and answer.text == f"{tag}-{i}"
+            assert answer.cached
+            assert answer.text == f"{tag}-{i}"
     assert llm.requests == 50
 
 
@@ -100,7 +101,9 @@ def test_budget_stops_new_calls_but_not_cache_hits(
     llm = _priced_server(scripted_llm)
     probe = LLMClient(llm.model, api_base=llm.api_base).complete(user("a"))
     budget = Budget(probe.cost_usd * 1.5)
-    client = LLMClient(llm.model, api_base=llm.api_base, cache=ResponseCache(tmp_path), budget=budget)
+    client = LLMClient(
+        llm.model, api_base=llm.api_base, cache=ResponseCache(tmp_path), budget=budget
+    )
     client.complete(user("a"))
     client.complete(user("b"))  # starts below the cap, ends above it
     assert budget.exhausted
@@ -117,7 +120,8 @@ def test_budget_is_shared_by_clients_and_processes_through_a_ledger(tmp_path: Pa
     one.charge(0.6)
     assert not two.exhausted
     two.charge(0.5)
-    assert one.exhausted and one.spent == pytest.approx(1.1)
+    assert one.exhausted
+    assert one.spent == pytest.approx(1.1)
     with pytest.raises(BudgetExceeded):
         one.check()
 

@@ -18,7 +18,9 @@ def user(text: str) -> list[dict[str, str]]:
     return [{"role": "user", "content": text}]
 
 
-def test_answer_carries_text_tokens_cost_and_latency(server: ScriptedLLM, client_for: Factory) -> None:
+def test_answer_carries_text_tokens_cost_and_latency(
+    server: ScriptedLLM, client_for: Factory
+) -> None:
     answer = client_for(server).complete(user("echo three little words"))
     assert answer.text == "three little words"
     assert (answer.prompt_tokens, answer.completion_tokens) == (4, 3)
@@ -28,7 +30,9 @@ def test_answer_carries_text_tokens_cost_and_latency(server: ScriptedLLM, client
     assert not answer.cached
 
 
-def test_cache_hit_is_identical_and_makes_no_request(server: ScriptedLLM, client_for: Factory) -> None:
+def test_cache_hit_is_identical_and_makes_no_request(
+    server: ScriptedLLM, client_for: Factory
+) -> None:
     client = client_for(server)
     first = client.complete(user("echo cached words"), max_tokens=50, seed=3)
     served = server.requests
@@ -36,7 +40,10 @@ def test_cache_hit_is_identical_and_makes_no_request(server: ScriptedLLM, client
     assert server.requests == served == 1
     assert second.cached
     assert second.text == first.text
-    assert (second.prompt_tokens, second.completion_tokens) == (first.prompt_tokens, first.completion_tokens)
+    assert (second.prompt_tokens, second.completion_tokens) == (
+        first.prompt_tokens,
+        first.completion_tokens,
+    )
     assert second.cost_usd == 0.0, "a cache hit spends nothing"
     assert client.usage.calls == 2
     assert client.usage.cache_hits == 1
@@ -81,7 +88,9 @@ def test_429_then_200_waits_as_retry_after_says(server: ScriptedLLM, client_for:
     waited = time.monotonic() - start
     assert answer.text == "after the wait"
     assert server.requests == 2
-    assert 1.0 <= waited < 3.0, f"waited {waited:.2f}s; Retry-After said 1 s (base backoff is 0.02 s)"
+    assert 1.0 <= waited < 3.0, (
+        f"waited {waited:.2f}s; Retry-After said 1 s (base backoff is 0.02 s)"
+    )
 
 
 @pytest.mark.parametrize("kind", ["500", "503", "malformed", "drop"])
@@ -102,7 +111,9 @@ def test_persistent_500_ends_with_a_clear_error(server: ScriptedLLM, client_for:
     assert server.requests == 4
 
 
-def test_persistent_malformed_body_is_an_unavailable_error(server: ScriptedLLM, client_for: Factory) -> None:
+def test_persistent_malformed_body_is_an_unavailable_error(
+    server: ScriptedLLM, client_for: Factory
+) -> None:
     server.fail("malformed", times=10)
     with pytest.raises(LLMUnavailableError, match="4 attempt"):
         client_for(server).complete(user("echo never"))
@@ -120,7 +131,9 @@ def test_total_wait_cap_stops_before_a_long_retry_after(
     assert server.requests == 1
 
 
-def test_401_fails_at_once_and_names_the_key_variable(server: ScriptedLLM, client_for: Factory) -> None:
+def test_401_fails_at_once_and_names_the_key_variable(
+    server: ScriptedLLM, client_for: Factory
+) -> None:
     server.fail("401", times=5)
     with pytest.raises(LLMConfigError, match="OPENAI_API_KEY") as info:
         client_for(server).complete(user("echo x"))
@@ -135,7 +148,9 @@ def test_404_names_the_model_and_the_fix(server: ScriptedLLM, client_for: Factor
     assert server.requests == 1
 
 
-def test_bad_request_is_not_retried(scripted_llm: Callable[..., ScriptedLLM], client_for: Factory) -> None:
+def test_bad_request_is_not_retried(
+    scripted_llm: Callable[..., ScriptedLLM], client_for: Factory
+) -> None:
     llm = scripted_llm([(r"^known$", "ok")])
     with pytest.raises(LLMConfigError, match="no rule matched"):
         client_for(llm).complete(user("unknown"))
@@ -160,7 +175,9 @@ def test_cost_and_tokens_add_up(server: ScriptedLLM, client_for: Factory) -> Non
     prompt = sum(a.prompt_tokens for a in answers)
     completion = sum(a.completion_tokens for a in answers)
     assert (prompt, completion) == (1 + 5 + 20 + 3, 1 + 5 + 20)
-    expected = prompt * prices["input_cost_per_token"] + completion * prices["output_cost_per_token"]
+    expected = (
+        prompt * prices["input_cost_per_token"] + completion * prices["output_cost_per_token"]
+    )
     assert client.usage.cost_usd == pytest.approx(expected)
     assert client.usage.prompt_tokens == prompt + 6
     assert (client.usage.calls, client.usage.cache_hits) == (4, 1)
@@ -174,11 +191,16 @@ def test_unpriced_model_costs_zero_without_failing(
     assert answer.text == "hi"
 
 
-def test_logprobs_come_back_through_litellm(scripted_llm: Callable[..., ScriptedLLM], client_for: Factory) -> None:
-    reply = {"content": "Rating: 4", "logprobs": [
-        {"token": "Rating:", "logprob": 0.0},
-        {"token": " 4", "logprob": -0.5, "top": {" 4": -0.5, " 5": -1.0}},
-    ]}
+def test_logprobs_come_back_through_litellm(
+    scripted_llm: Callable[..., ScriptedLLM], client_for: Factory
+) -> None:
+    reply = {
+        "content": "Rating: 4",
+        "logprobs": [
+            {"token": "Rating:", "logprob": 0.0},
+            {"token": " 4", "logprob": -0.5, "top": {" 4": -0.5, " 5": -1.0}},
+        ],
+    }
     answer = client_for(scripted_llm([(r".*", reply)])).complete(user("rate"), logprobs=2)
     assert answer.logprobs == [
         {"token": "Rating:", "logprob": 0.0, "top": {"Rating:": 0.0}},

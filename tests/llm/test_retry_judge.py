@@ -23,8 +23,10 @@ class FakeError(Exception):
         self.litellm_response_headers = headers or {}
 
 
-@pytest.mark.parametrize(("status", "retry"), [(429, True), (500, True), (503, True), (408, True),
-                                               (400, False), (401, False), (404, False)])
+@pytest.mark.parametrize(
+    ("status", "retry"),
+    [(429, True), (500, True), (503, True), (408, True), (400, False), (401, False), (404, False)],
+)
 def test_retryable_statuses(status: int, retry: bool) -> None:
     assert is_retryable(FakeError(status)) is retry
     assert is_config_error(FakeError(status)) is (not retry)
@@ -60,19 +62,36 @@ def lp(token: str, logprob: float, top: dict[str, float] | None = None) -> dict[
 
 
 def test_weighted_rating_uses_the_rating_token_distribution() -> None:
-    answer = Completion(text="Close. Rating: 4", model="m", logprobs=[
-        lp("Close.", 0.0), lp(" Rating", 0.0), lp(":", 0.0), lp(" ", 0.0),
-        lp("4", math.log(0.6), {"4": math.log(0.6), "5": math.log(0.3), "2": math.log(0.1)}),
-    ])
+    answer = Completion(
+        text="Close. Rating: 4",
+        model="m",
+        logprobs=[
+            lp("Close.", 0.0),
+            lp(" Rating", 0.0),
+            lp(":", 0.0),
+            lp(" ", 0.0),
+            lp("4", math.log(0.6), {"4": math.log(0.6), "5": math.log(0.3), "2": math.log(0.1)}),
+        ],
+    )
     assert weighted_rating(answer) == pytest.approx(4 * 0.6 + 5 * 0.3 + 2 * 0.1)
 
 
 def test_weighted_rating_merges_spaced_digits_and_takes_the_last_rating() -> None:
-    answer = Completion(text="", model="m", logprobs=[
-        lp("rating", 0.0), lp(":", 0.0), lp(" 1", 0.0),
-        lp(" final Rating:", 0.0),
-        lp(" 3", math.log(0.5), {" 3": math.log(0.5), "3": math.log(0.25), " 1": math.log(0.25)}),
-    ])
+    answer = Completion(
+        text="",
+        model="m",
+        logprobs=[
+            lp("rating", 0.0),
+            lp(":", 0.0),
+            lp(" 1", 0.0),
+            lp(" final Rating:", 0.0),
+            lp(
+                " 3",
+                math.log(0.5),
+                {" 3": math.log(0.5), "3": math.log(0.25), " 1": math.log(0.25)},
+            ),
+        ],
+    )
     assert weighted_rating(answer) == pytest.approx((3 * 0.75 + 1 * 0.25) / 1.0)
 
 
@@ -92,5 +111,7 @@ def test_import_is_lazy_and_litellm_offline() -> None:
         "assert os.environ['LITELLM_LOCAL_MODEL_COST_MAP'] == 'True'\n"
     )
     env = {k: v for k, v in __import__("os").environ.items() if k != "LITELLM_LOCAL_MODEL_COST_MAP"}
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120
+    )
     assert result.returncode == 0, result.stderr

@@ -25,7 +25,10 @@ def test_rules_match_in_order_with_usage_in_words() -> None:
     assert second["choices"][0]["message"]["content"] == "no idea at all"
     assert first["usage"] == {"prompt_tokens": 4, "completion_tokens": 1, "total_tokens": 5}
     assert llm.requests == 2
-    assert [b["messages"][0]["content"] for b in llm.log] == ["the capital of France?", "something else"]
+    assert [b["messages"][0]["content"] for b in llm.log] == [
+        "the capital of France?",
+        "something else",
+    ]
 
 
 def test_callable_script_and_stop_and_max_tokens() -> None:
@@ -91,8 +94,10 @@ def test_many_concurrent_requests_are_all_served() -> None:
             body = {"model": "m", "messages": [{"role": "user", "content": f"n{i}"}]}
             return str(http.post(url, json=body).json()["choices"][0]["message"]["content"])
 
-        with httpx.Client(timeout=10, limits=httpx.Limits(max_connections=64)) as http, \
-                ThreadPoolExecutor(max_workers=32) as pool:
+        with (
+            httpx.Client(timeout=10, limits=httpx.Limits(max_connections=64)) as http,
+            ThreadPoolExecutor(max_workers=32) as pool,
+        ):
             texts = list(pool.map(lambda i: ask(http, i), range(64)))
     assert texts == [f"N{i}" for i in range(64)]
     assert llm.requests == 64

@@ -131,7 +131,10 @@ def generate(
 
 
 def _logprob_entries(
-    llm: Llama, steps: list[tuple[int, int, dict[int, float]]], ids: list[int], choice: dict[str, Any]
+    llm: Llama,
+    steps: list[tuple[int, int, dict[int, float]]],
+    ids: list[int],
+    choice: dict[str, Any],
 ) -> list[dict[str, Any]]:
     """OpenAI ``logprobs.content`` for the generated tokens that made it into the text."""
     text = choice["message"]["content"] or ""
@@ -232,4 +235,12 @@ def check_available(name: str) -> None:
     resolve_weights(name)
 
 
-__all__ = ["PROVIDER", "LocalModelError", "check_available", "generate", "get_llama", "is_local", "register"]
+__all__ = [
+    "PROVIDER",
+    "LocalModelError",
+    "check_available",
+    "generate",
+    "get_llama",
+    "is_local",
+    "register",
+]
