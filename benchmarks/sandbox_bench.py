@@ -14,7 +14,7 @@ import subprocess
 import sys
 import time
 
-METHOD = '''
+METHOD = """
 def validate_input_args(s, n):
     if not isinstance(s, str) or not isinstance(n, int):
         raise TypeError("expected (str, int)")
@@ -23,7 +23,7 @@ def test_func(s, n):
     validate_input_args(s, n)
     words = s.split()
     return [w[::-1] for w in words if len(w) > n]
-'''
+"""
 INPUT = "('the quick brown fox jumps over the lazy dog', 3)"
 
 COLD = """
@@ -104,7 +104,12 @@ def main() -> None:
 
     colds = []
     for _ in range(args.cold):
-        out = subprocess.run([sys.executable, "-c", COLD.format(method=METHOD, input=INPUT)], capture_output=True, text=True, check=True)
+        out = subprocess.run(
+            [sys.executable, "-c", COLD.format(method=METHOD, input=INPUT)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         colds.append(tuple(float(x) for x in out.stdout.split()))
     from pytest_pau.sandbox.runtime import get_runtime
 
@@ -126,13 +131,24 @@ def main() -> None:
         box.close()
 
     b_med = statistics.median(base)
-    print(f"cold start, first sandbox in a fresh process (cache warm): import {statistics.median(c[0] for c in colds) * 1000:.0f} ms"
-          f" + first sandbox and call {statistics.median(c[1] for c in colds) * 1000:.0f} ms (median of {args.cold})")
-    print(f"fresh sandbox per method (construct + first call): median {statistics.median(fresh) * 1000:.2f} ms, p99 {_percentile(fresh, 0.99) * 1000:.2f} ms")
+    print(
+        f"cold start, first sandbox in a fresh process (cache warm): import {statistics.median(c[0] for c in colds) * 1000:.0f} ms"
+        f" + first sandbox and call {statistics.median(c[1] for c in colds) * 1000:.0f} ms (median of {args.cold})"
+    )
+    print(
+        f"fresh sandbox per method (construct + first call): median {statistics.median(fresh) * 1000:.2f} ms, p99 {_percentile(fresh, 0.99) * 1000:.2f} ms"
+    )
     print(f"{'one call on a live sandbox':<44} {'median':>10} {'p99':>10} {'x exec':>8}")
-    for name, times in [("in-process exec (unsafe baseline)", base), ("wasm", wasm), ("wasm, risky code (fresh instance per call)", risky), ("process backend", proc)]:
+    for name, times in [
+        ("in-process exec (unsafe baseline)", base),
+        ("wasm", wasm),
+        ("wasm, risky code (fresh instance per call)", risky),
+        ("process backend", proc),
+    ]:
         med = statistics.median(times)
-        print(f"{name:<44} {med * 1000:>8.3f}ms {_percentile(times, 0.99) * 1000:>8.3f}ms {med / b_med:>7.1f}x")
+        print(
+            f"{name:<44} {med * 1000:>8.3f}ms {_percentile(times, 0.99) * 1000:>8.3f}ms {med / b_med:>7.1f}x"
+        )
     print(f"fuel per call of the workload: {fuel:,}")
     print(f"10 live sandboxes add {mem:.0f} MiB RSS")
 

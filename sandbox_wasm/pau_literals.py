@@ -94,7 +94,10 @@ def _eval(node: ast.AST, depth: int) -> Any:
     if isinstance(node, ast.Dict):
         if any(k is None for k in node.keys):
             raise LiteralError("'**' unpacking is not a literal")
-        return {_eval(k, depth + 1): _eval(v, depth + 1) for k, v in zip(node.keys, node.values)}  # type: ignore[arg-type]
+        return {
+            _eval(k, depth + 1): _eval(v, depth + 1)
+            for k, v in zip(node.keys, node.values, strict=True)
+        }  # type: ignore[arg-type]
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
         operand = _eval(node.operand, depth + 1)
         if type(operand) not in (int, float, complex):
@@ -105,10 +108,16 @@ def _eval(node: ast.AST, depth: int) -> Any:
         left, right = _eval(node.left, depth + 1), _eval(node.right, depth + 1)
         if type(left) not in (int, float) or type(right) is not complex:
             raise LiteralError("'+'/'-' is only allowed between a real and an imaginary number")
-        return complex(left + right.real, right.imag) if isinstance(node.op, ast.Add) else complex(left - right.real, -right.imag)
+        return (
+            complex(left + right.real, right.imag)
+            if isinstance(node.op, ast.Add)
+            else complex(left - right.real, -right.imag)
+        )
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
         return _eval_call(node.func.id, node.args, depth)
-    raise LiteralError(f"{type(node).__name__} is not a literal (only constants, containers, nan/inf, set() and frozenset())")
+    raise LiteralError(
+        f"{type(node).__name__} is not a literal (only constants, containers, nan/inf, set() and frozenset())"
+    )
 
 
 def _eval_call(name: str, args: list[ast.expr], depth: int) -> Any:
@@ -119,11 +128,18 @@ def _eval_call(name: str, args: list[ast.expr], depth: int) -> Any:
         if type(items) not in (tuple, list, set, frozenset, dict, str, bytes):
             raise LiteralError(f"{name}() needs a literal collection")
         return set(items) if name == "set" else frozenset(items)
-    if name == "float" and args and isinstance(args[0], ast.Constant) and isinstance(args[0].value, str):
+    if (
+        name == "float"
+        and args
+        and isinstance(args[0], ast.Constant)
+        and isinstance(args[0].value, str)
+    ):
         text = args[0].value.strip().lower()
         if text.lstrip("+-") in ("nan", "inf", "infinity"):
             return float(text)
-    raise LiteralError(f"call of {name!r} is not a literal (only set(), frozenset() and float('nan'/'inf'))")
+    raise LiteralError(
+        f"call of {name!r} is not a literal (only set(), frozenset() and float('nan'/'inf'))"
+    )
 
 
 def is_literal(value: Any) -> bool:
@@ -147,7 +163,10 @@ def _is_literal(value: Any, depth: int, active: set[int]) -> bool:
     active.add(key)
     try:
         if kind is dict:
-            return all(_is_literal(k, depth + 1, active) and _is_literal(v, depth + 1, active) for k, v in value.items())
+            return all(
+                _is_literal(k, depth + 1, active) and _is_literal(v, depth + 1, active)
+                for k, v in value.items()
+            )
         return all(_is_literal(v, depth + 1, active) for v in value)
     finally:
         active.discard(key)
@@ -170,13 +189,17 @@ def _nan_equal(a: Any, b: Any, depth: int) -> bool:
         return a == b or (math.isnan(a) and math.isnan(b))
     if isinstance(a, complex) and isinstance(b, complex):
         return _nan_equal(a.real, b.real, depth) and _nan_equal(a.imag, b.imag, depth)
-    if type(a) is not type(b) and not (isinstance(a, (set, frozenset)) and isinstance(b, (set, frozenset))):
+    if type(a) is not type(b) and not (
+        isinstance(a, (set, frozenset)) and isinstance(b, (set, frozenset))
+    ):
         try:
             return bool(a == b)
         except Exception:
             return False
     if isinstance(a, (tuple, list)):
-        return len(a) == len(b) and all(_nan_equal(x, y, depth + 1) for x, y in zip(a, b))
+        return len(a) == len(b) and all(
+            _nan_equal(x, y, depth + 1) for x, y in zip(a, b, strict=True)
+        )
     if isinstance(a, dict):
         if len(a) != len(b):
             return False
@@ -184,7 +207,10 @@ def _nan_equal(a: Any, b: Any, depth: int) -> bool:
             if k in b:
                 if not _nan_equal(v, b[k], depth + 1):
                     return False
-            elif not any(_nan_equal(k, k2, depth + 1) and _nan_equal(v, v2, depth + 1) for k2, v2 in b.items()):
+            elif not any(
+                _nan_equal(k, k2, depth + 1) and _nan_equal(v, v2, depth + 1)
+                for k2, v2 in b.items()
+            ):
                 return False
         return True
     if isinstance(a, (set, frozenset)):

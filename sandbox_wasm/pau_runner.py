@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import builtins
 import collections
+import contextlib
 import decimal
 import io
 import json
@@ -30,57 +31,179 @@ import pau_literals
 #: Standard-library modules PAU-style methods use. The Wasm component only contains what
 #: is imported when it is built, so everything a method may import is imported here.
 PRELOAD = (
-    "abc", "array", "ast", "base64", "binascii", "bisect", "calendar", "cmath", "codecs",
-    "collections", "collections.abc", "contextlib", "copy", "csv", "dataclasses", "datetime",
-    "decimal", "difflib", "enum", "fractions", "functools", "hashlib", "heapq", "hmac", "html",
-    "io", "itertools", "json", "keyword", "math", "numbers", "operator", "pprint", "random",
-    "re", "reprlib", "statistics", "string", "struct", "textwrap", "time", "types", "typing",
-    "unicodedata", "uuid", "zlib", "_strptime", "array", "graphlib", "secrets", "shlex",
-    "colorsys", "fnmatch", "locale", "weakref", "_pylong",
+    "abc",
+    "array",
+    "ast",
+    "base64",
+    "binascii",
+    "bisect",
+    "calendar",
+    "cmath",
+    "codecs",
+    "collections",
+    "collections.abc",
+    "contextlib",
+    "copy",
+    "csv",
+    "dataclasses",
+    "datetime",
+    "decimal",
+    "difflib",
+    "enum",
+    "fractions",
+    "functools",
+    "hashlib",
+    "heapq",
+    "hmac",
+    "html",
+    "io",
+    "itertools",
+    "json",
+    "keyword",
+    "math",
+    "numbers",
+    "operator",
+    "pprint",
+    "random",
+    "re",
+    "reprlib",
+    "statistics",
+    "string",
+    "struct",
+    "textwrap",
+    "time",
+    "types",
+    "typing",
+    "unicodedata",
+    "uuid",
+    "zlib",
+    "_strptime",
+    "array",
+    "graphlib",
+    "secrets",
+    "shlex",
+    "colorsys",
+    "fnmatch",
+    "locale",
+    "weakref",
+    "_pylong",
 )
 
 #: Audit events after which the interpreter is replaced (state may have been touched).
-_TAINT_EVENTS = frozenset({
-    "object.__setattr__", "object.__delattr__", "object.__getattr__", "sys._getframe",
-    "sys._getframemodulename", "sys._current_frames", "sys.settrace", "sys.setprofile",
-    "gc.get_objects", "gc.get_referrers", "gc.get_referents", "import", "builtins.input",
-    "sys.addaudithook", "cpython.PyInterpreterState_Clear", "function.__new__",
-})
+_TAINT_EVENTS = frozenset(
+    {
+        "object.__setattr__",
+        "object.__delattr__",
+        "object.__getattr__",
+        "sys._getframe",
+        "sys._getframemodulename",
+        "sys._current_frames",
+        "sys.settrace",
+        "sys.setprofile",
+        "gc.get_objects",
+        "gc.get_referrers",
+        "gc.get_referents",
+        "import",
+        "builtins.input",
+        "sys.addaudithook",
+        "cpython.PyInterpreterState_Clear",
+        "function.__new__",
+    }
+)
 #: Audit events refused outright while a method runs (the Wasm guest lacks these
 #: capabilities anyway; refusing them gives the same clear error in the process backend).
 _BLOCKED_PREFIXES = (
-    "open", "os.", "socket.", "subprocess.", "ctypes.", "shutil.", "urllib.", "http.",
-    "ftplib.", "smtplib.", "poplib.", "imaplib.", "nntplib.", "telnetlib.", "webbrowser.",
-    "pty.", "fcntl.", "msvcrt.", "winreg.", "_winapi.", "mmap.", "resource.", "signal.",
-    "syslog.", "sqlite3.", "glob.", "tempfile.", "pathlib.", "_posixsubprocess.", "sys.monitoring",
+    "open",
+    "os.",
+    "socket.",
+    "subprocess.",
+    "ctypes.",
+    "shutil.",
+    "urllib.",
+    "http.",
+    "ftplib.",
+    "smtplib.",
+    "poplib.",
+    "imaplib.",
+    "nntplib.",
+    "telnetlib.",
+    "webbrowser.",
+    "pty.",
+    "fcntl.",
+    "msvcrt.",
+    "winreg.",
+    "_winapi.",
+    "mmap.",
+    "resource.",
+    "signal.",
+    "syslog.",
+    "sqlite3.",
+    "glob.",
+    "tempfile.",
+    "pathlib.",
+    "_posixsubprocess.",
+    "sys.monitoring",
     # A sleep blocks inside the host, where the epoch deadline cannot interrupt it.
     "time.sleep",
 )
 #: In the process backend (trusted code, real filesystem) only the dangerous ones.
 _PROCESS_BLOCKED = (
-    "os.system", "os.exec", "os.spawn", "os.posix_spawn", "os.fork", "os.forkpty", "os.kill",
-    "os.killpg", "os.remove", "os.unlink", "os.rename", "os.rmdir", "os.mkdir", "os.chmod",
-    "os.chown", "os.truncate", "os.symlink", "os.link", "os.putenv", "os.unsetenv", "socket.",
-    "subprocess.", "ctypes.", "shutil.", "pty.", "signal.", "resource.", "webbrowser.",
-    "urllib.", "http.", "ftplib.", "smtplib.", "_posixsubprocess.",
+    "os.system",
+    "os.exec",
+    "os.spawn",
+    "os.posix_spawn",
+    "os.fork",
+    "os.forkpty",
+    "os.kill",
+    "os.killpg",
+    "os.remove",
+    "os.unlink",
+    "os.rename",
+    "os.rmdir",
+    "os.mkdir",
+    "os.chmod",
+    "os.chown",
+    "os.truncate",
+    "os.symlink",
+    "os.link",
+    "os.putenv",
+    "os.unsetenv",
+    "socket.",
+    "subprocess.",
+    "ctypes.",
+    "shutil.",
+    "pty.",
+    "signal.",
+    "resource.",
+    "webbrowser.",
+    "urllib.",
+    "http.",
+    "ftplib.",
+    "smtplib.",
+    "_posixsubprocess.",
 )
 _MAX_MESSAGE = 2000
 _MAX_FRAMES = 6
 
 
 class _State:
-    code: Any = None
-    entry: str = "test_func"
-    load_error: dict[str, Any] | None = None
-    in_call: bool = False
-    tainted: str | None = None
-    snapshot: dict[str, tuple[Any, dict[str, Any], list[str], list[int], tuple[str, ...]]] = {}
-    full_check: bool = True
-    seeded: int | None = None
-    touched: set[str] = set()
-    n_modules: int = 0
-    builtins_dict: dict[str, Any] = {}
-    strict: bool = True
+    """Everything the runner keeps between calls (one instance, ``_S``)."""
+
+    def __init__(self) -> None:
+        self.code: Any = None
+        self.entry = "test_func"
+        self.load_error: dict[str, Any] | None = None
+        self.in_call = False
+        self.tainted: str | None = None
+        self.snapshot: dict[
+            str, tuple[Any, dict[str, Any], list[str], list[int], tuple[str, ...]]
+        ] = {}
+        self.full_check = True
+        self.seeded: int | None = None
+        self.touched: set[str] = set()
+        self.n_modules = 0
+        self.builtins_dict: dict[str, Any] = {}
+        self.strict = True
 
 
 _S = _State()
@@ -118,7 +241,9 @@ def _audit(event: str, args: tuple[Any, ...]) -> None:
     if blocked:
         _S.tainted = _S.tainted or event
         target = f" {args[0]!r}" if args and isinstance(args[0], (str, bytes, int)) else ""
-        raise PermissionError(f"sandbox: {event}{target} is not allowed (no filesystem, network, processes or OS access)")
+        raise PermissionError(
+            f"sandbox: {event}{target} is not allowed (no filesystem, network, processes or OS access)"
+        )
 
 
 def init(strict: bool = True) -> None:
@@ -131,10 +256,8 @@ def init(strict: bool = True) -> None:
     import importlib
 
     for name in PRELOAD:
-        try:
+        with contextlib.suppress(ImportError):  # a module this build of CPython lacks
             importlib.import_module(name)
-        except ImportError:
-            pass
     sys.set_int_max_str_digits(0)
     _S.strict = strict
     if strict:
@@ -165,7 +288,9 @@ def _snapshot() -> None:
             continue
         # Modules reachable in one attribute step (``os.path`` from ``os``) are checked
         # together with the module itself.
-        near = tuple({by_id[_id(v)] for v in d.values() if _id(v) in by_id and _type(v) is _type(sys)})
+        near = tuple(
+            {by_id[_id(v)] for v in d.values() if _id(v) in by_id and _type(v) is _type(sys)}
+        )
         snap[name] = (mod, d, _list(d), _list(_map(_id, d.values())), near)
     _S.snapshot = snap
     _S.n_modules = _len(sys.modules)
@@ -176,7 +301,12 @@ def _module_changed(name: str) -> bool:
     if entry is None:
         return False
     mod, d, keys, ids, _near = entry
-    return sys.modules.get(name) is not mod or _len(d) != _len(keys) or _list(_map(_id, d.values())) != ids or _list(d) != keys
+    return (
+        sys.modules.get(name) is not mod
+        or _len(d) != _len(keys)
+        or _list(_map(_id, d.values())) != ids
+        or _list(d) != keys
+    )
 
 
 def _changed(old_only: bool = False) -> str | None:
@@ -213,25 +343,116 @@ def _changed(old_only: bool = False) -> str | None:
 
 #: Names whose presence in a method's code could reach modules it does not import, or
 #: the sandbox's own state; such code gets the full (slower) state check on every call.
-_RISKY_NAMES = frozenset({
-    "getattr", "setattr", "delattr", "vars", "globals", "locals", "eval", "exec", "compile",
-    "__import__", "breakpoint", "format", "format_map", "attrgetter", "methodcaller",
-    "Formatter", "sys", "gc", "inspect", "importlib", "builtins", "modules", "object",
-    "type", "super", "dir", "help", "open", "memoryview", "pickle", "copyreg", "marshal",
-    "tb_frame", "f_globals", "f_back", "f_builtins", "f_locals", "gi_frame", "cr_frame",
-    "ag_frame", "gi_code",
-})
-_SAFE_DUNDERS = frozenset({
-    "__init__", "__name__", "__main__", "__module__", "__qualname__", "__firstlineno__",
-    "__static_attributes__", "__classcell__", "__doc__", "__annotations__", "__annotate__",
-    "__repr__", "__str__", "__len__", "__iter__", "__next__", "__getitem__", "__setitem__",
-    "__delitem__", "__contains__", "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__",
-    "__hash__", "__bool__", "__add__", "__sub__", "__mul__", "__truediv__", "__floordiv__",
-    "__mod__", "__pow__", "__neg__", "__pos__", "__abs__", "__call__", "__enter__", "__exit__",
-    "__slots__", "__post_init__", "__radd__", "__rmul__", "__and__", "__or__", "__xor__",
-    "__invert__", "__index__", "__int__", "__float__", "__lshift__", "__rshift__", "__matmul__",
-    "__iadd__", "__isub__", "__imul__", "__reversed__", "__missing__", "__format__",
-})
+_RISKY_NAMES = frozenset(
+    {
+        "getattr",
+        "setattr",
+        "delattr",
+        "vars",
+        "globals",
+        "locals",
+        "eval",
+        "exec",
+        "compile",
+        "__import__",
+        "breakpoint",
+        "format",
+        "format_map",
+        "attrgetter",
+        "methodcaller",
+        "Formatter",
+        "sys",
+        "gc",
+        "inspect",
+        "importlib",
+        "builtins",
+        "modules",
+        "object",
+        "type",
+        "super",
+        "dir",
+        "help",
+        "open",
+        "memoryview",
+        "pickle",
+        "copyreg",
+        "marshal",
+        "tb_frame",
+        "f_globals",
+        "f_back",
+        "f_builtins",
+        "f_locals",
+        "gi_frame",
+        "cr_frame",
+        "ag_frame",
+        "gi_code",
+    }
+)
+_SAFE_DUNDERS = frozenset(
+    {
+        "__init__",
+        "__name__",
+        "__main__",
+        "__module__",
+        "__qualname__",
+        "__firstlineno__",
+        "__static_attributes__",
+        "__classcell__",
+        "__doc__",
+        "__annotations__",
+        "__annotate__",
+        "__repr__",
+        "__str__",
+        "__len__",
+        "__iter__",
+        "__next__",
+        "__getitem__",
+        "__setitem__",
+        "__delitem__",
+        "__contains__",
+        "__eq__",
+        "__ne__",
+        "__lt__",
+        "__le__",
+        "__gt__",
+        "__ge__",
+        "__hash__",
+        "__bool__",
+        "__add__",
+        "__sub__",
+        "__mul__",
+        "__truediv__",
+        "__floordiv__",
+        "__mod__",
+        "__pow__",
+        "__neg__",
+        "__pos__",
+        "__abs__",
+        "__call__",
+        "__enter__",
+        "__exit__",
+        "__slots__",
+        "__post_init__",
+        "__radd__",
+        "__rmul__",
+        "__and__",
+        "__or__",
+        "__xor__",
+        "__invert__",
+        "__index__",
+        "__int__",
+        "__float__",
+        "__lshift__",
+        "__rshift__",
+        "__matmul__",
+        "__iadd__",
+        "__isub__",
+        "__imul__",
+        "__reversed__",
+        "__missing__",
+        "__format__",
+    }
+)
 
 
 def _risky(code: Any) -> bool:
@@ -247,7 +468,9 @@ def _risky(code: Any) -> bool:
     return False
 
 
-def _tracking_import(name: str, globals: Any = None, locals: Any = None, fromlist: Any = (), level: int = 0) -> Any:
+def _tracking_import(
+    name: str, globals: Any = None, locals: Any = None, fromlist: Any = (), level: int = 0
+) -> Any:
     module = _real_import(name, globals, locals, fromlist, level)
     if level == 0 and _type(name) is str:
         touched = _S.touched
@@ -270,7 +493,9 @@ def load(code: str, entry: str) -> str:
     _S.load_error = None
     try:
         _S.code = compile(code, "<method>", "exec")
-    except BaseException as exc:  # SyntaxError, ValueError (null bytes), RecursionError, MemoryError
+    except (
+        BaseException
+    ) as exc:  # SyntaxError, ValueError (null bytes), RecursionError, MemoryError
         _S.load_error = _error(exc, with_traceback=False)
         return _dumps(_S.load_error)
     _S.full_check = _risky(_S.code)
@@ -282,8 +507,14 @@ def load(code: str, entry: str) -> str:
 
 
 _PRISTINE_DECIMAL = decimal.Context(
-    prec=28, rounding=decimal.ROUND_HALF_EVEN, Emin=-999999, Emax=999999, capitals=1, clamp=0,
-    flags=[], traps=[decimal.InvalidOperation, decimal.DivisionByZero, decimal.Overflow],
+    prec=28,
+    rounding=decimal.ROUND_HALF_EVEN,
+    Emin=-999999,
+    Emax=999999,
+    capitals=1,
+    clamp=0,
+    flags=[],
+    traps=[decimal.InvalidOperation, decimal.DivisionByZero, decimal.Overflow],
 )
 
 
@@ -304,11 +535,20 @@ def call(args_text: str, seed: int, max_output: int) -> str:
     if _S.load_error is not None:
         return _dumps(dict(_S.load_error, dirty=None))
     if _S.code is None:
-        return _dumps({"ok": False, "error_type": "SandboxError", "message": "call() before load()", "dirty": None})
+        return _dumps(
+            {
+                "ok": False,
+                "error_type": "SandboxError",
+                "message": "call() before load()",
+                "dirty": None,
+            }
+        )
     try:
         args = _parse(args_text)
     except _LiteralError as exc:
-        return _dumps({"ok": False, "error_type": "InputError", "message": _str(exc), "dirty": None})
+        return _dumps(
+            {"ok": False, "error_type": "InputError", "message": _str(exc), "dirty": None}
+        )
     if _type(args) is not tuple:
         args = (args,)
     _reset(seed)
@@ -419,4 +659,3 @@ def _short_traceback(exc: BaseException, name: str, message: str) -> str:
             lines.append(f"    {source}")
     lines.append(f"{name}: {message}" if message else name)
     return "\n".join(lines)
-

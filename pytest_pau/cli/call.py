@@ -24,15 +24,46 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("target", metavar="FILE_OR_INSTANCE", help="A .py file defining the entry, or a dataset instance id (builtin/NAME).")
-    parser.add_argument("inputs", nargs="*", metavar="ARGS", help="Argument tuples as Python literals, e.g. \"([1, 2], 3)\". Default: the instance's test inputs.")
-    parser.add_argument("--entry", default="test_func", help="Function to call (default: test_func).")
-    parser.add_argument("--backend", choices=("wasm", "process"), default="wasm", help="Sandbox backend (default: wasm).")
-    parser.add_argument("--dataset", default=None, help="Dataset spec to find INSTANCE in (default: the id's source, e.g. builtin).")
-    parser.add_argument("--fuel", type=int, default=None, help="Wasm fuel per call (default: the sandbox default).")
-    parser.add_argument("--timeout", type=float, default=None, help="Wall-clock limit per call in seconds (default: 10).")
-    parser.add_argument("--memory-mb", type=int, default=None, help="Memory cap in MiB (default: 256).")
-    parser.add_argument("--json", action="store_true", help="Print one JSON object per call instead of text.")
+    parser.add_argument(
+        "target",
+        metavar="FILE_OR_INSTANCE",
+        help="A .py file defining the entry, or a dataset instance id (builtin/NAME).",
+    )
+    parser.add_argument(
+        "inputs",
+        nargs="*",
+        metavar="ARGS",
+        help='Argument tuples as Python literals, e.g. "([1, 2], 3)". Default: the instance\'s test inputs.',
+    )
+    parser.add_argument(
+        "--entry", default="test_func", help="Function to call (default: test_func)."
+    )
+    parser.add_argument(
+        "--backend",
+        choices=("wasm", "process"),
+        default="wasm",
+        help="Sandbox backend (default: wasm).",
+    )
+    parser.add_argument(
+        "--dataset",
+        default=None,
+        help="Dataset spec to find INSTANCE in (default: the id's source, e.g. builtin).",
+    )
+    parser.add_argument(
+        "--fuel", type=int, default=None, help="Wasm fuel per call (default: the sandbox default)."
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=None,
+        help="Wall-clock limit per call in seconds (default: 10).",
+    )
+    parser.add_argument(
+        "--memory-mb", type=int, default=None, help="Memory cap in MiB (default: 256)."
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="Print one JSON object per call instead of text."
+    )
     return parser  # type: ignore[no-any-return]
 
 
@@ -41,7 +72,9 @@ def _resolve(target: str, dataset: str | None) -> tuple[str, list[Any]]:
     path = Path(target)
     if path.suffix == ".py" or path.is_file():
         if not path.is_file():
-            raise ConfigError(f"pau call: file {target!r} does not exist; pass a .py file defining test_func or an instance id")
+            raise ConfigError(
+                f"pau call: file {target!r} does not exist; pass a .py file defining test_func or an instance id"
+            )
         return path.read_text(encoding="utf-8"), []
     from pytest_pau.dataset import load_dataset
 
@@ -50,7 +83,11 @@ def _resolve(target: str, dataset: str | None) -> tuple[str, list[Any]]:
     for inst in instances:
         if target in (inst.id, inst.local_id):
             return inst.code, list(inst.test_examples)
-    raise ConfigError(f"pau call: no instance {target!r} in dataset {spec!r}; ids look like {instances[0].id!r}" if instances else f"pau call: dataset {spec!r} is empty")
+    raise ConfigError(
+        f"pau call: no instance {target!r} in dataset {spec!r}; ids look like {instances[0].id!r}"
+        if instances
+        else f"pau call: dataset {spec!r} is empty"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -62,7 +99,14 @@ def run(args: argparse.Namespace) -> int:
     if not inputs:
         raise ConfigError('pau call: give at least one input, e.g. pau call method.py "(1, 2)"')
     failed = 0
-    with Sandbox(code, args.entry, args.backend, fuel=args.fuel, timeout_s=args.timeout, memory_mb=args.memory_mb) as box:
+    with Sandbox(
+        code,
+        args.entry,
+        args.backend,
+        fuel=args.fuel,
+        timeout_s=args.timeout,
+        memory_mb=args.memory_mb,
+    ) as box:
         for text, example in inputs:
             result = box.call_literal(text)
             match = None if example is None else outputs_equal(example, result)

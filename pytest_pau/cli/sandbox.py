@@ -14,8 +14,14 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="Build or inspect the WebAssembly sandbox component.",
         description="Build the sandbox component into the user cache (it is otherwise built on first use), or show where it is.",
     )
-    parser.add_argument("action", choices=("build", "info"), help="build: build and compile now; info: print paths, sizes and times.")
-    parser.add_argument("--force", action="store_true", help="build: rebuild even when a cached component exists.")
+    parser.add_argument(
+        "action",
+        choices=("build", "info"),
+        help="build: build and compile now; info: print paths, sizes and times.",
+    )
+    parser.add_argument(
+        "--force", action="store_true", help="build: rebuild even when a cached component exists."
+    )
     return parser  # type: ignore[no-any-return]
 
 
@@ -35,14 +41,18 @@ def run(args: argparse.Namespace) -> int:
         get_runtime()
         print(f"component: {wasm} ({wasm.stat().st_size / 2**20:.1f} MiB, {built - started:.1f} s)")
         compiled = build.compiled_path(CONFIG_TAG)
-        print(f"compiled:  {compiled} ({compiled.stat().st_size / 2**20:.1f} MiB, {time.perf_counter() - built:.1f} s)")
+        print(
+            f"compiled:  {compiled} ({compiled.stat().st_size / 2**20:.1f} MiB, {time.perf_counter() - built:.1f} s)"
+        )
         return 0
     print(f"guest sources: {build.guest_dir()}")
     print(f"guest hash:    {build.guest_hash()}")
     print(f"cache folder:  {build.cache_dir()}")
     for path in sorted(build.cache_dir().iterdir()):
         if path.is_file() and not path.name.startswith("."):
-            print(f"  {path.name:<40} {path.stat().st_size / 2**20:8.1f} MiB  {time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(path.stat().st_mtime))}")
+            print(
+                f"  {path.name:<40} {path.stat().st_size / 2**20:8.1f} MiB  {time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(path.stat().st_mtime))}"
+            )
     wasm = build.component_path()
     if not wasm.is_file():
         print("not built yet: run `pau sandbox build` (or it builds on first use)")

@@ -14,6 +14,7 @@ can corrupt the protocol, which uses duplicates of the original pipes.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -53,10 +54,8 @@ def main() -> int:
             continue
         usage = resource.getrusage(resource.RUSAGE_SELF)
         soft = int(usage.ru_utime + usage.ru_stime + math.ceil(request["cpu_s"])) + 1
-        try:
+        with contextlib.suppress(OSError, ValueError):
             resource.setrlimit(resource.RLIMIT_CPU, (soft, resource.RLIM_INFINITY))
-        except (OSError, ValueError):
-            pass
         writer.write(
             pau_runner.call(request["args"], request["seed"], request["max_output"]) + "\n"
         )

@@ -19,7 +19,8 @@ def _load() -> Any:
     if _NAME in sys.modules:
         return sys.modules[_NAME]
     spec = importlib.util.spec_from_file_location(_NAME, guest_dir() / "pau_literals.py")
-    assert spec is not None and spec.loader is not None
+    assert spec is not None
+    assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[_NAME] = module
     spec.loader.exec_module(module)

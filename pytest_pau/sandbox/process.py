@@ -77,7 +77,8 @@ class ProcessBackend:
             ) from None
 
     def _send(self, message: dict[str, Any]) -> None:
-        assert self._proc is not None and self._proc.stdin is not None
+        assert self._proc is not None
+        assert self._proc.stdin is not None
         try:
             self._proc.stdin.write(json.dumps(message).encode() + b"\n")
             self._proc.stdin.flush()
@@ -85,7 +86,8 @@ class ProcessBackend:
             raise _Died("exited") from exc
 
     def _read(self, timeout_s: float) -> dict[str, Any]:
-        assert self._proc is not None and self._proc.stdout is not None
+        assert self._proc is not None
+        assert self._proc.stdout is not None
         fd = self._proc.stdout.fileno()
         deadline = time.monotonic() + timeout_s
         while b"\n" not in self._buffer:

@@ -110,7 +110,11 @@ class WasmBackend:
                 "message": f"wall-clock limit of {self.timeout_s:g} s exceeded",
             }
         if "Exited with i32 exit status" in text:
-            return {"ok": False, "error_type": "SystemExit", "message": "the method ended the interpreter (os._exit); a fresh one serves the next call"}
+            return {
+                "ok": False,
+                "error_type": "SystemExit",
+                "message": "the method ended the interpreter (os._exit); a fresh one serves the next call",
+            }
         if "call stack exhausted" in text or "stack overflow" in text:
             return {
                 "ok": False,

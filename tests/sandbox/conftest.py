@@ -22,7 +22,9 @@ def make_sandbox(wasm_ready: None) -> Iterator[Callable[..., Sandbox]]:
     """A factory of sandboxes that are all closed at the end of the test."""
     made: list[Sandbox] = []
 
-    def make(code: str, entry: str = "test_func", backend: str = "wasm", **kwargs: object) -> Sandbox:
+    def make(
+        code: str, entry: str = "test_func", backend: str = "wasm", **kwargs: object
+    ) -> Sandbox:
         box = Sandbox(code, entry, backend, **kwargs)  # type: ignore[arg-type]
         made.append(box)
         return box

@@ -24,7 +24,9 @@ def test_corpus_is_large_enough() -> None:
 @pytest.mark.parametrize("hostile", CORPUS, ids=[h.id for h in CORPUS])
 def test_hostile_method_is_contained(make_sandbox: Make, hostile: Hostile) -> None:
     env_before = dict(os.environ)
-    box = make_sandbox(method(hostile.body, params=""), fuel=2 * 10**9, timeout_s=5.0, memory_mb=128)
+    box = make_sandbox(
+        method(hostile.body, params=""), fuel=2 * 10**9, timeout_s=5.0, memory_mb=128
+    )
     outcomes = []
     for _ in range(2):  # the second call proves the sandbox keeps serving after the first
         started = time.perf_counter()
@@ -42,14 +44,24 @@ def test_hostile_method_is_contained(make_sandbox: Make, hostile: Hostile) -> No
 
 @pytest.mark.parametrize(
     "hostile",
-    [h for h in CORPUS if h.id.startswith(("poison", "patch", "swap", "frame", "gc", "import-runner", "audit"))],
+    [
+        h
+        for h in CORPUS
+        if h.id.startswith(("poison", "patch", "swap", "frame", "gc", "import-runner", "audit"))
+    ],
     ids=lambda h: h.id,
 )
-def test_hostile_state_changes_do_not_reach_the_next_call(make_sandbox: Make, hostile: Hostile) -> None:
+def test_hostile_state_changes_do_not_reach_the_next_call(
+    make_sandbox: Make, hostile: Hostile
+) -> None:
     # The same sandbox runs the hostile body on True and a probe of shared state on False.
-    attack = "def attack():\n" + "\n".join("    " + line for line in hostile.body.splitlines()) + "\n"
-    code = PROBE.replace("def test_func():", "def probe():") + attack + (
-        "def test_func(hostile):\n    return attack() if hostile else probe()\n"
+    attack = (
+        "def attack():\n" + "\n".join("    " + line for line in hostile.body.splitlines()) + "\n"
+    )
+    code = (
+        PROBE.replace("def test_func():", "def probe():")
+        + attack
+        + ("def test_func(hostile):\n    return attack() if hostile else probe()\n")
     )
     box = make_sandbox(code)
     assert box.call_literal("(False,)").value == PROBE_VALUE

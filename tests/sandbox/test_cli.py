@@ -20,13 +20,15 @@ def method_file(tmp_path: Path) -> Path:
 def test_call_prints_value(method_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["call", str(method_file), "('ab', 2)"]) == 0
     out = capsys.readouterr().out
-    assert "value:  'ABAB'" in out and "fuel" in out
+    assert "value:  'ABAB'" in out
+    assert "fuel" in out
 
 
 def test_call_json_and_errors(method_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["call", str(method_file), "(1,)", "x", "--json"]) == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert lines[0]["error_type"] == "AttributeError" and lines[0]["input"] == "(1,)"
+    assert lines[0]["error_type"] == "AttributeError"
+    assert lines[0]["input"] == "(1,)"
     assert lines[1]["error_type"] == "InputError"
 
 
@@ -35,7 +37,9 @@ def test_call_process_backend(method_file: Path, capsys: pytest.CaptureFixture[s
     assert "value:  'X'" in capsys.readouterr().out
 
 
-def test_call_missing_file_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_call_missing_file_is_a_clear_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["call", str(tmp_path / "nope.py"), "(1,)"]) == 2
     assert "does not exist" in capsys.readouterr().err
 
@@ -43,4 +47,5 @@ def test_call_missing_file_is_a_clear_error(tmp_path: Path, capsys: pytest.Captu
 def test_sandbox_info(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["sandbox", "info"]) == 0
     out = capsys.readouterr().out
-    assert "guest sources:" in out and "cache folder:" in out
+    assert "guest sources:" in out
+    assert "cache folder:" in out

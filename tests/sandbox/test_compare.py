@@ -28,12 +28,20 @@ def err(error_type: str) -> CallResult:
         (Example(input="(1,)", output="True"), ok("1"), True),
         (Example(input="(1,)", output="range(0, 3)"), ok("range(0, 3)", literal=False), True),
         (Example(input="(1,)", output="range(0, 3)"), ok("range(0, 4)", literal=False), False),
-        (Example(input="(1,)", output="division by zero", raises="ZeroDivisionError"), err("ValueError"), True),
+        (
+            Example(input="(1,)", output="division by zero", raises="ZeroDivisionError"),
+            err("ValueError"),
+            True,
+        ),
         (Example(input="(1,)", output="x", raises="ValueError"), err("Timeout"), False),
         (Example(input="(1,)", output="x", raises="ValueError"), err("InputError"), False),
         (Example(input="(1,)", output="x", raises="ValueError"), ok("1"), False),
         (Example(input="(1,)", output="1"), err("ValueError"), False),
-        (Example(input="(1,)", output="1"), CallResult(ok=True, value="1...[truncated 5 chars]", truncated=True), False),
+        (
+            Example(input="(1,)", output="1"),
+            CallResult(ok=True, value="1...[truncated 5 chars]", truncated=True),
+            False,
+        ),
     ],
 )
 def test_outputs_equal(expected: Example, got: CallResult, match: bool) -> None:

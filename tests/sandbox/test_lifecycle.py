@@ -25,10 +25,13 @@ print("done")
 @pytest.mark.usefixtures("wasm_ready")
 def test_process_exits_cleanly_with_live_sandboxes() -> None:
     # Sandboxes are left open on purpose: atexit must free them without a Rust panic.
-    proc = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True, timeout=120, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-c", SCRIPT], capture_output=True, text=True, timeout=120, check=False
+    )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "done"
-    assert "panic" not in proc.stderr.lower() and proc.stderr.strip() == ""
+    assert "panic" not in proc.stderr.lower()
+    assert proc.stderr.strip() == ""
 
 
 def _rss_mib() -> float:
@@ -71,7 +74,16 @@ def test_concurrent_first_use_shares_one_compiled_cache(tmp_path: Path) -> None:
     (cache / relative).write_bytes(built.read_bytes())
     env = dict(os.environ, PAU_USER_CACHE=str(cache))
     code = "from pytest_pau.sandbox import Sandbox; print(Sandbox('def test_func():\\n    return 5').call_literal('()').value)"
-    procs = [subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", code],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(2)
+    ]
     outs = [p.communicate(timeout=600) for p in procs]
     assert [o[0].strip() for o in outs] == ["5", "5"], outs
     compiled = list((cache / relative).parent.glob("*.cwasm"))

@@ -36,7 +36,18 @@ def test_repr_reads_back_equal(value: object) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["__import__('os')", "x", "lambda: 1", "[i for i in range(3)]", "1 + 2", "open('f')", "{**a}", "...", "f'{1}'", "(yield)"],
+    [
+        "__import__('os')",
+        "x",
+        "lambda: 1",
+        "[i for i in range(3)]",
+        "1 + 2",
+        "open('f')",
+        "{**a}",
+        "...",
+        "f'{1}'",
+        "(yield)",
+    ],
 )
 def test_non_literals_are_refused(text: str) -> None:
     with pytest.raises(LiteralError):
@@ -44,13 +55,19 @@ def test_non_literals_are_refused(text: str) -> None:
 
 
 def test_deep_nesting_is_refused_not_crashing() -> None:
-    with pytest.raises(LiteralError, match="nested|deep"):
+    with pytest.raises(LiteralError, match=r"nested|deep"):
         parse_literal("[" * 5000 + "]" * 5000)
 
 
 @pytest.mark.parametrize(
     "value",
-    [range(3), object(), [1, object()], type("C", (), {})(), __import__("collections").Counter("ab")],
+    [
+        range(3),
+        object(),
+        [1, object()],
+        type("C", (), {})(),
+        __import__("collections").Counter("ab"),
+    ],
     ids=["range", "object", "list-of-object", "instance", "Counter"],
 )
 def test_non_literal_values(value: object) -> None:

@@ -13,12 +13,16 @@ from tests.sandbox.conftest import method
 Make = Callable[..., Sandbox]
 
 
-@pytest.mark.parametrize("text", ["(1, 'a', None)", "{(1, 2): frozenset({3})}", "[nan, inf, (1-2j)]", str(2**200)])
+@pytest.mark.parametrize(
+    "text", ["(1, 'a', None)", "{(1, 2): frozenset({3})}", "[nan, inf, (1-2j)]", str(2**200)]
+)
 def test_same_results_as_wasm(make_sandbox: Make, text: str) -> None:
     code = method("return args[0] if len(args) == 1 else args")
     wasm = make_sandbox(code).call_literal(f"({text},)")
     proc = make_sandbox(code, backend="process").call_literal(f"({text},)")
-    assert proc.ok and proc.literal and proc.fuel is None
+    assert proc.ok
+    assert proc.literal
+    assert proc.fuel is None
     assert literal_equal(parse_literal(proc.value), parse_literal(wasm.value))
 
 
@@ -26,11 +30,17 @@ def test_errors_have_the_same_shape(make_sandbox: Make) -> None:
     code = method("return 1 / args[0]")
     wasm = make_sandbox(code).call_literal("(0,)")
     proc = make_sandbox(code, backend="process").call_literal("(0,)")
-    assert (proc.error_type, proc.message, proc.traceback) == (wasm.error_type, wasm.message, wasm.traceback)
+    assert (proc.error_type, proc.message, proc.traceback) == (
+        wasm.error_type,
+        wasm.message,
+        wasm.traceback,
+    )
 
 
 def test_timeout_then_restart(make_sandbox: Make) -> None:
-    box = make_sandbox(method("if args[0]:\n    while True: pass\nreturn 'fine'"), backend="process", timeout_s=1.0)
+    box = make_sandbox(
+        method("if args[0]:\n    while True: pass\nreturn 'fine'"), backend="process", timeout_s=1.0
+    )
     started = time.perf_counter()
     result = box.call_literal("(True,)")
     assert time.perf_counter() - started < 4.0
@@ -45,19 +55,30 @@ def test_memory_cap(make_sandbox: Make) -> None:
 
 
 def test_refuses_writes_and_processes(make_sandbox: Make, tmp_path: object) -> None:
-    box = make_sandbox(method("import subprocess\nreturn subprocess.run(['true']).returncode"), backend="process")
+    box = make_sandbox(
+        method("import subprocess\nreturn subprocess.run(['true']).returncode"), backend="process"
+    )
     assert box.call_literal("()").error_type == "PermissionError"
     box = make_sandbox(method("open('/tmp/pau-process-escape', 'w')"), backend="process")
     assert box.call_literal("()").error_type == "PermissionError"
 
 
 def test_state_does_not_leak(make_sandbox: Make) -> None:
-    box = make_sandbox("import math\ndef test_func(m):\n    old = math.pi\n    if m:\n        math.pi = 3\n    return old\n", backend="process")
-    assert box.call_literal("(True,)").value == box.call_literal("(False,)").value == repr(3.141592653589793)
+    box = make_sandbox(
+        "import math\ndef test_func(m):\n    old = math.pi\n    if m:\n        math.pi = 3\n    return old\n",
+        backend="process",
+    )
+    assert (
+        box.call_literal("(True,)").value
+        == box.call_literal("(False,)").value
+        == repr(3.141592653589793)
+    )
 
 
 def test_trusted_code_may_import_more(make_sandbox: Make) -> None:
-    box = make_sandbox(method("import sqlite3\nreturn sqlite3.sqlite_version.count('.')"), backend="process")
+    box = make_sandbox(
+        method("import sqlite3\nreturn sqlite3.sqlite_version.count('.')"), backend="process"
+    )
     result = box.call_literal("()")
     assert result.ok, result
     assert box.call_literal("()").ok

@@ -41,7 +41,8 @@ def test_every_literal_kind_round_trips(make_sandbox: Make, text: str) -> None:
     assert result.ok, result
     assert result.literal
     assert literal_equal(parse_literal(result.value), parse_literal(text))
-    assert result.fuel is not None and result.fuel > 0
+    assert result.fuel is not None
+    assert result.fuel > 0
 
 
 def test_non_tuple_input_is_one_argument(make_sandbox: Make) -> None:
@@ -54,7 +55,8 @@ def test_non_tuple_input_is_one_argument(make_sandbox: Make) -> None:
 def test_non_literal_result_is_repr_and_marked(make_sandbox: Make) -> None:
     box = make_sandbox(method("import collections\nreturn collections.Counter('aab')"))
     result = box.call_literal("()")
-    assert result.ok and not result.literal
+    assert result.ok
+    assert not result.literal
     assert result.value == "Counter({'a': 2, 'b': 1})"
 
 
@@ -64,7 +66,8 @@ def test_exception_type_message_and_short_traceback(make_sandbox: Make) -> None:
     assert not result.ok
     assert (result.error_type, result.message) == ("ZeroDivisionError", "division by zero")
     assert result.traceback is not None
-    assert "line 2, in helper" in result.traceback and "return 1 / x" in result.traceback
+    assert "line 2, in helper" in result.traceback
+    assert "return 1 / x" in result.traceback
     assert "pau_runner" not in result.traceback  # only the method's own frames
 
 
@@ -77,11 +80,14 @@ def test_exception_type_message_and_short_traceback(make_sandbox: Make) -> None:
         ("raise ValueError('at import')\n", "ValueError"),
     ],
 )
-def test_bad_code_never_raises_and_every_call_reports_it(make_sandbox: Make, code: str, error_type: str) -> None:
+def test_bad_code_never_raises_and_every_call_reports_it(
+    make_sandbox: Make, code: str, error_type: str
+) -> None:
     box = make_sandbox(code)  # must not raise
     for _ in range(2):
         result = box.call_literal("(1,)")
-        assert not result.ok and result.error_type == error_type, result
+        assert not result.ok, result
+        assert result.error_type == error_type, result
 
 
 def test_infinite_loop_stopped_by_fuel_then_next_call_works(make_sandbox: Make) -> None:
@@ -89,8 +95,10 @@ def test_infinite_loop_stopped_by_fuel_then_next_call_works(make_sandbox: Make) 
     started = time.perf_counter()
     result = box.call_literal("(True,)")
     assert time.perf_counter() - started < 2.0
-    assert result.error_type == "Timeout" and "fuel budget of" in (result.message or "")
-    assert result.fuel is not None and result.fuel >= box.fuel
+    assert result.error_type == "Timeout"
+    assert "fuel budget of" in (result.message or "")
+    assert result.fuel is not None
+    assert result.fuel >= box.fuel
     assert box.call_literal("(False,)").value == "'fine'"
 
 
@@ -106,7 +114,8 @@ def test_wall_clock_backstop(make_sandbox: Make) -> None:
     started = time.perf_counter()
     result = box.call_literal("()")
     assert time.perf_counter() - started < 1.5
-    assert result.error_type == "Timeout" and "wall-clock" in (result.message or "")
+    assert result.error_type == "Timeout"
+    assert "wall-clock" in (result.message or "")
 
 
 @pytest.mark.parametrize(
@@ -138,7 +147,14 @@ def test_memory_cap(make_sandbox: Make, body: str) -> None:
 def test_capabilities_fail_inside_the_guest(make_sandbox: Make, body: str) -> None:
     result = make_sandbox(method(body)).call_literal("()")
     assert not result.ok
-    assert result.error_type in {"PermissionError", "FileNotFoundError", "ModuleNotFoundError", "OSError", "RuntimeError", "AttributeError"}, result
+    assert result.error_type in {
+        "PermissionError",
+        "FileNotFoundError",
+        "ModuleNotFoundError",
+        "OSError",
+        "RuntimeError",
+        "AttributeError",
+    }, result
 
 
 def test_environment_is_empty(make_sandbox: Make) -> None:
@@ -167,7 +183,9 @@ def test_state_does_not_leak_between_calls(make_sandbox: Make) -> None:
 
 
 def test_class_attribute_mutation_does_not_leak(make_sandbox: Make) -> None:
-    code = method("import json\nold = getattr(json.JSONEncoder, 'marker', None)\njson.JSONEncoder.marker = 1\nreturn old")
+    code = method(
+        "import json\nold = getattr(json.JSONEncoder, 'marker', None)\njson.JSONEncoder.marker = 1\nreturn old"
+    )
     box = make_sandbox(code)
     assert [box.call_literal("()").value for _ in range(3)] == ["None"] * 3
 
@@ -183,7 +201,8 @@ def test_non_literal_input_never_reaches_the_guest(make_sandbox: Make) -> None:
     box = make_sandbox(method("raise AssertionError('reached')"))
     for text in ["__import__('os').system('ls')", "lambda: 1", "x", "(1, y)"]:
         result = box.call_literal(text)
-        assert result.error_type == "InputError" and "not a Python literal" in (result.message or "")
+        assert result.error_type == "InputError"
+        assert "not a Python literal" in (result.message or "")
         assert result.fuel is None
     assert box._backend.instances_started == 0  # type: ignore[attr-defined]
 
@@ -191,13 +210,18 @@ def test_non_literal_input_never_reaches_the_guest(make_sandbox: Make) -> None:
 def test_oversize_output_is_truncated(make_sandbox: Make) -> None:
     box = make_sandbox(method("return 'x' * 100000"), max_output=1000)
     result = box.call_literal("()")
-    assert result.ok and result.truncated and not result.literal
-    assert result.value is not None and result.value.endswith("...[truncated 99002 chars]")
+    assert result.ok
+    assert result.truncated
+    assert not result.literal
+    assert result.value is not None
+    assert result.value.endswith("...[truncated 99002 chars]")
     assert len(result.value) < 1100
 
 
 def test_prints_are_discarded(make_sandbox: Make, capfd: pytest.CaptureFixture[str]) -> None:
-    result = make_sandbox(method("print('hello' * 1000)\nimport sys\nsys.stderr.write('x')\nreturn 5")).call_literal("()")
+    result = make_sandbox(
+        method("print('hello' * 1000)\nimport sys\nsys.stderr.write('x')\nreturn 5")
+    ).call_literal("()")
     assert result.value == "5"
     assert "hello" not in capfd.readouterr().out
 
@@ -212,7 +236,7 @@ def test_random_is_seeded_per_call(make_sandbox: Make) -> None:
 def test_closed_sandbox_raises(make_sandbox: Make) -> None:
     box = make_sandbox(method("return 1"))
     box.close()
-    with pytest.raises(SandboxError, match="closed"):
+    with pytest.raises(SandboxError, match=r"closed"):
         box.call_literal("()")
 
 
