@@ -49,12 +49,14 @@ def instance_markers(instance: Instance) -> list[str]:
 
 def marker_lines(instances: Iterable[Instance]) -> list[str]:
     """``markers`` ini lines registering every marker the instances use."""
-    seen: dict[str, str] = {"pau": "every PAU benchmark item (pytest-pau)"}
+    seen: dict[str, str] = {}  # `pau` itself is registered by the plugin in every run
     # arity1..4 always exist, so `-m arity3 --strict-markers` is valid on any dataset.
     for n in range(1, 5):
         seen[f"arity{n}"] = f"PAU items whose method takes {n} argument(s)"
     for inst in instances:
-        seen.setdefault(f"arity{inst.arity}", f"PAU items whose method takes {inst.arity} argument(s)")
+        seen.setdefault(
+            f"arity{inst.arity}", f"PAU items whose method takes {inst.arity} argument(s)"
+        )
         seen.setdefault(marker_name(inst.source), f"PAU items from the {inst.source!r} dataset")
         for tag in inst.tags:
             seen.setdefault(marker_name(tag), f"PAU items tagged {tag!r}")
@@ -66,7 +68,9 @@ def params(instances: Sequence[Instance]) -> list[Any]:
     # The markers were registered in pytest_configure (marker_lines), so this passes
     # --strict-markers.
     return [
-        pytest.param(inst, marks=[getattr(pytest.mark, n) for n in instance_markers(inst)], id=inst.id)
+        pytest.param(
+            inst, marks=[getattr(pytest.mark, n) for n in instance_markers(inst)], id=inst.id
+        )
         for inst in instances
     ]
 
@@ -104,11 +108,12 @@ class PauModule(pytest.Module):
 def builtin_items(session: pytest.Session) -> list[pytest.Item]:
     """Collect the plugin's module under ``session`` and return its items.
 
-    Its path is ``<rootdir>/pau`` (a name, not a file): conftest files of the rootdir
-    then apply to its items as to any test at the top of the project, and ``--lf``
-    maps failures back to it.
+    Its path is the rootdir itself: pytest picks the conftest files whose hooks apply to
+    a node by its path, so the rootdir's conftest hooks (``pytest_runtest_*``...) then
+    apply to these items as to any test at the top of the project; and ``--lf`` counts
+    the rootdir as a parent of the failed ``pau::...`` ids, so it never skips the module.
     """
-    path = Path(session.config.rootpath) / MODULE_NODEID
+    path = Path(session.config.rootpath)
     module = PauModule.from_parent(session, path=path, nodeid=MODULE_NODEID)
     return list(session.genitems(module))
 

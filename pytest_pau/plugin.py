@@ -19,10 +19,10 @@ import pytest
 # Before anything imports litellm: never fetch the price map from the network.
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
-from pytest_pau import _collect  # noqa: E402
-from pytest_pau._session import PauSession, gate_failed, pau_session_key, result_key, sent_key  # noqa: E402
-from pytest_pau.errors import ConfigError, DatasetError  # noqa: E402
-from pytest_pau.options import PauSettings, register_pytest_options, settings_from_config  # noqa: E402
+from pytest_pau import _collect
+from pytest_pau._session import PauSession, gate_failed, pau_session_key, result_key, sent_key
+from pytest_pau.errors import ConfigError, DatasetError
+from pytest_pau.options import PauSettings, register_pytest_options, settings_from_config
 
 if TYPE_CHECKING:
     from pytest_pau.models import Instance, InstanceResult
@@ -51,6 +51,9 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(str(exc)) from None
     if not settings.active or config.option.help:
         return
+    # litellm builds pydantic schemas on its first call, inside the first item: keep its
+    # library-internal warnings out of the users' warning summary.
+    config.addinivalue_line("filterwarnings", "ignore:.*ReadOnly. qualifier:UserWarning:pydantic")
     state = PauSession(config, settings)
     try:
         instances = state.load_instances()
@@ -91,18 +94,26 @@ class PauPlugin:
             return
         for mark in metafunc.definition.iter_markers("parametrize"):
             names = mark.args[0] if mark.args else mark.kwargs.get("argnames", "")
-            if _collect.ARGNAME in (names if isinstance(names, (list, tuple)) else str(names).replace(" ", "").split(",")):
+            if _collect.ARGNAME in (
+                names
+                if isinstance(names, (list, tuple))
+                else str(names).replace(" ", "").split(",")
+            ):
                 return  # the user parametrizes pau_instance themselves
         metafunc.parametrize(_collect.ARGNAME, _collect.params(self.state.instances))
 
     @pytest.hookimpl(tryfirst=True, specname="pytest_collection_modifyitems")
-    def pytest_collection_modifyitems_inject(self, session: pytest.Session, items: list[pytest.Item]) -> None:
+    def pytest_collection_modifyitems_inject(
+        self, session: pytest.Session, items: list[pytest.Item]
+    ) -> None:
         # Before -k/-m deselection, so those select among the builtin items too.
         if not _collect.uses_instances(items):
             items.extend(_collect.builtin_items(session))
 
     @pytest.hookimpl(trylast=True, specname="pytest_collection_modifyitems")
-    def pytest_collection_modifyitems_limit(self, config: pytest.Config, items: list[pytest.Item]) -> None:
+    def pytest_collection_modifyitems_limit(
+        self, config: pytest.Config, items: list[pytest.Item]
+    ) -> None:
         # After -k/-m deselection: --pau-limit takes the first N of what is left.
         limit = self.state.settings.limit
         if limit is not None:
@@ -120,7 +131,9 @@ class PauPlugin:
     # -- running ------------------------------------------------------------------------
 
     @pytest.hookimpl(wrapper=True)
-    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, Any]:
+    def pytest_runtest_makereport(
+        self, item: pytest.Item, call: pytest.CallInfo[None]
+    ) -> Generator[None, Any, Any]:
         report = yield
         result = item.stash.get(result_key, None)
         if result is not None and not item.stash.get(sent_key, False):
@@ -155,8 +168,14 @@ class PauPlugin:
         extra: list[str] = []
         for lines in config.hook.pytest_pau_summary_extra(config=config, summary=summary):
             extra.extend(lines or [])
-        render(summary, terminalreporter, run=self.state.run_info.model_dump() if self.state.run_info else None,
-               notes=self.state.notes(), extra_lines=extra, unicode=_unicode_ok())
+        render(
+            summary,
+            terminalreporter,
+            run=self.state.run_info.model_dump() if self.state.run_info else None,
+            notes=self.state.notes(),
+            extra_lines=extra,
+            unicode=_unicode_ok(),
+        )
         if self.state.report_written:
             terminalreporter.line(f"PAU report: {self.state.report_written}")
         for line in self.state.outputs:
@@ -164,7 +183,9 @@ class PauPlugin:
         if gate_failed(summary):
             failed = [g for g in summary["gates"] if not g["passed"]]
             names = ", ".join(f"{g['option']}={g['threshold']:g}" for g in failed)
-            terminalreporter.line(f"PAU release gate failed ({names}): exit status 1", red=True, bold=True)
+            terminalreporter.line(
+                f"PAU release gate failed ({names}): exit status 1", red=True, bold=True
+            )
 
 
 def _unicode_ok() -> bool:

@@ -15,140 +15,27 @@ With ``null`` every scored item fails (rating 1, code that returns None).
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Callable, Iterator
-from pathlib import Path
-from typing import Any
 
 import pytest
 
-from pytest_pau.agent import MARKERS
+# pytester restores sys.modules after each in-process run: importing the heavy modules
+# here keeps them loaded across the many runs instead of re-importing litellm each time.
+import pytest_pau.plugin
+import pytest_pau.sandbox
+import pytest_pau.scoring
+from pytest_pau.llm import get_litellm
+from pytest_pau.paths import user_cache_dir
 from pytest_pau.testing import ScriptedLLM
 
-# pytester runs restore sys.modules afterwards: import the heavy modules once here, so
-# they stay loaded across the many in-process runs instead of being re-imported each time.
-import pytest_pau.plugin  # noqa: F401  isort: skip
-import pytest_pau.scoring  # noqa: F401  isort: skip
-import pytest_pau.sandbox  # noqa: F401  isort: skip
-from pytest_pau.llm import get_litellm  # isort: skip
+from .toy import SCORING_RULES, scoring_args, write_toy
 
 get_litellm()
 
-TOY = [
-    {
-        "id": "double",
-        "tags": ["easy", "smoke"],
-        "header": "def test_func(arg0):",
-        "description": "Returns the integer argument doubled.",
-        "code": "def test_func(arg0):\n    return arg0 * 2\n",
-        "train": ["(2,)", "(5,)"],
-        "test": ["(0,)", "(-4,)", "(7,)"],
-    },
-    {
-        "id": "add",
-        "tags": ["easy", "smoke", "numbers"],
-        "header": "def test_func(arg0, arg1):",
-        "description": "Returns the sum of its two arguments.",
-        "code": "def test_func(arg0, arg1):\n    return arg0 + arg1\n",
-        "train": ["(1, 2)", "(3, 4)"],
-        "test": ["(0, 0)", "(-1, 5)", "(10, 20)"],
-    },
-    {
-        "id": "clamp",
-        "tags": ["medium"],
-        "header": "def test_func(arg0, arg1, arg2):",
-        "description": "Clamps the first argument into the range from the second to the third.",
-        "code": "def test_func(arg0, arg1, arg2):\n    return max(arg1, min(arg0, arg2))\n",
-        "train": ["(5, 0, 10)", "(-3, 0, 10)"],
-        "test": ["(15, 0, 10)", "(4, 1, 3)", "(2, 2, 2)"],
-    },
-    {
-        "id": "tricky",
-        "tags": ["hard"],
-        "header": "def test_func(arg0):",
-        "description": "TRICKY: returns the argument minus one.",
-        "code": "def test_func(arg0):\n    return arg0 - 1\n",
-        "train": ["(3,)", "(8,)"],
-        "test": ["(0,)", "(1,)", "(100,)"],
-    },
-    {
-        "id": "boom",
-        "tags": ["medium"],
-        "header": "def test_func(arg0):",
-        "description": "NORATING: returns the argument squared.",
-        "code": "def test_func(arg0):\n    return arg0 * arg0\n",
-        "train": ["(3,)", "(4,)"],
-        "test": ["(0,)", "(2,)", "(-5,)"],
-    },
-]
-TOY_IDS = [f"toy/{t['id']}" for t in TOY]
-CODE_BY_DESCRIPTION = {t["description"]: t["code"] for t in TOY}
-
-
-def _pairs(code: str, inputs: list[str]) -> str:
-    namespace: dict[str, Any] = {}
-    exec(code, namespace)  # our own toy code, to compute the stored outputs
-    import ast
-
-    return json.dumps([[i, repr(namespace["test_func"](*ast.literal_eval(i)))] for i in inputs])
-
-
-def toy_rows() -> list[dict[str, Any]]:
-    """The toy instances in PAU's column format."""
-    return [
-        {
-            "id": t["id"],
-            "tags": t["tags"],
-            "header": t["header"],
-            "description": t["description"],
-            "test_func_validated": t["code"],
-            "train_examples": _pairs(t["code"], t["train"]),
-            "test_examples": _pairs(t["code"], t["test"]),
-        }
-        for t in TOY
-    ]
-
-
-def write_toy(folder: Path, name: str = "toy.jsonl") -> Path:
-    path = folder / name
-    path.write_text("\n".join(json.dumps(r) for r in toy_rows()) + "\n")
-    return path
-
-
-def _section(text: str, start: str, end: str) -> str:
-    m = re.search(re.escape(start) + r"\s*\n(.*?)\n\s*" + re.escape(end), text, re.S)
-    return m.group(1).strip() if m else ""
-
-
-def judge_reply(messages: list[dict[str, str]]) -> str:
-    last = messages[-1]["content"]
-    if re.search(MARKERS["judge_retry"], last):
-        text = "\n".join(m["content"] for m in messages)
-        return "I still cannot rate it." if "NORATING" in text else "Rating: 3"
-    gold = _section(last, "Reference description:", "Candidate description:")
-    pred = _section(last, "Candidate description:", "Explain")
-    if "NORATING" in gold:
-        return "These descriptions are hard to compare."
-    if "TRICKY" in gold:
-        return "The candidate misses the special case.\nRating: 2"
-    if pred == gold:
-        return "They describe the same behaviour.\nRating: 5"
-    return "The candidate says nothing specific.\nRating: 1"
-
-
-def coder_reply(messages: list[dict[str, str]]) -> str:
-    desc = _section(messages[-1]["content"], "Description of the function:", "Write the complete")
-    code = CODE_BY_DESCRIPTION.get(desc, "def test_func(*args):\n    return None\n")
-    return f"```python\n{code}```"
-
-
-SCORING_RULES: list[tuple[str, Any]] = [
-    (MARKERS["judge_retry"], judge_reply),
-    (MARKERS["judge"], judge_reply),
-    (MARKERS["coder"], coder_reply),
-    (MARKERS["classify"], "Its calls never reached the special case.\nLabel: insufficient_exploration"),
-]
+# pytester points HOME at a fresh folder per test, which would move the per-user cache (the
+# built Wasm sandbox, ~13 s to rebuild) with it: pin it to the real one.
+USER_CACHE = str(user_cache_dir())
+_PRELOADED = (pytest_pau.plugin, pytest_pau.sandbox, pytest_pau.scoring)
 
 
 @pytest.fixture(scope="session")
@@ -158,19 +45,12 @@ def scoring_llm() -> Iterator[ScriptedLLM]:
         yield llm
 
 
-def scoring_args(llm: ScriptedLLM) -> list[str]:
-    """Command-line options pointing judge and coder at the scripted server."""
-    return [
-        f"--pau-judge-model={llm.model}",
-        f"--pau-judge-api-base={llm.api_base}",
-        f"--pau-coder-model={llm.model}",
-        f"--pau-coder-api-base={llm.api_base}",
-    ]
-
-
 @pytest.fixture
-def pau_pytester(pytester: pytest.Pytester, scoring_llm: ScriptedLLM) -> pytest.Pytester:
+def pau_pytester(
+    pytester: pytest.Pytester, scoring_llm: ScriptedLLM, monkeypatch: pytest.MonkeyPatch
+) -> pytest.Pytester:
     """A pytester folder holding ``toy.jsonl``; ``run_pau(*args)`` runs the plugin on it."""
+    monkeypatch.setenv("PAU_USER_CACHE", USER_CACHE)
     write_toy(pytester.path)
     return pytester
 
@@ -179,11 +59,17 @@ def pau_pytester(pytester: pytest.Pytester, scoring_llm: ScriptedLLM) -> pytest.
 def run_pau(pau_pytester: pytest.Pytester, scoring_llm: ScriptedLLM) -> Callable[..., pytest.RunResult]:
     """``run_pau(*args, model="oracle", subprocess=False)``: pytest on the toy dataset."""
 
-    def run(*args: str, model: str = "oracle", subprocess: bool = False, dataset: str = "toy.jsonl") -> pytest.RunResult:
-        argv = [f"--pau-model={model}", f"--pau-dataset={dataset}", *scoring_args(scoring_llm),
-*args]
+    def run(
+        *args: str,
+        model: str = "oracle",
+        subprocess: bool = False,
+        dataset: str = "toy.jsonl",
+        **kwargs: object,
+    ) -> pytest.RunResult:
+        argv = [f"--pau-model={model}", f"--pau-dataset={dataset}", *scoring_args(scoring_llm)]
+        argv += args
         if subprocess:
             return pau_pytester.runpytest_subprocess(*argv)
-        return pau_pytester.runpytest(*argv)
+        return pau_pytester.runpytest(*argv, **kwargs)
 
     return run
