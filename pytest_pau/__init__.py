@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from pytest_pau._version import __version__
 from pytest_pau.models import CallResult, Example, Instance, InstanceResult
 
@@ -15,8 +17,10 @@ __all__ = [
 ]
 
 
-def load_dataset(spec: str = "builtin", split: str = "test") -> list[Instance]:
+def load_dataset(
+    spec: str = "builtin", split: str = "test", *, cache_dir: Path | None = None
+) -> list[Instance]:
     """Load instances from a dataset spec (see :func:`pytest_pau.dataset.load_dataset`)."""
     from pytest_pau.dataset import load_dataset as _load
 
-    return _load(spec, split)
+    return _load(spec, split, cache_dir=cache_dir)
