@@ -1,0 +1,51 @@
+"""pytest-xdist: workers send results to the controller, which writes one report."""
+
+from __future__ import annotations
+
+import pytest
+
+from pytest_pau.models import InstanceResult
+from pytest_pau.report.json_report import read_report
+
+from .toy import TOY_IDS
+
+# Fields that depend on timing or on what the cache already held, not on the model.
+VOLATILE = {"duration_s", "cache_hits"}
+
+
+def outcome(result: InstanceResult) -> dict[str, object]:
+    data = result.model_dump(exclude=VOLATILE)
+    for step in data["trajectory"]:
+        if step.get("result"):
+            step["result"].pop("duration_s", None)
+            step["result"].pop("fuel", None)
+    return data
+
+
+@pytest.mark.slow
+def test_xdist_results_equal_a_serial_run(run_pau, pau_pytester) -> None:
+    serial = run_pau("--pau-report=serial.json", "-p", "no:xdist")
+    serial.assert_outcomes(passed=3, failed=1, errors=1)
+    parallel = run_pau("--pau-report=xdist.json", "-n", "2", subprocess=True)
+    parallel.assert_outcomes(passed=3, failed=1, errors=1)
+    # One summary and one report, from the controller only.
+    assert parallel.stdout.str().count("= PAU summary =") == 1
+    parallel.stdout.fnmatch_lines(["items 5: 3 passed, 1 failed, 1 error (infrastructure)"])
+
+    a = read_report(pau_pytester.path / "serial.json")
+    b = read_report(pau_pytester.path / "xdist.json")
+    assert [i.id for i in b.instances] == TOY_IDS  # dataset order, whatever finished first
+    assert [outcome(i) for i in a.instances] == [outcome(i) for i in b.instances]
+    for key in ("counts", "judge", "code_match", "failure_modes", "pass_rate", "by_arity"):
+        assert a.summary[key] == b.summary[key], key
+    assert b.summary["cache_hits"] > 0  # the re-run was served from the model cache
+
+
+@pytest.mark.slow
+def test_xdist_gate_failure_sets_the_controller_exit_status(run_pau) -> None:
+    result = run_pau("-n", "2", "-m", "smoke", "--pau-min-mean-judge=5.0",
+                     "--pau-judge-threshold=1", "--pau-match-threshold=0", model="null",
+                     subprocess=True)
+    result.assert_outcomes(passed=2)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(["  FAIL mean judge score >= 5.00: 1.00, short by 4.00*"])
