@@ -58,6 +58,8 @@ class EvalConfig(BaseModel):
     """A shared :class:`pytest_pau.llm.Budget`; one is made from ``max_cost_usd`` if unset."""
     agent_settings: GenerationSettings | None = None
     """Token caps and temperature of the agent's calls (defaults keep turns short)."""
+    judge_max_tokens: int = Field(256, ge=1)
+    coder_max_tokens: int = Field(768, ge=1)
 
 
 class Evaluator:
@@ -141,6 +143,7 @@ class Evaluator:
                 samples=c.judge_samples,
                 use_logprobs=c.judge_logprobs,
                 seed=c.seed,
+                max_tokens=c.judge_max_tokens,
             )
         return self._judge
 
@@ -149,7 +152,11 @@ class Evaluator:
         """The coder."""
         if self._coder is None:
             c = self.config
-            self._coder = Coder(self.client(c.coder_model, c.coder_api_base), seed=c.seed)
+            self._coder = Coder(
+                self.client(c.coder_model, c.coder_api_base),
+                seed=c.seed,
+                max_tokens=c.coder_max_tokens,
+            )
         return self._coder
 
     # -- one item ------------------------------------------------------------------------

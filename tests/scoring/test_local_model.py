@@ -1,0 +1,59 @@
+"""One builtin smoke instance end to end on the real embedded ``local-small`` model."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from pytest_pau.agent import GenerationSettings
+from pytest_pau.dataset import load_dataset
+from pytest_pau.scoring import EvalConfig, Evaluator
+
+
+@pytest.mark.local_model
+@pytest.mark.slow
+def test_smoke_instance_end_to_end_on_local_small(tmp_path: Path) -> None:
+    if importlib.util.find_spec("llama_cpp") is None:
+        pytest.skip('needs the local-small extra: pip install "pytest-pau[local-small]"')
+    instance = sorted(
+        (i for i in load_dataset("builtin") if "smoke" in i.tags), key=lambda i: i.id
+    )[0]
+    config = EvalConfig(
+        model="local-small",
+        judge_model="local-small",
+        coder_model="local-small",
+        max_iterations=2,
+        cache_dir=tmp_path,
+        # Small caps keep this at well under a minute at ~38 tokens/s.
+        agent_settings=GenerationSettings(
+            reason_max_tokens=40, act_max_tokens=32, reflect_max_tokens=64
+        ),
+        judge_max_tokens=64,
+        coder_max_tokens=160,
+    )
+    phases: list[str] = []
+    result = Evaluator(config).evaluate(instance, progress=phases.append)
+
+    assert result.skipped is None
+    assert phases[:3] == ["explore", "judge", "code"]
+    kinds = [s.kind for s in result.trajectory]
+    assert kinds[:2] == ["reason", "act"]
+    assert kinds.count("reason") <= 2
+    assert all(s.response for s in result.trajectory)
+    assert result.model_calls >= len(kinds) + 2  # agent turns, judge, coder
+    assert result.tokens["completion"] > 0
+    if result.error is not None:  # a 0.5B judge may give no rating: that is the only excuse
+        assert "no parseable 'Rating: N'" in result.error
+    else:
+        assert 1 <= (result.judge_score or 0) <= 5
+    assert result.code_match is not None
+    assert 0.0 <= result.code_match <= 1.0
+    assert result.passed == (result.failure_mode == "none")
+
+    # Same settings, same cache: every call is a hit and the result is identical.
+    again = Evaluator(config).evaluate(instance)
+    assert again.cache_hits == again.model_calls == result.model_calls
+    assert again.prediction == result.prediction
+    assert (again.judge_score, again.code_match) == (result.judge_score, result.code_match)
