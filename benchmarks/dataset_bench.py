@@ -102,7 +102,9 @@ def write_big(path: Path, rows: int, seed: int = 0) -> Path:
 
 
 def line(name: str, ours: float, base: float, base_name: str) -> None:
-    print(f"{name:<40} {ours * 1000:9.1f} ms   {base_name:<22} {base * 1000:9.1f} ms   x{ours / base:6.2f}")
+    print(
+        f"{name:<40} {ours * 1000:9.1f} ms   {base_name:<22} {base * 1000:9.1f} ms   x{ours / base:6.2f}"
+    )
 
 
 def main() -> None:
@@ -118,11 +120,24 @@ def main() -> None:
     def floor() -> object:
         return parse_only(DATA_FILE)
 
-    line("builtin load_file (240 rows), wall", best(builtin, r), best(floor, r), "json.loads per line")
-    line("builtin load_file (240 rows), CPU", best_cpu(builtin, r), best_cpu(floor, r), "json.loads per line")
-    line("builtin, cold process, wall", process_time("from pytest_pau.dataset import load_dataset; "
-                                                     "load_dataset('builtin')", r),
-         process_time("import pytest_pau", r), "import pytest_pau")
+    line(
+        "builtin load_file (240 rows), wall",
+        best(builtin, r),
+        best(floor, r),
+        "json.loads per line",
+    )
+    line(
+        "builtin load_file (240 rows), CPU",
+        best_cpu(builtin, r),
+        best_cpu(floor, r),
+        "json.loads per line",
+    )
+    line(
+        "builtin, cold process, wall",
+        process_time("from pytest_pau.dataset import load_dataset; load_dataset('builtin')", r),
+        process_time("import pytest_pau", r),
+        "import pytest_pau",
+    )
     with tempfile.TemporaryDirectory() as tmp:
         big = write_big(Path(tmp) / "big.jsonl", args.rows)
 
@@ -132,14 +147,28 @@ def main() -> None:
         def floor_big() -> object:
             return parse_only(big)
 
-        line(f"PAU jsonl ({args.rows} rows), wall", best(load_big, r), best(floor_big, r), "json.loads per line")
-        line(f"PAU jsonl ({args.rows} rows), CPU", best_cpu(load_big, r), best_cpu(floor_big, r), "json.loads per line")
+        line(
+            f"PAU jsonl ({args.rows} rows), wall",
+            best(load_big, r),
+            best(floor_big, r),
+            "json.loads per line",
+        )
+        line(
+            f"PAU jsonl ({args.rows} rows), CPU",
+            best_cpu(load_big, r),
+            best_cpu(floor_big, r),
+            "json.loads per line",
+        )
         cache = Path(tmp) / "cache"
         start = time.perf_counter()
         count = len(load_dataset("humaneval", cache_dir=cache))
         cold = time.perf_counter() - start
-        line(f"humaneval cached ({count})", best(lambda: load_dataset("humaneval", cache_dir=cache), r),
-             cold, "first load (convert)")
+        line(
+            f"humaneval cached ({count})",
+            best(lambda: load_dataset("humaneval", cache_dir=cache), r),
+            cold,
+            "first load (convert)",
+        )
 
 
 if __name__ == "__main__":

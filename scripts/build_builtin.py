@@ -49,7 +49,8 @@ def load_sources(folder: Path = SOURCES) -> list[tuple[str, dict[str, Any]]]:
     methods: list[tuple[str, dict[str, Any]]] = []
     for path in sorted(folder.glob("part_*.py")):
         spec = importlib.util.spec_from_file_location(f"_builtin_{path.stem}", path)
-        assert spec is not None and spec.loader is not None
+        assert spec is not None
+        assert spec.loader is not None
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
         methods.extend((path.name, m) for m in getattr(module, "METHODS", []))
@@ -142,7 +143,8 @@ def build_rows(backend: str = "auto") -> tuple[list[dict[str, Any]], list[str], 
         if not found:
             methods.append(method)
     jobs = [
-        (m["code"].strip() + "\n", list(m["train_inputs"]) + list(m["test_inputs"])) for m in methods
+        (m["code"].strip() + "\n", list(m["train_inputs"]) + list(m["test_inputs"]))
+        for m in methods
     ]
     results, used = run_inputs(jobs, backend=backend)
     rows: list[dict[str, Any]] = []
@@ -152,6 +154,9 @@ def build_rows(backend: str = "auto") -> tuple[list[dict[str, Any]], list[str], 
         for text, result in zip(inputs, calls, strict=True):
             if not result.ok and result.error_type in _RUNNER_ERRORS:
                 problems.append(f"{method['id']}: {text}: {result.error_type}: {result.message}")
+                bad = True
+            elif result.ok and result.truncated:
+                problems.append(f"{method['id']}: {text}: result cut at the sandbox's output cap")
                 bad = True
             elif result.ok and not result.literal:
                 problems.append(f"{method['id']}: {text}: result {result.value!r} is no literal")

@@ -32,8 +32,7 @@ def load_builtin(split: str = "test", *, path: Path | None = None) -> list[Insta
     """
     if split != "test":
         raise DatasetError(
-            f"the builtin dataset has one split, 'test'; got split {split!r} "
-            "(use --pau-split=test)"
+            f"the builtin dataset has one split, 'test'; got split {split!r} (use --pau-split=test)"
         )
     path = path or DATA_FILE
     if not path.is_file():

@@ -38,7 +38,11 @@ def iter_jsonl(path: Path, shown: str) -> Iterator[tuple[str, int, Mapping[str, 
             try:
                 row: Any = json.loads(line)
             except json.JSONDecodeError as exc:
-                yield location, index, ValueError(f"not valid JSON ({exc.msg} at column {exc.colno})")
+                yield (
+                    location,
+                    index,
+                    ValueError(f"not valid JSON ({exc.msg} at column {exc.colno})"),
+                )
             else:
                 if not isinstance(row, dict):
                     row = ValueError(f"expected a JSON object, got {type(row).__name__}")
@@ -63,7 +67,9 @@ def read_parquet_rows(path: Path, shown: str) -> list[dict[str, Any]]:
     return rows
 
 
-def iter_rows(rows: list[dict[str, Any]], shown: str) -> Iterator[tuple[str, int, Mapping[str, Any]]]:
+def iter_rows(
+    rows: list[dict[str, Any]], shown: str
+) -> Iterator[tuple[str, int, Mapping[str, Any]]]:
     """Locations for in-memory rows: ``<shown> row N`` (0-based, like a DataFrame index)."""
     for index, row in enumerate(rows):
         yield f"{shown} row {index}", index, row

@@ -130,10 +130,13 @@ class _Rename(ast.NodeTransformer):
 def _strip_docstring(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Module) -> str:
     """Remove the docstring; also one placed after leading imports (HumanEval/115 has that)."""
     for i, stmt in enumerate(node.body):
-        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
-            if isinstance(stmt.value.value, str):
-                node.body = node.body[:i] + node.body[i + 1 :] or [ast.Pass()]
-                return stmt.value.value
+        if (
+            isinstance(stmt, ast.Expr)
+            and isinstance(stmt.value, ast.Constant)
+            and isinstance(stmt.value.value, str)
+        ):
+            node.body = node.body[:i] + node.body[i + 1 :] or [ast.Pass()]
+            return stmt.value.value
         if not isinstance(stmt, (ast.Import, ast.ImportFrom)):
             break
     return ""
@@ -257,7 +260,7 @@ def convert_problems(
         pairs = []
         for text, result in zip(inputs, calls, strict=True):
             # Timeouts and non-literal values cannot serve as expected outputs.
-            if result.ok and not result.literal:
+            if result.ok and (result.truncated or not result.literal):
                 continue
             if not result.ok and result.error_type in ("Timeout", "MemoryError", "SandboxError"):
                 continue
@@ -283,7 +286,10 @@ def convert_problems(
     if skipped:
         log.warning(
             "humaneval: converted %d of %d problems; skipped %d (%s)",
-            len(rows), len(problems), len(skipped), ", ".join(sorted(skipped)),
+            len(rows),
+            len(problems),
+            len(skipped),
+            ", ".join(sorted(skipped)),
         )
     return rows, skipped
 

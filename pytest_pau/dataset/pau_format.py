@@ -196,8 +196,7 @@ def parse_input(text: Any, arity: int, cache: dict[str, int]) -> str:
             raise ValueError(f"input {text!r} is not a Python literal ({exc})") from None
         if not isinstance(node, ast.Tuple):
             raise ValueError(
-                f"input {text!r} is not a tuple literal; write one argument as "
-                f"'({text.strip()},)'"
+                f"input {text!r} is not a tuple literal; write one argument as '({text.strip()},)'"
             )
         length = len(node.elts)
         cache[text] = length
@@ -225,7 +224,9 @@ def parse_examples(
     if hasattr(value, "tolist"):  # numpy arrays from parquet/pandas
         value = value.tolist()
     if not isinstance(value, (list, tuple)):
-        raise RowError(field, f"expected a list of [input, output] pairs, got {type(value).__name__}")
+        raise RowError(
+            field, f"expected a list of [input, output] pairs, got {type(value).__name__}"
+        )
     examples: list[Example] = []
     for i, pair in enumerate(value):
         if hasattr(pair, "tolist"):
@@ -404,7 +405,8 @@ def _rows_to_instances(
     if errors:
         plural = "s" if len(errors) > 1 else ""
         raise DatasetError(
-            "\n".join(errors) if len(errors) == 1 else f"{what}: {len(errors)} problem{plural}:\n  "
-            + "\n  ".join(errors)
+            "\n".join(errors)
+            if len(errors) == 1
+            else f"{what}: {len(errors)} problem{plural}:\n  " + "\n  ".join(errors)
         )
     return instances

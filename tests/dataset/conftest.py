@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-CODE = '''def validate_input_args(arg0: int, arg1: int) -> None:
+CODE = """def validate_input_args(arg0: int, arg1: int) -> None:
     if not isinstance(arg0, int) or not isinstance(arg1, int):
         raise TypeError("both arguments must be int")
 
@@ -19,7 +19,7 @@ def test_func(arg0, arg1):
     if arg1 == 0:
         raise ZeroDivisionError("arg1 is zero")
     return arg0 // arg1
-'''
+"""
 
 
 def make_row(**changes: Any) -> dict[str, Any]:
@@ -37,8 +37,12 @@ def make_row(**changes: Any) -> dict[str, Any]:
             [["(-7, 2)", "-4"], ["(1, 0)", "arg1 is zero", "ZeroDivisionError"]]
         ),
         "all_examples": json.dumps(
-            [["(7, 2)", "3"], ["(9, 3)", "3"], ["(-7, 2)", "-4"],
-             ["(1, 0)", "arg1 is zero", "ZeroDivisionError"]]
+            [
+                ["(7, 2)", "3"],
+                ["(9, 3)", "3"],
+                ["(-7, 2)", "-4"],
+                ["(1, 0)", "arg1 is zero", "ZeroDivisionError"],
+            ]
         ),
         "direct_prompt": "ignored extra column",
     }

@@ -74,16 +74,26 @@ def test_shape_of_each_method(builtin: list[Instance]) -> None:
         inputs = [e.input for e in all_inputs(instance)]
         assert len(set(inputs)) == len(inputs), f"{instance.id}: repeated input"
         assert "def validate_input_args(" in instance.code, instance.id
-        assert instance.header == f"def test_func({', '.join(f'arg{k}' for k in range(instance.arity))}):"
+        assert (
+            instance.header
+            == f"def test_func({', '.join(f'arg{k}' for k in range(instance.arity))}):"
+        )
         sentences = len(re.findall(r"[.!?](?:\s|$)", instance.description))
         assert 1 <= sentences <= 3, f"{instance.id}: {sentences} sentences in the description"
 
 
 def test_behaviour_is_varied(builtin: list[Instance]) -> None:
     # Some methods raise on valid-looking input beyond the type guard; many branch.
-    raising = [i for i in builtin if any(e.raises and e.raises != "TypeError" for e in all_inputs(i))]
+    raising = [
+        i for i in builtin if any(e.raises and e.raises != "TypeError" for e in all_inputs(i))
+    ]
     assert len(raising) >= 0.1 * len(builtin), len(raising)
-    kinds = Counter(type(ast.literal_eval(e.output)).__name__ for i in builtin for e in all_inputs(i) if not e.raises)
+    kinds = Counter(
+        type(ast.literal_eval(e.output)).__name__
+        for i in builtin
+        for e in all_inputs(i)
+        if not e.raises
+    )
     for kind in ("str", "int", "list", "bool", "dict", "tuple"):
         assert kinds[kind] > 0, kinds
 
@@ -94,7 +104,10 @@ def _same(example: Example, got: CallResult) -> bool:
     if not got.ok:
         return False
     # Compare values, not text: a set's repr order may differ between interpreters.
-    return bool(got.value == example.output or ast.literal_eval(str(got.value)) == ast.literal_eval(example.output))
+    return bool(
+        got.value == example.output
+        or ast.literal_eval(str(got.value)) == ast.literal_eval(example.output)
+    )
 
 
 @pytest.mark.slow
@@ -106,14 +119,21 @@ def test_every_stored_output_is_reproduced_twice(builtin: list[Instance]) -> Non
     for instance, a, b in zip(builtin, first, second, strict=True):
         for example, got, again in zip(all_inputs(instance), a, b, strict=True):
             if not (_same(example, got) and _same(example, again)):
-                wrong.append(f"{instance.id} {example.input}: stored {example.output!r}, got {got.observation()!r}")
+                wrong.append(
+                    f"{instance.id} {example.input}: stored {example.output!r}, got {got.observation()!r}"
+                )
     assert not wrong, f"{len(wrong)} outputs differ ({backend} backend):\n" + "\n".join(wrong[:20])
 
 
 def _probe(kind: str, payload: object) -> object:
     proc = subprocess.run(
-        [sys.executable, str(PROBES), kind], input=json.dumps(payload), capture_output=True,
-        text=True, timeout=300, check=False, env={"PYTHONHASHSEED": "0", "PATH": ""},
+        [sys.executable, str(PROBES), kind],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        env={"PYTHONHASHSEED": "0", "PATH": ""},
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     return json.loads(proc.stdout)
@@ -121,11 +141,14 @@ def _probe(kind: str, payload: object) -> object:
 
 def test_test_inputs_reach_every_branch(builtin: list[Instance]) -> None:
     # Only the test inputs: they are what code match runs, so they must cover the method.
-    payload = [{"id": i.id, "code": i.code, "inputs": [e.input for e in i.test_examples]} for i in builtin]
+    payload = [
+        {"id": i.id, "code": i.code, "inputs": [e.input for e in i.test_examples]} for i in builtin
+    ]
     missing = _probe("coverage", payload)
     assert isinstance(missing, dict)
     gaps = {
-        mid: gap for mid, gap in missing.items()
+        mid: gap
+        for mid, gap in missing.items()
         if (gap["lines"] or gap["branches"]) and mid.split("/", 1)[1] not in KNOWN_UNCOVERED
     }
     assert not gaps, "test inputs miss code (line numbers in test_func_validated):\n" + "\n".join(
@@ -136,7 +159,10 @@ def test_test_inputs_reach_every_branch(builtin: list[Instance]) -> None:
 def test_no_two_methods_behave_identically(builtin: list[Instance]) -> None:
     by_arity: dict[int, list[dict[str, object]]] = defaultdict(list)
     for i in builtin:
-        examples = [[e.input, e.output, e.raises] if e.raises else [e.input, e.output] for e in all_inputs(i)]
+        examples = [
+            [e.input, e.output, e.raises] if e.raises else [e.input, e.output]
+            for e in all_inputs(i)
+        ]
         by_arity[i.arity].append({"id": i.id, "code": i.code, "examples": examples})
     twins = []
     for group in by_arity.values():
@@ -152,8 +178,11 @@ def test_probe_finds_twins_and_gaps() -> None:
     twin = code.replace("arg0 > 3", "arg0 >= 4")
     other = code.replace("return 0", "return 2")
     examples = [["(1,)", "0"], ["(5,)", "1"]]
-    methods = [{"id": "a", "code": code, "examples": examples}, {"id": "b", "code": twin, "examples": examples},
-               {"id": "c", "code": other, "examples": [["(1,)", "2"], ["(5,)", "1"]]}]
+    methods = [
+        {"id": "a", "code": code, "examples": examples},
+        {"id": "b", "code": twin, "examples": examples},
+        {"id": "c", "code": other, "examples": [["(1,)", "2"], ["(5,)", "1"]]},
+    ]
     assert _probe("behaviour", methods) == [["a", "b"]]
     gaps = _probe("coverage", [{"id": "a", "code": code, "inputs": ["(1,)"]}])
     assert gaps == {"a": {"lines": [7], "branches": [[6, 7]]}}
@@ -164,7 +193,10 @@ def test_shipped_file_matches_the_sources() -> None:
         pytest.skip("scripts/ is not part of an installed package; run from a checkout")
     proc = subprocess.run(
         [sys.executable, str(ROOT / "scripts" / "build_builtin.py"), "--check"],
-        capture_output=True, text=True, timeout=300, check=False,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
     )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert f"{DATA_FILE} is up to date" in proc.stdout

@@ -20,6 +20,8 @@ def test_empty_folder_collects_240_builtin_items(pytester: pytest.Pytester) -> N
 
 
 def test_empty_folder_collects_humaneval(pytester: pytest.Pytester) -> None:
-    result = pytester.runpytest("--pau-model=local", "--pau-dataset=humaneval", "--collect-only", "-q")
+    result = pytester.runpytest(
+        "--pau-model=local", "--pau-dataset=humaneval", "--collect-only", "-q"
+    )
     assert _collected(result) >= 160
     result.stdout.fnmatch_lines(["*test_pau[[]humaneval/000_has_close_elements[]]"])

@@ -37,23 +37,28 @@ def scale_all(numbers: List[int], factor: int) -> List[int]:
         scale_all([], 1) ==> []
     """
 '''
-SOLUTION = '''    if factor < 0:
+SOLUTION = """    if factor < 0:
         factor = 0  # clamp
     return [n * helper(factor) for n in numbers]
-'''
-TEST = '''
+"""
+TEST = """
 def check(candidate):
     assert candidate([1], 1) == [2]
     assert candidate([1, 2, 3], -4) == [0, 0, 0]
     assert candidate(list(range(3)), 2) == [0, 4, 8]
     assert candidate([5], factor=2) == [20]
     assert candidate([1], 1) == [2]
-'''
+"""
 
 
 def problem(task: str = "HumanEval/7", **changes: str) -> dict[str, str]:
-    base = {"task_id": task, "prompt": PROMPT, "canonical_solution": SOLUTION, "test": TEST,
-            "entry_point": "scale_all"}
+    base = {
+        "task_id": task,
+        "prompt": PROMPT,
+        "canonical_solution": SOLUTION,
+        "test": TEST,
+        "entry_point": "scale_all",
+    }
     return {**base, **changes}
 
 
@@ -73,7 +78,9 @@ def test_code_is_renamed_and_stripped() -> None:
 
 
 def test_description_drops_examples_and_names_arguments() -> None:
-    text = describe(convert_code(PROMPT, SOLUTION, "scale_all")[2], "scale_all", ["numbers", "factor"])
+    text = describe(
+        convert_code(PROMPT, SOLUTION, "scale_all")[2], "scale_all", ["numbers", "factor"]
+    )
     assert text == (
         "Multiply each number by twice the factor. Negative factors are treated as zero. "
         "(In the header, arg0 is 'numbers', arg1 is 'factor'.)"
@@ -88,8 +95,13 @@ def test_inputs_come_from_literal_calls_only() -> None:
 def test_convert_computes_outputs_and_counts_skips() -> None:
     problems = [
         problem(),
-        problem("HumanEval/8", test="def check(candidate):\n    assert candidate(x, 1)\n",
-                prompt=PROMPT.replace(">>> scale_all([1, 2], 3)", "").replace("scale_all([], 1) ==> []", "")),
+        problem(
+            "HumanEval/8",
+            test="def check(candidate):\n    assert candidate(x, 1)\n",
+            prompt=PROMPT.replace(">>> scale_all([1, 2], 3)", "").replace(
+                "scale_all([], 1) ==> []", ""
+            ),
+        ),
         problem("HumanEval/9", canonical_solution="    return [\n"),
         problem("HumanEval/10", entry_point="missing"),
     ]
@@ -104,14 +116,20 @@ def test_convert_computes_outputs_and_counts_skips() -> None:
     assert row["id"] == "007_scale_all"
     assert row["header"] == "def test_func(arg0, arg1):"
     pairs = json.loads(row["all_examples"])
-    assert pairs == [["([1, 2], 3)", "[6, 12]"], ["([], 1)", "[]"], ["([1], 1)", "[2]"],
-                     ["([1, 2, 3], -4)", "[0, 0, 0]"]]
+    assert pairs == [
+        ["([1, 2], 3)", "[6, 12]"],
+        ["([], 1)", "[]"],
+        ["([1], 1)", "[2]"],
+        ["([1, 2, 3], -4)", "[0, 0, 0]"],
+    ]
     assert json.loads(row["train_examples"]) == pairs[:2]
     assert json.loads(row["test_examples"]) == pairs[2:]
 
 
 def test_exceptions_are_recorded_as_expected_outputs() -> None:
-    raising = problem(canonical_solution="    if factor < 0:\n        raise ValueError('negative')\n    return numbers\n")
+    raising = problem(
+        canonical_solution="    if factor < 0:\n        raise ValueError('negative')\n    return numbers\n"
+    )
     rows, _ = convert_problems([raising], backend="subprocess")
     pairs = json.loads(rows[0]["all_examples"])
     assert ["([1, 2, 3], -4)", "negative", "ValueError"] in pairs
@@ -151,9 +169,12 @@ def test_the_real_humaneval_converts_at_least_160(tmp_path: Path) -> None:
     by_id = {i.local_id: i for i in instances}
     close = by_id["000_has_close_elements"]
     assert close.arity == 2
-    assert "numbers" not in close.code and '"""' not in close.code
+    assert "numbers" not in close.code
+    assert '"""' not in close.code
     # Outputs were computed by running the method, and agree with HumanEval's own asserts.
-    assert {e.input: e.output for e in close.test_examples}["([1.0, 2.0, 5.9, 4.0, 5.0], 0.8)"] == "False"
+    assert {e.input: e.output for e in close.test_examples}[
+        "([1.0, 2.0, 5.9, 4.0, 5.0], 0.8)"
+    ] == "False"
     assert all(i.train_examples and i.test_examples for i in instances)
     start = time.perf_counter()
     again = load_dataset("humaneval", cache_dir=tmp_path)

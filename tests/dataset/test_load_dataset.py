@@ -15,7 +15,9 @@ from pytest_pau.models import Instance
 
 
 def test_unknown_spec_lists_what_is_accepted() -> None:
-    with pytest.raises(DatasetError, match=r"unknown dataset 'nope': expected 'builtin', 'humaneval'"):
+    with pytest.raises(
+        DatasetError, match=r"unknown dataset 'nope': expected 'builtin', 'humaneval'"
+    ):
         load_dataset("nope")
 
 
@@ -26,8 +28,14 @@ def test_wrong_suffix_is_unknown(tmp_path: Path) -> None:
 
 def test_registered_loader_is_tried_first(tmp_path: Path) -> None:
     calls: list[tuple[str, str, Path]] = []
-    instance = Instance(id="toy/one", source="toy", code="def test_func(arg0):\n    return arg0\n",
-                        header="def test_func(arg0):", description="identity", arity=1)
+    instance = Instance(
+        id="toy/one",
+        source="toy",
+        code="def test_func(arg0):\n    return arg0\n",
+        header="def test_func(arg0):",
+        description="identity",
+        arity=1,
+    )
 
     def toy(spec: str, split: str, cache_dir: Path) -> list[Instance]:
         calls.append((spec, split, cache_dir))
@@ -77,10 +85,14 @@ def test_hf_bad_rows_and_missing_sets_are_clear(
     monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     repo = tmp_path / "owner" / "bad"
-    write_parquet([row(id=None), row(id=None, header=None)], repo / "data" / "test-00000-of-00001.parquet")
+    write_parquet(
+        [row(id=None), row(id=None, header=None)], repo / "data" / "test-00000-of-00001.parquet"
+    )
     with pytest.raises(DatasetError, match=r"\[test\] row 1: field 'header': required"):
         load_dataset(f"hf:{repo}", cache_dir=tmp_path / "cache")
-    with pytest.raises(DatasetError, match=r"could not load split 'test'.*pass its path to --pau-dataset"):
+    with pytest.raises(
+        DatasetError, match=r"could not load split 'test'.*pass its path to --pau-dataset"
+    ):
         load_dataset(f"hf:{tmp_path / 'no' / 'such'}", cache_dir=tmp_path / "cache")
     with pytest.raises(DatasetError, match=r"expected hf:OWNER/NAME"):
         load_dataset("hf:")

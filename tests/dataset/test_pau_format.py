@@ -26,7 +26,10 @@ def test_jsonl_loads_an_instance(row: Row, write_jsonl: Writer) -> None:
     assert first.source == "data"
     assert first.arity == 2
     assert first.header == "def test_func(arg0, arg1):"
-    assert first.train_examples == [Example(input="(7, 2)", output="3"), Example(input="(9, 3)", output="3")]
+    assert first.train_examples == [
+        Example(input="(7, 2)", output="3"),
+        Example(input="(9, 3)", output="3"),
+    ]
     assert first.test_examples[1] == Example(
         input="(1, 0)", output="arg1 is zero", raises="ZeroDivisionError"
     )
@@ -55,7 +58,9 @@ def test_examples_may_be_lists_already(row: Row, write_jsonl: Writer) -> None:
     assert instance.tags == ["x"]
 
 
-def test_parquet_loads_the_same_instances(row: Row, write_jsonl: Writer, write_parquet: Writer) -> None:
+def test_parquet_loads_the_same_instances(
+    row: Row, write_jsonl: Writer, write_parquet: Writer
+) -> None:
     rows = [row(), row(id="b")]
     from_jsonl = load_dataset(str(write_jsonl(rows)))
     from_parquet = load_dataset(str(write_parquet(rows)))
@@ -77,7 +82,10 @@ def test_parquet_errors_name_the_row(row: Row, write_parquet: Writer) -> None:
         ({"train_examples": None}, "line 2: field 'train_examples': required"),
         ({"description": "   "}, "line 2: field 'description': must not be empty"),
         ({"header": 3}, "line 2: field 'header': expected a string, got int"),
-        ({"header": "test_func(arg0, arg1)"}, "field 'header': expected 'def test_func(arg0, ...):'"),
+        (
+            {"header": "test_func(arg0, arg1)"},
+            "field 'header': expected 'def test_func(arg0, ...):'",
+        ),
         ({"header": "def test_func(*args):"}, "field 'header': variadic parameter '*args'"),
         (
             {"header": "def test_func(arg0):"},
@@ -109,7 +117,10 @@ def test_parquet_errors_name_the_row(row: Row, write_parquet: Writer) -> None:
             "item 0: exception type must be a name, got 'not a name'",
         ),
         ({"all_examples": json.dumps([["(1, 2, 3)", "x"]])}, "field 'all_examples': item 0"),
-        ({"tags": ["easy", "has space"]}, "field 'tags': tag 'has space' is not a valid pytest marker"),
+        (
+            {"tags": ["easy", "has space"]},
+            "field 'tags': tag 'has space' is not a valid pytest marker",
+        ),
         ({"tags": 5}, "field 'tags': expected a list of names"),
         ({"id": "a b"}, "field 'id': 'a b' has whitespace or brackets"),
         ({"id": 1.5}, "field 'id': expected a string or an integer"),
@@ -126,7 +137,9 @@ def test_bad_field_is_reported_with_file_line_and_field(
     assert expected in message
 
 
-def test_the_issue_example_message(row: Row, write_jsonl: Writer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_issue_example_message(
+    row: Row, write_jsonl: Writer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     rows = [row(id=f"m{i}") for i in range(6)] + [row(id="m6", header=None)]
     write_jsonl(rows)
     monkeypatch.chdir(tmp_path)
@@ -136,7 +149,10 @@ def test_the_issue_example_message(row: Row, write_jsonl: Writer, tmp_path: Path
 
 def test_duplicate_ids_are_rejected(row: Row, write_jsonl: Writer) -> None:
     path = write_jsonl([row(), row(id="x"), row()])
-    with pytest.raises(DatasetError, match=r"line 3: field 'id': duplicate id 'floor_div' \(first seen at .*line 1\)"):
+    with pytest.raises(
+        DatasetError,
+        match=r"line 3: field 'id': duplicate id 'floor_div' \(first seen at .*line 1\)",
+    ):
         load_dataset(str(path))
 
 
@@ -173,7 +189,13 @@ def test_file_level_errors(tmp_path: Path, write_jsonl: Writer) -> None:
 
 @pytest.mark.parametrize(
     ("params", "count"),
-    [("", 0), ("arg0", 1), ("a, b=(1, 2), c='x,y'", 3), ("a, /, b, *, c", 3), ("a: dict[str, int], b", 2)],
+    [
+        ("", 0),
+        ("arg0", 1),
+        ("a, b=(1, 2), c='x,y'", 3),
+        ("a, /, b, *, c", 3),
+        ("a: dict[str, int], b", 2),
+    ],
 )
 def test_count_params(params: str, count: int) -> None:
     assert count_params(params) == count
