@@ -133,6 +133,11 @@ class Evaluator:
             )
         return self._agent
 
+    @agent.setter
+    def agent(self, agent: Agent) -> None:
+        """Use ``agent`` (e.g. one from the ``pytest_pau_make_agent`` hook) from now on."""
+        self._agent = agent
+
     @property
     def judge(self) -> Judge:
         """The judge."""
