@@ -1,0 +1,44 @@
+"""SkyRL's trainer with the PAU environment registered: ``python -m pytest_pau.train.skyrl_main KEY=VALUE...``.
+
+SkyRL builds environments inside Ray workers by name, so ``pau`` must be registered in
+the worker that runs the experiment; this follows SkyRL's custom-environment pattern
+(register inside the remote entry point, then run the base experiment). Needs the
+``skyrl_train`` package and GPUs; ``pau train --backend skyrl`` writes the command line.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+
+def main() -> None:  # pragma: no cover - needs skyrl_train, Ray and GPUs
+    try:
+        import hydra
+        import ray
+        from skyrl_train.entrypoints.main_base import BasePPOExp, config_dir, validate_cfg
+        from skyrl_train.utils import initialize_ray
+    except ImportError as exc:
+        sys.exit(
+            f"pytest_pau.train.skyrl_main: SkyRL's trainer is not importable ({exc}); install "
+            "skyrl-train on a GPU machine (README, 'Training at scale on SkyRL')."
+        )
+
+    @ray.remote(num_cpus=1)
+    def entrypoint(cfg: Any) -> None:
+        from pytest_pau.train.skyrl_env import register
+
+        register()
+        BasePPOExp(cfg).run()
+
+    @hydra.main(config_path=config_dir, config_name="ppo_base_config", version_base=None)
+    def run(cfg: Any) -> None:
+        validate_cfg(cfg)
+        initialize_ray(cfg)
+        ray.get(entrypoint.remote(cfg))
+
+    run()
+
+
+if __name__ == "__main__":
+    main()
