@@ -259,6 +259,7 @@ def main(argv: list[str] | None = None) -> int:
     fd, tmp = tempfile.mkstemp(dir=args.output.parent, suffix=".tmp")
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
         handle.writelines(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
+    os.chmod(tmp, 0o644)  # mkstemp makes it private; the shipped file is world-readable
     os.replace(tmp, args.output)
     print(f"wrote {args.output}")
     return 0

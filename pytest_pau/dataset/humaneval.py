@@ -322,6 +322,7 @@ def load_humaneval(
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             for row in rows:
                 handle.write(json.dumps(row) + "\n")
+        os.chmod(tmp, 0o644)
         os.replace(tmp, target)
         target.with_suffix(".skipped.json").write_text(json.dumps(skipped, indent=1))
     return load_file(target, source=SOURCE)
