@@ -1,0 +1,76 @@
+"""Fixtures of the training tests: a small instance and a scripted critic server."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+
+from pytest_pau.agent import MARKERS
+from pytest_pau.llm import LLMClient, RetryPolicy
+from pytest_pau.models import Example, Instance
+from pytest_pau.testing import ScriptedLLM
+
+DOUBLE_CODE = """
+def validate_input_args(arg0):
+    if not isinstance(arg0, int) or isinstance(arg0, bool):
+        raise TypeError("arg0 must be an int")
+
+def test_func(arg0):
+    validate_input_args(arg0)
+    return arg0 * 2
+"""
+
+#: The critic prompts' last line (``train/prompts/critic_*.md``): what scripted rules match.
+CRITIC = r"Rating: N\nwhere N is an integer from 0 to 9"
+
+
+@pytest.fixture
+def double() -> Instance:
+    """Doubles an int; raises TypeError on anything else."""
+    return Instance(
+        id="t/double",
+        source="t",
+        code=DOUBLE_CODE,
+        header="def test_func(arg0):",
+        description="Returns the integer argument doubled; raises TypeError for a non-int.",
+        train_examples=[Example(input="(2,)", output="4")],
+        test_examples=[
+            Example(input="(0,)", output="0"),
+            Example(input="(-4,)", output="-8"),
+            Example(input="('a',)", output="arg0 must be an int", raises="TypeError"),
+        ],
+        arity=1,
+    )
+
+
+def critic_reply(messages: list[dict[str, str]]) -> str:
+    """Scripted critic: 3 for plans, 8 for hypotheses that say 'doubled', else 1."""
+    user = messages[-1]["content"]
+    if "plan for its next call" in user:
+        return "A reasonable plan. Rating: 3"
+    step = user.split("(it answered CONCLUDE:", 1)[1]
+    return "Right. Rating: 8" if re.search(r"doubl", step, re.IGNORECASE) else "Wrong. Rating: 1"
+
+
+@pytest.fixture
+def critic_server() -> Iterator[ScriptedLLM]:
+    """A scripted critic (see :func:`critic_reply`) that also writes code for code match."""
+    rules = [
+        (CRITIC, critic_reply),
+        (MARKERS["coder"], "```python\ndef test_func(arg0):\n    return arg0 * 2\n```"),
+    ]
+    with ScriptedLLM(rules) as server:
+        yield server
+
+
+@pytest.fixture
+def critic_client(critic_server: ScriptedLLM) -> LLMClient:
+    """A real litellm client of the scripted critic, no cache, no retries."""
+    return LLMClient(
+        critic_server.model,
+        api_base=critic_server.api_base,
+        api_key=critic_server.api_key,
+        retry=RetryPolicy(max_attempts=1),
+    )
