@@ -55,7 +55,9 @@ def test_aac_episode_rewards_step_by_step(
             8 / 9 + 2.0,  # right hypothesis rated 8, stopping above 0.7: +1 x lambda_H
         ]
     )
-    assert env.done and env.state.concluded and not env.turn_limit
+    assert env.done
+    assert env.state.concluded
+    assert not env.turn_limit
     assert env.prediction == "Returns the integer argument doubled."
     assert [o[0] for o in env.observed] == ["(-3,)", "('a',)"]
     assert env.rewards[4].components["runtime_error"] == -0.5
@@ -72,10 +74,12 @@ def test_prompts_are_the_benchmarks(double: Instance, critic_client: LLMClient) 
     env = PauEnv(double, critic=Critic(critic_client), max_turns=2)
     assert re.search(MARKERS["reason"], env.reset()[-1]["content"])
     out = env.step(PLAN)
-    assert out.messages is not None and re.search(MARKERS["act"], out.messages[-1]["content"])
+    assert out.messages is not None
+    assert re.search(MARKERS["act"], out.messages[-1]["content"])
     out = env.step("INPUT: (7,)")
     assert out.info["result"] == "14"
-    assert out.messages is not None and re.search(MARKERS["reflect"], out.messages[-1]["content"])
+    assert out.messages is not None
+    assert re.search(MARKERS["reflect"], out.messages[-1]["content"])
     env.close()
 
 
@@ -85,7 +89,8 @@ def test_parse_failure_then_turn_limit(double: Instance, critic_client: LLMClien
     env.close()
     # act: parse failure -0.5; the format failure used up the only iteration: -1
     assert totals == pytest.approx([3 / 9, -1.5])
-    assert env.turn_limit and env.done
+    assert env.turn_limit
+    assert env.done
     assert env.rewards[-1].components["parse_failure"] == -0.5
     assert env.rewards[-1].components["turn_limit"] == -1.0
     with pytest.raises(RuntimeError, match="after the episode ended"):
@@ -109,7 +114,8 @@ def test_sym_info_critic_sees_no_gold(
     env.close()
     assert totals == pytest.approx([3 / 9, 0.025, 8 / 9 + 2.0])  # same schedule...
     prompts = critic_prompts(critic_server)
-    assert prompts and all("arg0 * 2" not in p and double.description not in p for p in prompts)
+    assert prompts
+    assert all("arg0 * 2" not in p and double.description not in p for p in prompts)
     assert all("You do not know the function either" in p for p in prompts)  # ...other critic
 
 
@@ -156,7 +162,8 @@ def test_unparseable_critic_counts_zero(double: Instance) -> None:
         totals = play(env, [PLAN])
         env.close()
     assert totals == [0.0]
-    assert env.rewards[0].critic_unparseable and env.critic_unparseable == 1
+    assert env.rewards[0].critic_unparseable
+    assert env.critic_unparseable == 1
     assert critic.unparseable == 1
 
 
