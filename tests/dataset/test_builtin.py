@@ -98,9 +98,11 @@ def test_behaviour_is_varied(builtin: list[Instance]) -> None:
         assert kinds[kind] > 0, kinds
 
 
-def _same(example: Example, got: CallResult) -> bool:
+def _same(example: Example, got: CallResult, *, messages: bool) -> bool:
     if example.raises:
-        return not got.ok and got.error_type == example.raises and got.message == example.output
+        if got.ok or got.error_type != example.raises:
+            return False
+        return got.message == example.output or not messages
     if not got.ok:
         return False
     # Compare values, not text: a set's repr order may differ between interpreters.
@@ -115,10 +117,15 @@ def test_every_stored_output_is_reproduced_twice(builtin: list[Instance]) -> Non
     jobs = [(i.code, [e.input for e in all_inputs(i)]) for i in builtin]
     first, backend = run_inputs(jobs)
     second, _ = run_inputs(jobs, backend=backend)
+    # The file was built in the wasm sandbox; a fallback backend runs another CPython, whose
+    # exception messages may be worded differently (datetime's are), so only types count there.
+    messages = backend == "wasm"
     wrong = []
     for instance, a, b in zip(builtin, first, second, strict=True):
         for example, got, again in zip(all_inputs(instance), a, b, strict=True):
-            if not (_same(example, got) and _same(example, again)):
+            if not (
+                _same(example, got, messages=messages) and _same(example, again, messages=messages)
+            ):
                 wrong.append(
                     f"{instance.id} {example.input}: stored {example.output!r}, got {got.observation()!r}"
                 )
