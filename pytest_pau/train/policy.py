@@ -21,6 +21,7 @@ import hashlib
 import importlib.util
 import json
 import os
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -245,7 +246,6 @@ class Policy:
         """
         require_train_extra()
         import torch
-        from peft import LoraConfig, PeftModel, get_peft_model
 
         if adapter is None and (Path(spec) / "adapter_config.json").is_file():
             adapter = Path(spec)
@@ -272,23 +272,41 @@ class Policy:
             base_model = AutoModelForCausalLM.from_pretrained(source, dtype=torch.float32)
             tokenizer = HFTokenizer(AutoTokenizer.from_pretrained(source))
             targets = "all-linear"
-        if adapter is not None:
-            model = PeftModel.from_pretrained(base_model, str(adapter), is_trainable=trainable)
-        else:
-            lora = LoraConfig(
-                r=lora_rank,
-                lora_alpha=lora_alpha,
-                lora_dropout=0.0,
-                target_modules=targets,
-                task_type="CAUSAL_LM",
-                fan_in_fan_out=source == TINY_RANDOM,  # GPT-2's Conv1D layers
+        with warnings.catch_warnings():
+            # peft calls a transformers API that transformers 5 deprecates; not ours to fix.
+            warnings.filterwarnings("ignore", category=FutureWarning)
+            model = cls._attach(
+                base_model, adapter, trainable, lora_rank, lora_alpha, targets, source
             )
-            model = get_peft_model(base_model, lora)
         model.train(trainable)
         # Byte tokens make the benchmark's prompts ~2,000 long; the tiny model only has to
         # run fast, not read them, so it sees their tail.
         limit = TINY_MAX_PROMPT if source == TINY_RANDOM else 2048
         return cls(model, tokenizer, spec, max_prompt_tokens=limit)
+
+    @staticmethod
+    def _attach(
+        base_model: Any,
+        adapter: Path | None,
+        trainable: bool,
+        lora_rank: int,
+        lora_alpha: int,
+        targets: Any,
+        source: str,
+    ) -> Any:
+        from peft import LoraConfig, PeftModel, get_peft_model
+
+        if adapter is not None:
+            return PeftModel.from_pretrained(base_model, str(adapter), is_trainable=trainable)
+        lora = LoraConfig(
+            r=lora_rank,
+            lora_alpha=lora_alpha,
+            lora_dropout=0.0,
+            target_modules=targets,
+            task_type="CAUSAL_LM",
+            fan_in_fan_out=source == TINY_RANDOM,  # GPT-2's Conv1D layers
+        )
+        return get_peft_model(base_model, lora)
 
     def trainable_parameters(self) -> list[Any]:
         """The adapter's parameters (what the optimiser updates)."""
