@@ -198,7 +198,7 @@ def render(
     if gates:
         writer.line("release gates", bold=True)
         for g in gates:
-            pct = g["name"] != "min_mean_judge"
+            pct = g["name"] == "min_pass_rate"
             fmt = (lambda v: _pct(v)) if pct else (lambda v: _num(v))
             stat = "95% CI low " if g["statistic"] == "ci_low" else ""
             if g["passed"]:

@@ -1,0 +1,34 @@
+"""Release-gate extras: compare this run with a baseline report in the summary.
+
+Put the report of the release you ship now at ``pau-baseline.json`` (or set
+``PAU_BASELINE``); every run then prints how far it moved. The gates themselves live in
+``pytest.ini`` (``pau_min_mean_judge``...): they need no code.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+
+def _baseline(config):
+    path = Path(os.environ.get("PAU_BASELINE", config.rootpath / "pau-baseline.json"))
+    if not path.is_file():
+        return None, path
+    return json.loads(path.read_text())["summary"], path
+
+
+def pytest_pau_summary_extra(config, summary):
+    base, path = _baseline(config)
+    if base is None:
+        return [f"baseline: none at {path} (copy a --pau-report file there to compare)"]
+    lines = [f"baseline {path.name}:"]
+    for label, key in (("mean judge score", "judge"), ("mean code match", "code_match")):
+        now, before = summary[key]["mean"], base[key]["mean"]
+        if now is not None and before is not None:
+            lines.append(f"  {label:<17} {before:.2f} -> {now:.2f} ({now - before:+.2f})")
+    now, before = summary["pass_rate"], base["pass_rate"]
+    if now is not None and before is not None:
+        lines.append(f"  {'pass rate':<17} {before:.1%} -> {now:.1%} ({100 * (now - before):+.1f} points)")
+    return lines

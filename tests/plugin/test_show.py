@@ -1,0 +1,54 @@
+"""``pau show``: listing a report and printing one trajectory."""
+
+from __future__ import annotations
+
+import pytest
+
+from pytest_pau.cli.main import main as pau
+
+
+@pytest.fixture
+def report_path(run_pau, pau_pytester):
+    run_pau("--pau-report=r.json")
+    return pau_pytester.path / "r.json"
+
+
+def test_show_lists_instances(report_path, capsys) -> None:
+    assert pau(["show", str(report_path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == ("oracle on toy.jsonl/test: 5 instances (judge openai/scripted, "
+                      "coder openai/scripted)")
+    assert out[4].split() == ["PASSED", "5", "1.00", "toy/clamp"]
+    assert out[5].split() == ["FAILED", "2", "1.00", "insufficient_exploration", "toy/tricky"]
+    assert out[6].split() == ["ERROR", "-", "1.00", "infrastructure", "toy/boom"]
+    assert pau(["show", str(report_path), "--failed"]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 4
+
+
+def test_show_prints_one_trajectory(report_path, capsys) -> None:
+    assert pau(["show", str(report_path), "tricky"]) == 0
+    out = capsys.readouterr().out
+    for expected in (
+        "toy/tricky  FAILED  judge 2/5  code match 1.00  failure mode insufficient_exploration",
+        "2 queries, concluded YES (overconfident)",
+        "  gold:       TRICKY: returns the argument minus one.",
+        "  judge:      The candidate misses the special case.",
+        "trajectory: 3 steps",
+        "    call:       test_func(3,) -> 2",
+        "    call:       test_func(8,) -> 7",
+        "  [3] oracle",
+        "code written by the coder:",
+        "        return arg0 - 1",
+    ):
+        assert expected in out, expected
+
+
+def test_show_errors_name_the_problem(report_path, tmp_path, capsys) -> None:
+    assert pau(["show", str(report_path), "toy/"]) == 2
+    assert "matches 5 instances" in capsys.readouterr().err
+    assert pau(["show", str(report_path), "nope"]) == 2
+    assert "no instance 'nope' in the report" in capsys.readouterr().err
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"run": {}}')
+    assert pau(["show", str(bad)]) == 2
+    assert "is not a pytest-pau JSON report: at run.plugin_version" in capsys.readouterr().err
