@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from pydantic import BaseModel, Field
 
@@ -21,7 +21,16 @@ class SupportsCall(Protocol):
 class SupportsComplete(Protocol):
     """The part of :class:`pytest_pau.llm.LLMClient` agents and scorers use."""
 
-    def complete(self, messages: list[dict[str, str]], **kwargs: Any) -> Completion:
+    def complete(
+        self,
+        messages: list[dict[str, str]],
+        *,
+        temperature: float = 0.0,
+        max_tokens: int = 512,
+        seed: int = 0,
+        stop: list[str] | None = None,
+        logprobs: int | None = None,
+    ) -> Completion:
         """One chat completion."""
         ...
 
@@ -50,7 +59,7 @@ class GenerationSettings(BaseModel):
     """
 
     temperature: float = 0.0
-    reason_max_tokens: int = Field(256, ge=1)
-    act_max_tokens: int = Field(128, ge=1)
-    reflect_max_tokens: int = Field(384, ge=1)
-    incontext_max_tokens: int = Field(512, ge=1)
+    reason_max_tokens: int = Field(default=256, ge=1)
+    act_max_tokens: int = Field(default=128, ge=1)
+    reflect_max_tokens: int = Field(default=384, ge=1)
+    incontext_max_tokens: int = Field(default=512, ge=1)

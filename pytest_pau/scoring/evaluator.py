@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from pytest_pau.agent import PSEUDO_MODELS, Agent, GenerationSettings, make_agent
 from pytest_pau.errors import BudgetExceeded, ConfigError, PauError
-from pytest_pau.models import FAILURE_MODES, InstanceResult, Usage
+from pytest_pau.models import FAILURE_MODES, CallResult, Example, InstanceResult, Usage
 from pytest_pau.scoring.coder import Coder, CodeRunner, run_code
 from pytest_pau.scoring.failure import classify_failure, mostly_format_failures, self_contradiction
 from pytest_pau.scoring.judge import Judge
@@ -40,9 +40,9 @@ class EvalConfig(BaseModel):
     coder_model: str = "local"
     coder_api_base: str | None = None
     mode: Literal["interactive", "incontext"] = "interactive"
-    max_iterations: int = Field(20, ge=1)
+    max_iterations: int = Field(default=20, ge=1)
     seed: int = 0
-    judge_samples: int = Field(1, ge=1)
+    judge_samples: int = Field(default=1, ge=1)
     judge_logprobs: bool = False
     """Also compute the logprob-weighted judge rating where the provider gives logprobs."""
     gold_control: bool = False
@@ -58,8 +58,8 @@ class EvalConfig(BaseModel):
     """A shared :class:`pytest_pau.llm.Budget`; one is made from ``max_cost_usd`` if unset."""
     agent_settings: GenerationSettings | None = None
     """Token caps and temperature of the agent's calls (defaults keep turns short)."""
-    judge_max_tokens: int = Field(256, ge=1)
-    coder_max_tokens: int = Field(768, ge=1)
+    judge_max_tokens: int = Field(default=256, ge=1)
+    coder_max_tokens: int = Field(default=768, ge=1)
 
 
 class Evaluator:
@@ -241,7 +241,10 @@ class Evaluator:
         result.judge_unparseable = judged.unparseable
 
         progress("code")
-        observed = [*instance.train_examples, *traj.observed()]
+        observed: list[Example | tuple[str, CallResult]] = [
+            *instance.train_examples,
+            *traj.observed(),
+        ]
         code, used = self.coder.write(instance, traj.prediction, observed)
         usage.add(used)
         # One live sandbox for the coder's code serves code match and, for a failed
