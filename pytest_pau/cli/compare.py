@@ -38,7 +38,7 @@ def _gate(text: str) -> tuple[str, float]:
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]
     """Register ``pau compare``."""
-    p = subparsers.add_parser(
+    p: argparse.ArgumentParser = subparsers.add_parser(
         "compare",
         help="Compare runs: paired statistics between JSON reports.",
         description=__doc__.split("\n\n")[1] if __doc__ else None,

@@ -15,7 +15,7 @@ from pytest_pau.report.json_report import read_report
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]
     """Register ``pau plot``."""
-    p = subparsers.add_parser(
+    p: argparse.ArgumentParser = subparsers.add_parser(
         "plot",
         help="Draw PNG plots from JSON reports.",
         description=__doc__.split("\n\n")[1] if __doc__ else None,

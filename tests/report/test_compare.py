@@ -43,6 +43,7 @@ def test_means_max_row_and_pair_on_hand_computed_data() -> None:
     for block in comp.metrics:
         for stat in [*block.runs, block.max]:
             assert stat.ci is not None
+            assert stat.mean is not None
             assert stat.ci[0] <= stat.mean <= stat.ci[1]
 
 

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 import pytest
-import scipy.stats
+import scipy.stats  # type: ignore[import-untyped]  # no stubs; dev extra, tests only
 
 from pytest_pau.report.stats import (
     average_ranks,
