@@ -1,0 +1,90 @@
+"""``pau train`` end to end on the tiny policy, ``--eval-every``, and serving the adapter."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pytest_pau.cli.main import main
+from pytest_pau.llm import LLMClient, RetryPolicy
+from pytest_pau.testing import ScriptedLLM
+
+from .conftest import CRITIC
+
+pytest.importorskip("peft", reason="needs the 'train' extra (torch, transformers, peft)")
+
+
+@pytest.fixture
+def scripted() -> ScriptedLLM:
+    """Critic, judge and coder at once: every role the run needs."""
+    from pytest_pau.agent import MARKERS
+
+    rules = [
+        (CRITIC, "Fine. Rating: 5"),
+        (MARKERS["judge"], "Unrelated. Rating: 1"),
+        (MARKERS["coder"], "```python\ndef test_func(*args):\n    return None\n```"),
+        (MARKERS["classify"], "Label: insufficient_exploration"),
+    ]
+    with ScriptedLLM(rules) as server:
+        yield server
+
+
+def test_pau_train_cli_with_eval(
+    tmp_path: Path, scripted: ScriptedLLM, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "run"
+    code = main(
+        [
+            "train", "--policy", "tiny-random", "--critic", scripted.model,
+            "--critic-api-base", scripted.api_base, "--select", "smoke", "--limit", "3",
+            "--max-steps", "2", "--samples-per-prompt", "2", "--max-turns", "1",
+            "--max-new-tokens", "4", "--eval-every", "2", "--eval-instances", "1",
+            "--output", str(out), "--no-cache", "--no-progress",
+        ]
+    )  # fmt: skip
+    assert code == 0
+    rows = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
+    assert [r["step"] for r in rows] == [1, 2]
+    assert "eval_judge_mean" not in rows[0]
+    assert rows[1]["eval_instances"] == 1
+    assert rows[1]["eval_judge_mean"] == 1.0  # the benchmark's judge scored the held-out one
+    assert rows[1]["eval_code_match_mean"] is not None
+    assert rows[1]["eval_pass_rate"] == 0.0
+    # the held-out instance is never trained on
+    trained = {i for r in rows for i in r["instances"]}
+    assert "builtin/digits_moved_to_end" not in trained
+    config = json.loads((out / "config.json").read_text())
+    assert config["steps"] == 2
+    assert config["reward"] == "aac"
+    assert "evaluate it: pau train --serve" in capsys.readouterr().out
+
+
+def test_bad_flag_value_names_the_flag(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["train", "--samples-per-prompt", "0"]) == 2
+    assert "--samples-per-prompt" in capsys.readouterr().err
+
+
+def test_serve_a_trained_adapter(tmp_path: Path) -> None:
+    from pytest_pau.train.policy import Policy
+    from pytest_pau.train.serve import SERVED_MODEL, serve
+
+    adapter = tmp_path / "adapter"
+    Policy.load("tiny-random", lora_rank=4, lora_alpha=8).save_adapter(adapter)
+    server = serve(str(adapter), max_tokens=5)
+    try:
+        client = LLMClient(
+            server.model, api_base=server.api_base, retry=RetryPolicy(max_attempts=1)
+        )
+        reply = client.complete([{"role": "user", "content": "Plan your next call."}], max_tokens=5)
+        assert isinstance(reply.text, str)
+        assert server.model == SERVED_MODEL
+        assert server.requests == 1
+    finally:
+        server.close()
+
+
+def test_serve_refuses_a_non_adapter(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["train", "--serve", str(tmp_path)]) == 2
+    assert "expected a trained adapter directory" in capsys.readouterr().err
