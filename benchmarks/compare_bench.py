@@ -49,23 +49,47 @@ def make_report(n: int, *, seed: int, skill: float, steps: int) -> Report:
         traj = []
         for k in range(steps):
             kind = ("reason", "act", "reflect")[k % 3]
-            traj.append(Step(
-                kind=kind, iteration=k // 3 + 1, prompt="Observations so far: ... " * 20,
-                response="(3, 'abc')" if kind == "act" else "The method seems to count letters. " * 4,
-                parsed_input="(3, 'abc')" if kind == "act" else None,
-                result=CallResult(ok=True, value="7", literal=True) if kind == "act" else None,
-                concluded=False if kind == "reflect" else None,
-            ))
+            traj.append(
+                Step(
+                    kind=kind,
+                    iteration=k // 3 + 1,
+                    prompt="Observations so far: ... " * 20,
+                    response="(3, 'abc')"
+                    if kind == "act"
+                    else "The method seems to count letters. " * 4,
+                    parsed_input="(3, 'abc')" if kind == "act" else None,
+                    result=CallResult(ok=True, value="7", literal=True) if kind == "act" else None,
+                    concluded=False if kind == "reflect" else None,
+                )
+            )
         passed = judge >= 3 and match >= 0.8
-        results.append(InstanceResult(
-            id=f"bench/m{i:05d}", source="bench", arity=1 + i % 3, passed=passed, judge_score=judge,
-            code_match=match, failure_mode="none" if passed else "reasoning_error",
-            prediction="Counts the letters of the string.", gold="Returns the number of letters.",
-            code="def test_func(a, b):\n    return len(b) + a\n", trajectory=traj,
-            mismatches=[] if passed else [Mismatch(input="(1, 'x')", expected="2", got="3")],
-        ))
-    run = RunInfo(plugin_version="0", model=f"model-{seed}", judge_model="j", coder_model="c",
-                  dataset="bench", split="test", mode="interactive", seed=0, max_iterations=20)
+        results.append(
+            InstanceResult(
+                id=f"bench/m{i:05d}",
+                source="bench",
+                arity=1 + i % 3,
+                passed=passed,
+                judge_score=judge,
+                code_match=match,
+                failure_mode="none" if passed else "reasoning_error",
+                prediction="Counts the letters of the string.",
+                gold="Returns the number of letters.",
+                code="def test_func(a, b):\n    return len(b) + a\n",
+                trajectory=traj,
+                mismatches=[] if passed else [Mismatch(input="(1, 'x')", expected="2", got="3")],
+            )
+        )
+    run = RunInfo(
+        plugin_version="0",
+        model=f"model-{seed}",
+        judge_model="j",
+        coder_model="c",
+        dataset="bench",
+        split="test",
+        mode="interactive",
+        seed=0,
+        max_iterations=20,
+    )
     return Report(run=run, instances=results)
 
 
@@ -77,7 +101,10 @@ def naive_compare(reports: list[Report], resamples: int = 10_000) -> None:
         cols = [[getter(m[i]) for i in ids] for m in by_id]
         for col in cols:
             bootstrap_ci(col)
-        best = [max((v for v in vals if v is not None), default=None) for vals in zip(*cols, strict=True)]
+        best = [
+            max((v for v in vals if v is not None), default=None)
+            for vals in zip(*cols, strict=True)
+        ]
         bootstrap_ci(best)
         a = np.array([np.nan if v is None else v for v in cols[0]])
         b = np.array([np.nan if v is None else v for v in cols[1]])
@@ -103,39 +130,55 @@ def best_of(fn: Callable[[], object], repeat: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--instances", type=int, default=5000)
-    parser.add_argument("--steps", type=int, default=12, help="trajectory steps per instance (default 12)")
+    parser.add_argument(
+        "--steps", type=int, default=12, help="trajectory steps per instance (default 12)"
+    )
     parser.add_argument("--repeat", type=int, default=3, help="best of N (default 3)")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as tmp:
         paths = []
         for seed, skill in ((0, 0.0), (1, 0.05)):
-            paths.append(write_report(Path(tmp) / f"r{seed}.json", make_report(
-                args.instances, seed=seed, skill=skill, steps=args.steps)))
+            paths.append(
+                write_report(
+                    Path(tmp) / f"r{seed}.json",
+                    make_report(args.instances, seed=seed, skill=skill, steps=args.steps),
+                )
+            )
         size_mb = sum(p.stat().st_size for p in paths) / 1e6
-        print(f"two reports of {args.instances:,} instances, {args.steps} steps each: {size_mb:.1f} MB of JSON")
+        print(
+            f"two reports of {args.instances:,} instances, {args.steps} steps each: {size_mb:.1f} MB of JSON"
+        )
 
         t_json = best_of(lambda: [json.loads(p.read_bytes()) for p in paths], args.repeat)
         t_full = best_of(lambda: [read_report(p) for p in paths], args.repeat)
         t_light = best_of(lambda: [read_scores(p) for p in paths], args.repeat)
         print(f"read both, json.loads (floor)        {t_json:6.3f} s")
         print(f"read both, full Report model         {t_full:6.3f} s")
-        print(f"read both, read_scores (pau compare) {t_light:6.3f} s   {t_full / t_light:.1f}x faster than full, "
-              f"{t_light / t_json:.2f}x json.loads")
+        print(
+            f"read both, read_scores (pau compare) {t_light:6.3f} s   {t_full / t_light:.1f}x faster than full, "
+            f"{t_light / t_json:.2f}x json.loads"
+        )
 
         full = [read_report(p) for p in paths]
         light = [read_scores(p) for p in paths]
         t_naive = best_of(lambda: naive_compare(full), args.repeat)
         t_stats = best_of(lambda: compare_reports(light), args.repeat)
         print(f"statistics, naive per-cell bootstraps {t_naive:6.3f} s")
-        print(f"statistics, compare_reports           {t_stats:6.3f} s   {t_naive / t_stats:.1f}x faster "
-              "(3 metrics: 2 runs + Max + paired diff, 10,000 resamples)")
+        print(
+            f"statistics, compare_reports           {t_stats:6.3f} s   {t_naive / t_stats:.1f}x faster "
+            "(3 metrics: 2 runs + Max + paired diff, 10,000 resamples)"
+        )
         print(f"pau compare in-process (read + stats) {t_light + t_stats:6.3f} s   target < 3 s")
 
         pau = [sys.executable, "-m", "pytest_pau.cli.main", "compare", *map(str, paths)]
         t_cli = best_of(lambda: subprocess.run(pau, check=True, capture_output=True), args.repeat)
-        t_py = best_of(lambda: subprocess.run([sys.executable, "-c", "pass"], check=True), args.repeat)
-        print(f"pau compare, fresh process           {t_cli:6.3f} s   (bare interpreter start {t_py:.3f} s)")
+        t_py = best_of(
+            lambda: subprocess.run([sys.executable, "-c", "pass"], check=True), args.repeat
+        )
+        print(
+            f"pau compare, fresh process           {t_cli:6.3f} s   (bare interpreter start {t_py:.3f} s)"
+        )
         ok = t_cli < 3.0
         print(f"target (< 3 s end to end): {'met' if ok else 'NOT met'}")
         times = [best_of(lambda: compare_reports(light), 1) for _ in range(3)]

@@ -43,7 +43,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         help="Compare runs: paired statistics between JSON reports.",
         description=__doc__.split("\n\n")[1] if __doc__ else None,
     )
-    p.add_argument("reports", nargs="+", metavar="REPORT", help="JSON reports (--pau-report), baseline first.")
+    p.add_argument(
+        "reports", nargs="+", metavar="REPORT", help="JSON reports (--pau-report), baseline first."
+    )
     p.add_argument(
         "--fail-if-worse",
         action="append",
@@ -53,11 +55,22 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         help="Exit 1 when a run is worse than the first by more than DELTA with p < 0.05; "
         "METRIC is judge, match or pass; repeatable. Default: no gate.",
     )
-    p.add_argument("--resamples", type=int, default=DEFAULT_RESAMPLES, help="Bootstrap resamples (default 10000).")
-    p.add_argument("--seed", type=int, default=0, help="Seed of the resampling (default 0).")
-    p.add_argument("--json", type=Path, metavar="PATH", help="Also write the comparison as JSON to PATH.")
     p.add_argument(
-        "--max-flips", type=int, default=20, metavar="N", help="Instance ids listed per flip direction (default 20)."
+        "--resamples",
+        type=int,
+        default=DEFAULT_RESAMPLES,
+        help="Bootstrap resamples (default 10000).",
+    )
+    p.add_argument("--seed", type=int, default=0, help="Seed of the resampling (default 0).")
+    p.add_argument(
+        "--json", type=Path, metavar="PATH", help="Also write the comparison as JSON to PATH."
+    )
+    p.add_argument(
+        "--max-flips",
+        type=int,
+        default=20,
+        metavar="N",
+        help="Instance ids listed per flip direction (default 20).",
     )
     return p
 
@@ -117,11 +130,17 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Run ``pau compare``; returns the exit status."""
     out = out or sys.stdout
     if len(args.reports) < 2:
-        raise ConfigError(f"pau compare needs at least two reports, got {len(args.reports)}: {args.reports!r}")
+        raise ConfigError(
+            f"pau compare needs at least two reports, got {len(args.reports)}: {args.reports!r}"
+        )
     if args.resamples < 100:
-        raise ConfigError(f"--resamples must be at least 100 for a usable interval, got {args.resamples!r}")
+        raise ConfigError(
+            f"--resamples must be at least 100 for a usable interval, got {args.resamples!r}"
+        )
     reports = [read_scores(p) for p in args.reports]
-    comp = compare_reports(reports, sources=list(args.reports), resamples=args.resamples, seed=args.seed)
+    comp = compare_reports(
+        reports, sources=list(args.reports), resamples=args.resamples, seed=args.seed
+    )
     print(render_comparison(comp, max_flips=args.max_flips), file=out)
     if args.json is not None:
         args.json.parent.mkdir(parents=True, exist_ok=True)
@@ -130,7 +149,9 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     failed = []
     for metric, delta in args.fail_if_worse:
         found = regressions(comp, metric, delta)
-        print(f"gate --fail-if-worse {metric}:{delta:g}: {'FAILED' if found else 'passed'}", file=out)
+        print(
+            f"gate --fail-if-worse {metric}:{delta:g}: {'FAILED' if found else 'passed'}", file=out
+        )
         failed.extend(found)
     for msg in failed:
         print(f"regression: {msg}", file=out)

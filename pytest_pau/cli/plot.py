@@ -20,11 +20,25 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         help="Draw PNG plots from JSON reports.",
         description=__doc__.split("\n\n")[1] if __doc__ else None,
     )
-    p.add_argument("reports", nargs="+", metavar="REPORT", help="JSON reports (--pau-report), drawn side by side.")
-    p.add_argument("--out", type=Path, default=Path("pau_plots"), metavar="DIR",
-                   help="Folder for the PNG files (default: pau_plots).")
-    p.add_argument("--html", type=Path, metavar="PATH",
-                   help="Also write the HTML report of the first REPORT to PATH (default: none).")
+    p.add_argument(
+        "reports",
+        nargs="+",
+        metavar="REPORT",
+        help="JSON reports (--pau-report), drawn side by side.",
+    )
+    p.add_argument(
+        "--out",
+        type=Path,
+        default=Path("pau_plots"),
+        metavar="DIR",
+        help="Folder for the PNG files (default: pau_plots).",
+    )
+    p.add_argument(
+        "--html",
+        type=Path,
+        metavar="PATH",
+        help="Also write the HTML report of the first REPORT to PATH (default: none).",
+    )
     return p
 
 

@@ -35,7 +35,11 @@ STATUSES = ("passed", "failed", "error", "skipped")
 
 
 def _asset(name: str) -> str:
-    return resources.files("pytest_pau.report").joinpath("html_assets", name).read_text(encoding="utf-8")
+    return (
+        resources.files("pytest_pau.report")
+        .joinpath("html_assets", name)
+        .read_text(encoding="utf-8")
+    )
 
 
 def _cut(text: str | None) -> str:
@@ -114,8 +118,10 @@ def _ci(ci: list[float] | None, spec: str = ".2f") -> str:
 
 
 def _card(key: str, value: str, ci: str = "") -> str:
-    return (f'<div class="card"><div class="k">{escape(key)}</div><div class="v">{escape(value)}</div>'
-            f'<div class="ci">{escape(ci)}</div></div>')
+    return (
+        f'<div class="card"><div class="k">{escape(key)}</div><div class="v">{escape(value)}</div>'
+        f'<div class="ci">{escape(ci)}</div></div>'
+    )
 
 
 def _summary_html(report: Report, summary: dict[str, Any]) -> str:
@@ -124,51 +130,79 @@ def _summary_html(report: Report, summary: dict[str, Any]) -> str:
     match = summary.get("code_match") or {}
     ci_pct = summary.get("pass_rate_ci")
     cards = [
-        _card("items", str(c.get("items", len(report.instances))),
-              f"{c.get('passed', 0)} passed, {c.get('failed', 0)} failed, "
-              f"{c.get('errors', 0)} errors, {c.get('skipped', 0)} skipped"),
-        _card("pass rate", _pct(summary.get("pass_rate")),
-              "" if not ci_pct else f"95% CI [{ci_pct[0]:.1%}, {ci_pct[1]:.1%}]"),
+        _card(
+            "items",
+            str(c.get("items", len(report.instances))),
+            f"{c.get('passed', 0)} passed, {c.get('failed', 0)} failed, "
+            f"{c.get('errors', 0)} errors, {c.get('skipped', 0)} skipped",
+        ),
+        _card(
+            "pass rate",
+            _pct(summary.get("pass_rate")),
+            "" if not ci_pct else f"95% CI [{ci_pct[0]:.1%}, {ci_pct[1]:.1%}]",
+        ),
         _card("mean judge score", _fmt(judge.get("mean")), _ci(judge.get("ci"))),
         _card("mean code match", _fmt(match.get("mean")), _ci(match.get("ci"))),
-        _card("cost", f"${summary.get('cost_usd', 0.0):.4f}",
-              f"{summary.get('model_calls', 0)} model calls, {summary.get('cache_hits', 0)} cached"),
+        _card(
+            "cost",
+            f"${summary.get('cost_usd', 0.0):.4f}",
+            f"{summary.get('model_calls', 0)} model calls, {summary.get('cache_hits', 0)} cached",
+        ),
     ]
     parts = [f'<div class="cards">{"".join(cards)}</div>']
     modes = summary.get("failure_modes") or {}
     if any(modes.values()):
-        rows = "".join(f"<tr><td>{escape(str(k))}</td><td class=\"num\">{int(v)}</td></tr>"
-                       for k, v in modes.items() if v)
-        parts.append(f'<h3>Failure modes</h3><table class="kv"><tr><th>mode</th><th class="num">items</th></tr>{rows}</table>')
+        rows = "".join(
+            f'<tr><td>{escape(str(k))}</td><td class="num">{int(v)}</td></tr>'
+            for k, v in modes.items()
+            if v
+        )
+        parts.append(
+            f'<h3>Failure modes</h3><table class="kv"><tr><th>mode</th><th class="num">items</th></tr>{rows}</table>'
+        )
     if judge.get("unparseable") or judge.get("unparseable_answers"):
-        parts.append(f'<p class="note">Unparseable judge answers: {int(judge.get("unparseable_answers", 0))} '
-                     f'({int(judge.get("unparseable", 0))} items without a judge score).</p>')
+        parts.append(
+            f'<p class="note">Unparseable judge answers: {int(judge.get("unparseable_answers", 0))} '
+            f"({int(judge.get('unparseable', 0))} items without a judge score).</p>"
+        )
     gates = summary.get("gates") or []
     if gates:
         rows = "".join(
             f"<tr><td>{escape(str(g.get('label')))} ({escape(str(g.get('option')))})</td>"
-            f"<td class=\"num\">{escape(_fmt(g.get('value'), '.3f'))}</td>"
-            f"<td class=\"num\">{escape(str(g.get('threshold')))}</td>"
-            f"<td class=\"{'st-passed' if g.get('passed') else 'st-failed'}\">"
+            f'<td class="num">{escape(_fmt(g.get("value"), ".3f"))}</td>'
+            f'<td class="num">{escape(str(g.get("threshold")))}</td>'
+            f'<td class="{"st-passed" if g.get("passed") else "st-failed"}">'
             f"{'met' if g.get('passed') else 'NOT MET'}</td></tr>"
             for g in gates
         )
-        parts.append('<h3>Release gates</h3><table class="kv"><tr><th>gate</th><th class="num">value</th>'
-                     f'<th class="num">threshold</th><th>verdict</th></tr>{rows}</table>')
+        parts.append(
+            '<h3>Release gates</h3><table class="kv"><tr><th>gate</th><th class="num">value</th>'
+            f'<th class="num">threshold</th><th>verdict</th></tr>{rows}</table>'
+        )
     return "\n".join(parts)
 
 
 def _run_html(report: Report) -> str:
     run = report.run
     fields = [
-        ("model", run.model), ("judge model", run.judge_model), ("coder model", run.coder_model),
-        ("dataset", f"{run.dataset} ({run.split})"), ("mode", f"{run.mode}, max {run.max_iterations} iterations"),
-        ("seed", run.seed), ("prompts version", run.prompts_version),
+        ("model", run.model),
+        ("judge model", run.judge_model),
+        ("coder model", run.coder_model),
+        ("dataset", f"{run.dataset} ({run.split})"),
+        ("mode", f"{run.mode}, max {run.max_iterations} iterations"),
+        ("seed", run.seed),
+        ("prompts version", run.prompts_version),
         ("thresholds", ", ".join(f"{k} {v}" for k, v in run.thresholds.items() if v is not None)),
-        ("started", run.started), ("finished", run.finished + (" (interrupted)" if run.interrupted else "")),
-        ("pytest-pau", run.plugin_version), ("python", run.python),
+        ("started", run.started),
+        ("finished", run.finished + (" (interrupted)" if run.interrupted else "")),
+        ("pytest-pau", run.plugin_version),
+        ("python", run.python),
     ]
-    rows = "".join(f"<tr><th>{escape(k)}</th><td>{escape(str(v))}</td></tr>" for k, v in fields if v not in ("", None))
+    rows = "".join(
+        f"<tr><th>{escape(k)}</th><td>{escape(str(v))}</td></tr>"
+        for k, v in fields
+        if v not in ("", None)
+    )
     return f'<table class="kv">{rows}</table>'
 
 
@@ -200,7 +234,7 @@ def _table_html(report: Report) -> str:
         rows.append(
             f'<tr class="inst" tabindex="0" data-idx="{idx}" data-id="{escape(r.id)}" data-status="{st}" '
             f'data-arity="{r.arity}" data-mode="{escape(r.failure_mode)}">'
-            f"<td>{escape(r.id)} {tags}</td><td class=\"st-{st}\">{st}</td><td class=\"num\">{r.arity}</td>"
+            f'<td>{escape(r.id)} {tags}</td><td class="st-{st}">{st}</td><td class="num">{r.arity}</td>'
             f'<td class="num">{_fmt(r.judge_score, "g")}</td><td class="num">{_pct(r.code_match)}</td>'
             f'<td class="num">{r.n_queries}</td><td>{escape(r.failure_mode)}</td></tr>'
         )
@@ -215,8 +249,10 @@ def _table_html(report: Report) -> str:
         '<label>Id <input id="f-text" type="search" placeholder="filter ids"></label>'
         '<span id="shown"></span></div>'
     )
-    head = ('<thead><tr><th>instance</th><th>status</th><th class="num">arity</th><th class="num">judge</th>'
-            '<th class="num">match</th><th class="num">queries</th><th>failure mode</th></tr></thead>')
+    head = (
+        '<thead><tr><th>instance</th><th>status</th><th class="num">arity</th><th class="num">judge</th>'
+        '<th class="num">match</th><th class="num">queries</th><th>failure mode</th></tr></thead>'
+    )
     return f'{filters}<table id="pau-instances">{head}<tbody>{"".join(rows)}</tbody></table>'
 
 

@@ -44,7 +44,16 @@ MATCH_BINS: tuple[tuple[str, float, float], ...] = (
 )
 JUDGE_COLOURS = ("#b2182b", "#ef8a62", "#f7e08c", "#67a9cf", "#2166ac")
 MATCH_COLOURS = ("#b2182b", "#ef8a62", "#fddbc7", "#d1e5f0", "#67a9cf", "#2166ac")
-RUN_COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f")
+RUN_COLOURS = (
+    "#1f77b4",
+    "#ff7f0e",
+    "#2ca02c",
+    "#d62728",
+    "#9467bd",
+    "#8c564b",
+    "#e377c2",
+    "#7f7f7f",
+)
 
 
 def _matplotlib() -> Any:
@@ -107,17 +116,38 @@ def plot_scores(reports: Sequence[Report]) -> Any:
     for i, rep in enumerate(reports):
         scored = _scored(rep)
         for x, shares, colours, names in (
-            (i - width / 2 - 0.01, judge_shares(scored), JUDGE_COLOURS, [f"judge {k}" for k in range(1, 6)]),
-            (i + width / 2 + 0.01, match_shares(scored), MATCH_COLOURS, [f"match {b[0]}" for b in MATCH_BINS]),
+            (
+                i - width / 2 - 0.01,
+                judge_shares(scored),
+                JUDGE_COLOURS,
+                [f"judge {k}" for k in range(1, 6)],
+            ),
+            (
+                i + width / 2 + 0.01,
+                match_shares(scored),
+                MATCH_COLOURS,
+                [f"match {b[0]}" for b in MATCH_BINS],
+            ),
         ):
             bottom = 0.0
             for share, colour, name in zip(shares, colours, names, strict=True):
-                ax.bar(x, share, width, bottom=bottom, color=colour, edgecolor="white", linewidth=0.5,
-                       label=name if i == 0 else None)
+                ax.bar(
+                    x,
+                    share,
+                    width,
+                    bottom=bottom,
+                    color=colour,
+                    edgecolor="white",
+                    linewidth=0.5,
+                    label=name if i == 0 else None,
+                )
                 bottom += share
         ax.text(i - width / 2 - 0.01, 1.01, "judge", ha="center", va="bottom", fontsize=8)
         ax.text(i + width / 2 + 0.01, 1.01, "match", ha="center", va="bottom", fontsize=8)
-    ax.set_xticks(range(len(reports)), [f"{lab}\n(n={len(_scored(r))})" for lab, r in zip(labels, reports, strict=True)])
+    ax.set_xticks(
+        range(len(reports)),
+        [f"{lab}\n(n={len(_scored(r))})" for lab, r in zip(labels, reports, strict=True)],
+    )
     ax.set_ylim(0, 1.08)
     ax.set_xlim(-0.7, len(reports) - 0.3)
     ax.set_ylabel("share of scored items")
@@ -141,7 +171,10 @@ def plot_failure_modes(reports: Sequence[Report]) -> Any:
         failed = [r for r in scored if not r.passed]
         shares = []
         for mode in modes:
-            count = sum((r.failure_mode if r.failure_mode != "none" else "unclassified") == mode for r in failed)
+            count = sum(
+                (r.failure_mode if r.failure_mode != "none" else "unclassified") == mode
+                for r in failed
+            )
             shares.append(count / len(scored) if scored else 0.0)
         xs = [m - 0.4 + width * (i + 0.5) for m in range(len(modes))]
         ax.bar(xs, shares, width, color=RUN_COLOURS[i % len(RUN_COLOURS)], label=labels[i])
@@ -160,12 +193,22 @@ def plot_judge_vs_match(reports: Sequence[Report], *, seed: int = 0) -> Any:
     ax = fig.add_subplot(1, 1, 1)
     rng = random.Random(seed)  # seeded jitter: the same report draws the same picture
     for i, (rep, label) in enumerate(zip(reports, run_labels(reports), strict=True)):
-        pts = [(r.judge_score, r.code_match) for r in _scored(rep)
-               if r.judge_score is not None and r.code_match is not None]
+        pts = [
+            (r.judge_score, r.code_match)
+            for r in _scored(rep)
+            if r.judge_score is not None and r.code_match is not None
+        ]
         xs = [j + rng.uniform(-0.15, 0.15) for j, _ in pts]
         ys = [m + rng.uniform(-0.015, 0.015) for _, m in pts]
-        ax.scatter(xs, ys, s=12, alpha=0.5, color=RUN_COLOURS[i % len(RUN_COLOURS)],
-                   label=f"{label} (n={len(pts)})", edgecolors="none")
+        ax.scatter(
+            xs,
+            ys,
+            s=12,
+            alpha=0.5,
+            color=RUN_COLOURS[i % len(RUN_COLOURS)],
+            label=f"{label} (n={len(pts)})",
+            edgecolors="none",
+        )
     # The first run's thresholds; pau compare warns when runs use different ones.
     thresholds = reports[0].run.thresholds if reports else {}
     judge_t = thresholds.get("judge_threshold")

@@ -56,7 +56,13 @@ def result(
 ) -> InstanceResult:
     """One InstanceResult; ``passed`` defaults to the paper's thresholds (3 and 0.8)."""
     if passed is None:
-        passed = error is None and judge is not None and judge >= 3 and match is not None and match >= 0.8
+        passed = (
+            error is None
+            and judge is not None
+            and judge >= 3
+            and match is not None
+            and match >= 0.8
+        )
     if failure_mode is None:
         failure_mode = "none" if passed else ("infrastructure" if error else "reasoning_error")
     return InstanceResult(
@@ -94,10 +100,25 @@ def random_report(
         match = round(min(1.0, max(0.0, 0.6 + 0.3 * latent + rng.gauss(0, 0.1))), 2)
         trajectory = []
         for k in range(steps // 2):
-            trajectory.append(Step(kind="act", iteration=k + 1, prompt="p" * 200, response=f"({k},)",
-                                   parsed_input=f"({k},)", result=CallResult(ok=True, value=str(k * 2), literal=True)))
-            trajectory.append(Step(kind="reflect", iteration=k + 1, prompt="p" * 300,
-                                   response="NO. It seems to double the number." * 3, concluded=k == steps // 2 - 1))
+            trajectory.append(
+                Step(
+                    kind="act",
+                    iteration=k + 1,
+                    prompt="p" * 200,
+                    response=f"({k},)",
+                    parsed_input=f"({k},)",
+                    result=CallResult(ok=True, value=str(k * 2), literal=True),
+                )
+            )
+            trajectory.append(
+                Step(
+                    kind="reflect",
+                    iteration=k + 1,
+                    prompt="p" * 300,
+                    response="NO. It seems to double the number." * 3,
+                    concluded=k == steps // 2 - 1,
+                )
+            )
         passed = judge >= 3 and match >= 0.8
         results.append(
             result(
@@ -198,7 +219,9 @@ def chromium() -> str:
     """Path of a headless-capable Chromium; skips when none is installed."""
     path = shutil.which("chromium") or shutil.which("chromium-browser")
     if path is None:
-        pytest.skip("no chromium on PATH: the HTML browser tests need it (apt-get install chromium; .ci/run does)")
+        pytest.skip(
+            "no chromium on PATH: the HTML browser tests need it (apt-get install chromium; .ci/run does)"
+        )
     return path
 
 
@@ -209,10 +232,21 @@ def open_page(chromium: str, tmp_path: Path) -> Any:
     def run(html_file: Path, fragment: str = "") -> PageState:
         profile = tmp_path / f"chromium-profile-{len(list(tmp_path.glob('chromium-profile-*')))}"
         cmd = [
-            chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync",
-            "--no-first-run", "--disable-extensions", f"--user-data-dir={profile}",
-            "--enable-logging=stderr", "--v=0", "--virtual-time-budget=5000", "--dump-dom",
+            chromium,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            "--disable-extensions",
+            f"--user-data-dir={profile}",
+            "--enable-logging=stderr",
+            "--v=0",
+            "--virtual-time-budget=5000",
+            "--dump-dom",
             html_file.resolve().as_uri() + fragment,
         ]
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
@@ -221,9 +255,15 @@ def open_page(chromium: str, tmp_path: Path) -> Any:
         # Chromium logs page console messages as "...:CONSOLE(line)] message" on stderr;
         # console.log is not an error, but anything uncaught or a CSP violation is.
         state.console = [
-            line for line in proc.stderr.splitlines()
-            if "CONSOLE" in line and ("Uncaught" in line or "Error" in line or "Refused" in line
-                                      or "Content Security Policy" in line)
+            line
+            for line in proc.stderr.splitlines()
+            if "CONSOLE" in line
+            and (
+                "Uncaught" in line
+                or "Error" in line
+                or "Refused" in line
+                or "Content Security Policy" in line
+            )
         ]
         return state
 

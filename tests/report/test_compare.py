@@ -16,8 +16,13 @@ from .conftest import make_report, random_report, result
 
 
 def test_means_max_row_and_pair_on_hand_computed_data() -> None:
-    a = make_report([result("x", 2, 0.5), result("y", 4, 1.0), result("z", 1, 0.0), result("w", 5, 0.9)])
-    b = make_report([result("x", 3, 0.9), result("y", 2, 1.0), result("z", 1, 0.2), result("w", 5, 1.0)], model="b")
+    a = make_report(
+        [result("x", 2, 0.5), result("y", 4, 1.0), result("z", 1, 0.0), result("w", 5, 0.9)]
+    )
+    b = make_report(
+        [result("x", 3, 0.9), result("y", 2, 1.0), result("z", 1, 0.2), result("w", 5, 1.0)],
+        model="b",
+    )
     comp = compare_reports([a, b], resamples=1000)
     judge = comp.metric("judge")
     assert [r.label for r in judge.runs] == ["A", "B"]
@@ -59,14 +64,24 @@ def test_max_row_skips_missing_values_of_one_run() -> None:
 
 
 def test_flips_list_both_directions_and_ignore_errors() -> None:
-    a = make_report([
-        result("keeps", 5, 1.0), result("breaks", 5, 1.0), result("fixed", 1, 0.0),
-        result("stays_bad", 1, 0.0), result("errs", 5, 1.0),
-    ])
-    b = make_report([
-        result("keeps", 5, 1.0), result("breaks", 2, 1.0), result("fixed", 4, 0.9),
-        result("stays_bad", 2, 0.0), result("errs", None, None, error="provider outage"),
-    ])
+    a = make_report(
+        [
+            result("keeps", 5, 1.0),
+            result("breaks", 5, 1.0),
+            result("fixed", 1, 0.0),
+            result("stays_bad", 1, 0.0),
+            result("errs", 5, 1.0),
+        ]
+    )
+    b = make_report(
+        [
+            result("keeps", 5, 1.0),
+            result("breaks", 2, 1.0),
+            result("fixed", 4, 0.9),
+            result("stays_bad", 2, 0.0),
+            result("errs", None, None, error="provider outage"),
+        ]
+    )
     comp = compare_reports([a, b], resamples=200)
     (flips,) = comp.flips
     assert flips.pass_to_fail == ["builtin/breaks"]
@@ -105,7 +120,12 @@ def test_run_mismatch_warnings(field: str, value: str, name: str) -> None:
 
 def test_matching_runs_give_no_warning() -> None:
     rows = [result("x", 3), result("y", 4)]
-    assert compare_reports([make_report(rows), make_report(rows, model="other")], resamples=200).warnings == []
+    assert (
+        compare_reports(
+            [make_report(rows), make_report(rows, model="other")], resamples=200
+        ).warnings
+        == []
+    )
 
 
 def test_threshold_mismatch_is_warned() -> None:
@@ -158,7 +178,10 @@ def test_regressions_need_both_the_delta_and_significance() -> None:
     assert regressions(compare_reports([b, a], resamples=500), "judge", 0.0) == []
     # A tiny sample: worse on average but not significant.
     small = compare_reports(
-        [make_report([result("x", 3), result("y", 4)]), make_report([result("x", 2), result("y", 4.5)])],
+        [
+            make_report([result("x", 3), result("y", 4)]),
+            make_report([result("x", 2), result("y", 4.5)]),
+        ],
         resamples=1000,
     )
     assert small.metric("judge").pairs[0].mean_diff == pytest.approx(-0.25)

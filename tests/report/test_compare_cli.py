@@ -37,7 +37,9 @@ def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, s
 def test_prints_every_metric_with_max_row_pair_and_flips(
     reports: dict[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, _ = run_cli(capsys, str(reports["good"]), str(reports["worse"]), "--resamples", "1000")
+    code, out, _ = run_cli(
+        capsys, str(reports["good"]), str(reports["worse"]), "--resamples", "1000"
+    )
     assert code == 0
     assert "2 runs, 1500 shared instances" in out
     assert f"A  release-1  (1500 instances)  {reports['good']}" in out
@@ -56,7 +58,13 @@ def test_fail_if_worse_exits_1_on_a_significant_regression(
     reports: dict[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, out, _ = run_cli(
-        capsys, str(reports["good"]), str(reports["worse"]), "--fail-if-worse", "judge:0.1", "--resamples", "1000"
+        capsys,
+        str(reports["good"]),
+        str(reports["worse"]),
+        "--fail-if-worse",
+        "judge:0.1",
+        "--resamples",
+        "1000",
     )
     assert code == 1
     assert "gate --fail-if-worse judge:0.1: FAILED" in out
@@ -68,8 +76,17 @@ def test_fail_if_worse_passes_when_better_equal_or_within_delta(
 ) -> None:
     good, worse, same = (str(reports[k]) for k in ("good", "worse", "same"))
     assert run_cli(capsys, worse, good, "--fail-if-worse", "judge:0", "--resamples", "500")[0] == 0
-    code, out, _ = run_cli(capsys, good, same, "--fail-if-worse", "pass:0", "--fail-if-worse", "match:0",
-                           "--resamples", "500")
+    code, out, _ = run_cli(
+        capsys,
+        good,
+        same,
+        "--fail-if-worse",
+        "pass:0",
+        "--fail-if-worse",
+        "match:0",
+        "--resamples",
+        "500",
+    )
     assert code == 0
     assert "gate --fail-if-worse pass:0: passed" in out
     assert "gate --fail-if-worse match:0: passed" in out
@@ -77,19 +94,34 @@ def test_fail_if_worse_passes_when_better_equal_or_within_delta(
     assert run_cli(capsys, good, worse, "--fail-if-worse", "judge:2", "--resamples", "500")[0] == 0
 
 
-def test_only_the_failing_gate_of_several_fails(reports: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run_cli(capsys, str(reports["good"]), str(reports["worse"]), "--resamples", "500",
-                           "--fail-if-worse", "judge:5", "--fail-if-worse", "pass:0.01")
+def test_only_the_failing_gate_of_several_fails(
+    reports: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run_cli(
+        capsys,
+        str(reports["good"]),
+        str(reports["worse"]),
+        "--resamples",
+        "500",
+        "--fail-if-worse",
+        "judge:5",
+        "--fail-if-worse",
+        "pass:0.01",
+    )
     assert code == 1
     assert "gate --fail-if-worse judge:5: passed" in out
     assert "gate --fail-if-worse pass:0.01: FAILED" in out
 
 
-def test_json_output_and_warning_for_different_judges(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_json_output_and_warning_for_different_judges(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     rows = [result("x", 3, 1.0), result("y", 4, 0.5)]
     a = write_report(tmp_path / "a.json", make_report(rows))
     b = write_report(tmp_path / "b.json", make_report(rows, judge_model="gpt-4o"))
-    code, out, _ = run_cli(capsys, str(a), str(b), "--json", str(tmp_path / "out" / "cmp.json"), "--resamples", "200")
+    code, out, _ = run_cli(
+        capsys, str(a), str(b), "--json", str(tmp_path / "out" / "cmp.json"), "--resamples", "200"
+    )
     assert code == 0
     assert "warning: runs differ in judge model (A 'judge', B 'gpt-4o')" in out
     data = json.loads((tmp_path / "out" / "cmp.json").read_text())
@@ -98,7 +130,9 @@ def test_json_output_and_warning_for_different_judges(tmp_path: Path, capsys: py
     assert data["metrics"][0]["max"]["mean"] == pytest.approx(3.5)
 
 
-def test_bad_arguments_and_files_exit_2(tmp_path: Path, reports: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_arguments_and_files_exit_2(
+    tmp_path: Path, reports: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
     good = str(reports["good"])
     with pytest.raises(SystemExit) as exc:
         main(["compare", good, good, "--fail-if-worse", "bleu:1"])
@@ -119,7 +153,9 @@ def test_bad_arguments_and_files_exit_2(tmp_path: Path, reports: dict[str, Path]
     assert "cannot read report" in err
 
 
-def test_reads_reports_written_by_the_plugin_writer(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_reads_reports_written_by_the_plugin_writer(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     # The light reader of pau compare and the full Report model agree on the same file.
     rep = random_report(50, seed=2)
     path = write_report(tmp_path / "r.json", rep)

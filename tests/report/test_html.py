@@ -21,27 +21,75 @@ def mixed_report(payload: str = PAYLOAD) -> Report:
     """Passed, failed (two modes, arities 1-3), errored items; one carries ``payload``."""
     steps = [
         Step(kind="reason", iteration=1, prompt="p", response="Try a small positive number."),
-        Step(kind="act", iteration=1, prompt="p", response="(3,)", parsed_input="(3,)",
-             result=CallResult(ok=True, value="9", literal=True)),
-        Step(kind="reflect", iteration=1, prompt="p", response="NO. Maybe it triples: HYPOTHESIS-ONE", concluded=False),
-        Step(kind="act", iteration=2, prompt="p", response="(-2,)", parsed_input="(-2,)",
-             result=CallResult(ok=False, error_type="ValueError", message="negative input")),
-        Step(kind="act", iteration=3, prompt="p", response="whatever", parsed_input=None,
-             format_error="no tuple literal found"),
-        Step(kind="reflect", iteration=3, prompt="p", response="YES. It squares: HYPOTHESIS-TWO", concluded=True),
+        Step(
+            kind="act",
+            iteration=1,
+            prompt="p",
+            response="(3,)",
+            parsed_input="(3,)",
+            result=CallResult(ok=True, value="9", literal=True),
+        ),
+        Step(
+            kind="reflect",
+            iteration=1,
+            prompt="p",
+            response="NO. Maybe it triples: HYPOTHESIS-ONE",
+            concluded=False,
+        ),
+        Step(
+            kind="act",
+            iteration=2,
+            prompt="p",
+            response="(-2,)",
+            parsed_input="(-2,)",
+            result=CallResult(ok=False, error_type="ValueError", message="negative input"),
+        ),
+        Step(
+            kind="act",
+            iteration=3,
+            prompt="p",
+            response="whatever",
+            parsed_input=None,
+            format_error="no tuple literal found",
+        ),
+        Step(
+            kind="reflect",
+            iteration=3,
+            prompt="p",
+            response="YES. It squares: HYPOTHESIS-TWO",
+            concluded=True,
+        ),
     ]
     return make_report(
         [
             result("ok_one", 5, 1.0, arity=1),
             result("ok_two", 4, 0.9, arity=2),
-            result("bad_reason", 2, 0.5, arity=1, failure_mode="reasoning_error", trajectory=steps,
-                   prediction="It squares the number.", gold="Squares non-negative numbers.",
-                   judge_explanation="JUDGE-SAYS misses the guard.", code="def test_func(x):\n    return x * x\n",
-                   mismatches=[Mismatch(input="(-2,)", expected="ValueError", got="4")], n_queries=2),
+            result(
+                "bad_reason",
+                2,
+                0.5,
+                arity=1,
+                failure_mode="reasoning_error",
+                trajectory=steps,
+                prediction="It squares the number.",
+                gold="Squares non-negative numbers.",
+                judge_explanation="JUDGE-SAYS misses the guard.",
+                code="def test_func(x):\n    return x * x\n",
+                mismatches=[Mismatch(input="(-2,)", expected="ValueError", got="4")],
+                n_queries=2,
+            ),
             result("bad_explore", 1, 0.0, arity=2, failure_mode="insufficient_exploration"),
             result("bad_explore3", 2, 0.1, arity=3, failure_mode="insufficient_exploration"),
-            result("evil", 1, 0.0, arity=1, failure_mode="hallucination", prediction=payload,
-                   judge_explanation=payload, code=payload),
+            result(
+                "evil",
+                1,
+                0.0,
+                arity=1,
+                failure_mode="hallucination",
+                prediction=payload,
+                judge_explanation=payload,
+                code=payload,
+            ),
             result("broken", None, None, error="provider outage <b>503</b>"),
         ],
         model="model<script>",
@@ -84,7 +132,10 @@ def test_model_text_is_escaped(html_file: Path) -> None:
 
 def test_rows_carry_the_filter_keys(html_file: Path) -> None:
     text = html_file.read_text()
-    rows = re.findall(r'<tr class="inst"[^>]*data-id="([^"]*)" data-status="(\w+)" data-arity="(\d)" data-mode="(\w+)"', text)
+    rows = re.findall(
+        r'<tr class="inst"[^>]*data-id="([^"]*)" data-status="(\w+)" data-arity="(\d)" data-mode="(\w+)"',
+        text,
+    )
     assert len(rows) == 7
     assert ("builtin/bad_explore3", "failed", "3", "insufficient_exploration") in rows
     assert ("builtin/broken", "error", "1", "infrastructure") in rows

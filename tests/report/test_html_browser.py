@@ -19,7 +19,10 @@ from .conftest import PageState
 from .test_html import PAYLOAD, mixed_report
 
 OpenPage = Callable[..., PageState]
-ALL_IDS = [f"builtin/{k}" for k in ("ok_one", "ok_two", "bad_reason", "bad_explore", "bad_explore3", "evil", "broken")]
+ALL_IDS = [
+    f"builtin/{k}"
+    for k in ("ok_one", "ok_two", "bad_reason", "bad_explore", "bad_explore3", "evil", "broken")
+]
 
 
 @pytest.fixture
@@ -47,19 +50,37 @@ def test_loads_without_errors_and_shows_every_row(open_page: OpenPage, page: Pat
     assert state.title.startswith("PAU report: model<script> on builtin")
 
 
-def test_status_filter_shows_only_failed_items_and_a_row_opens(open_page: OpenPage, page: Path) -> None:
+def test_status_filter_shows_only_failed_items_and_a_row_opens(
+    open_page: OpenPage, page: Path
+) -> None:
     state = open_page(page, "#selftest&status=failed")
     assert_clean(state)
     failed = ["builtin/bad_reason", "builtin/bad_explore", "builtin/bad_explore3", "builtin/evil"]
     assert_shows(state, failed)
-    assert state.selftest == {"filters": {"status": "failed"}, "opened": "builtin/bad_reason", "shown": 4, "errors": []}
+    assert state.selftest == {
+        "filters": {"status": "failed"},
+        "opened": "builtin/bad_reason",
+        "shown": 4,
+        "errors": [],
+    }
     detail = state.details["builtin/bad_reason"]
     # The trajectory: queries with inputs and outputs (an exception and a format error
     # too), the hypotheses in order, the judge's explanation, the code and mismatches.
-    for expected in ("query 1: test_func", "(3,)", "9", "(-2,)", "ValueError: negative input",
-                     "unparseable input: no tuple literal found", "Try a small positive number.",
-                     "Squares non-negative numbers.", "It squares the number.",
-                     "JUDGE-SAYS misses the guard.", "return x * x", "code match 50%", "Mismatches"):
+    for expected in (
+        "query 1: test_func",
+        "(3,)",
+        "9",
+        "(-2,)",
+        "ValueError: negative input",
+        "unparseable input: no tuple literal found",
+        "Try a small positive number.",
+        "Squares non-negative numbers.",
+        "It squares the number.",
+        "JUDGE-SAYS misses the guard.",
+        "return x * x",
+        "code match 50%",
+        "Mismatches",
+    ):
         assert expected in detail, f"{expected!r} missing from the opened row"
     assert detail.index("HYPOTHESIS-ONE") < detail.index("HYPOTHESIS-TWO")
     assert "(concluded: NO)" in detail
@@ -97,7 +118,9 @@ def test_model_text_never_runs_as_markup(open_page: OpenPage, page: Path) -> Non
     assert state.details["builtin/evil"].count(PAYLOAD) == 3
 
 
-def test_a_broken_filter_is_caught(open_page: OpenPage, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_broken_filter_is_caught(
+    open_page: OpenPage, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     real_asset = html_module._asset
 
     def broken(name: str) -> str:
@@ -108,19 +131,31 @@ def test_a_broken_filter_is_caught(open_page: OpenPage, tmp_path: Path, monkeypa
         return text
 
     monkeypatch.setattr(html_module, "_asset", broken)
-    state = open_page(write_html(mixed_report(), tmp_path / "broken.html"), "#selftest&status=failed")
+    state = open_page(
+        write_html(mixed_report(), tmp_path / "broken.html"), "#selftest&status=failed"
+    )
     with pytest.raises(AssertionError):
-        assert_shows(state, ["builtin/bad_reason", "builtin/bad_explore", "builtin/bad_explore3", "builtin/evil"])
+        assert_shows(
+            state,
+            ["builtin/bad_reason", "builtin/bad_explore", "builtin/bad_explore3", "builtin/evil"],
+        )
 
 
-def test_a_script_error_is_caught(open_page: OpenPage, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_script_error_is_caught(
+    open_page: OpenPage, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     real_asset = html_module._asset
     monkeypatch.setattr(
-        html_module, "_asset",
-        lambda name: real_asset(name).replace("function toggle(row) {", "function toggle(row) { null.boom();"),
+        html_module,
+        "_asset",
+        lambda name: real_asset(name).replace(
+            "function toggle(row) {", "function toggle(row) { null.boom();"
+        ),
     )
     state = open_page(write_html(mixed_report(), tmp_path / "err.html"), "#selftest&status=failed")
     with pytest.raises(AssertionError, match="null"):
         assert_clean(state)
-    assert any("Uncaught TypeError" in line for line in state.console), "Chromium's console log is read"
+    assert any("Uncaught TypeError" in line for line in state.console), (
+        "Chromium's console log is read"
+    )
     assert state.details == {}

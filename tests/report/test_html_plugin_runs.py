@@ -36,7 +36,13 @@ from .conftest import PageState
 from .test_plots import png_size
 
 get_litellm()
-_PRELOADED = (pytest_pau.plugin, pytest_pau.sandbox, pytest_pau.scoring, matplotlib.figure, matplotlib.backends.backend_agg)
+_PRELOADED = (
+    pytest_pau.plugin,
+    pytest_pau.sandbox,
+    pytest_pau.scoring,
+    matplotlib.figure,
+    matplotlib.backends.backend_agg,
+)
 TOY_FILE = Path(__file__).parents[1] / "plugin" / "toy.py"
 
 pytestmark = pytest.mark.slow
@@ -71,11 +77,20 @@ def run_plugin(pytester: pytest.Pytester, llm: ScriptedLLM, model: str) -> tuple
         return _RUNS[model]
     toy = _toy()
     toy.write_toy(pytester.path)
-    report, plots, html = (pytester.path / f"{model}.json", pytester.path / f"{model}_plots",
-                           pytester.path / f"{model}.html")
+    report, plots, html = (
+        pytester.path / f"{model}.json",
+        pytester.path / f"{model}_plots",
+        pytester.path / f"{model}.html",
+    )
     result = pytester.runpytest(
-        f"--pau-model={model}", "--pau-dataset=toy.jsonl", *toy.scoring_args(llm),
-        f"--pau-report={report}", f"--pau-plots={plots}", f"--pau-html={html}", "-p", "no:cacheprovider",
+        f"--pau-model={model}",
+        "--pau-dataset=toy.jsonl",
+        *toy.scoring_args(llm),
+        f"--pau-report={report}",
+        f"--pau-plots={plots}",
+        f"--pau-html={html}",
+        "-p",
+        "no:cacheprovider",
     )
     outcomes = result.parseoutcomes()
     assert outcomes.get("errors") == 1, result.stdout.str()[-3000:]  # toy/boom: judge never rates
@@ -100,7 +115,10 @@ def test_oracle_and_null_runs_give_plots_html_and_a_comparison(
     # The reports read back and hold what the toy data promises.
     rep = read_report(oracle[0])
     assert {r.id: r.passed for r in rep.instances if r.error is None} == {
-        "toy/double": True, "toy/add": True, "toy/clamp": True, "toy/tricky": False,
+        "toy/double": True,
+        "toy/add": True,
+        "toy/clamp": True,
+        "toy/tricky": False,
     }
 
     # pau plot draws both runs side by side.
@@ -110,7 +128,17 @@ def test_oracle_and_null_runs_give_plots_html_and_a_comparison(
 
     # pau compare: the null model is far worse; the three easy items flip to fail.
     capsys.readouterr()
-    code = main(["compare", str(oracle[0]), str(null[0]), "--resamples", "1000", "--fail-if-worse", "pass:0.1"])
+    code = main(
+        [
+            "compare",
+            str(oracle[0]),
+            str(null[0]),
+            "--resamples",
+            "1000",
+            "--fail-if-worse",
+            "pass:0.1",
+        ]
+    )
     out = capsys.readouterr().out
     assert "A  oracle  (5 instances)" in out
     assert "flips A -> B: 3 pass -> fail, 0 fail -> pass" in out

@@ -48,7 +48,10 @@ def png_size(path: Path) -> tuple[int, int]:
 
 
 def test_writes_three_valid_pngs_of_the_fixed_size(tmp_path: Path) -> None:
-    reports = [random_report(300, seed=0, model="a"), random_report(300, seed=1, model="b", skill=0.5)]
+    reports = [
+        random_report(300, seed=0, model="a"),
+        random_report(300, seed=1, model="b", skill=0.5),
+    ]
     paths = write_plots(reports, tmp_path / "new" / "plots")
     assert [p.name for p in paths] == [f"{n}.png" for n in PLOT_NAMES]
     for path in paths:
@@ -72,7 +75,12 @@ def test_plots_differ_when_the_data_differs(tmp_path: Path) -> None:
 
 
 def test_share_helpers_bin_scores_like_the_figures() -> None:
-    rows = [result("a", 1, 0.0), result("b", 2.5, 0.19), result("c", 5, 0.8), result("d", None, 1.0)]
+    rows = [
+        result("a", 1, 0.0),
+        result("b", 2.5, 0.19),
+        result("c", 5, 0.8),
+        result("d", None, 1.0),
+    ]
     assert judge_shares(rows) == pytest.approx([1 / 3, 0, 1 / 3, 0, 1 / 3])  # 2.5 rounds up to 3
     assert match_shares(rows) == pytest.approx([0.5, 0, 0, 0, 0.25, 0.25])
     assert judge_shares([]) == [0.0] * 5
@@ -89,7 +97,9 @@ def test_empty_or_errored_runs_still_draw(tmp_path: Path) -> None:
         assert png_size(path) == FIGURE_PX
 
 
-def test_no_report_and_no_matplotlib_are_clear_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_report_and_no_matplotlib_are_clear_errors(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     with pytest.raises(ConfigError, match="at least one report"):
         write_plots([], tmp_path)
     monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
@@ -101,7 +111,10 @@ def test_pau_plot_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     a = write_report(tmp_path / "a.json", random_report(100, seed=0))
     b = write_report(tmp_path / "b.json", random_report(100, seed=1, model="model-b"))
     out_dir = tmp_path / "figs"
-    assert main(["plot", str(a), str(b), "--out", str(out_dir), "--html", str(tmp_path / "a.html")]) == 0
+    assert (
+        main(["plot", str(a), str(b), "--out", str(out_dir), "--html", str(tmp_path / "a.html")])
+        == 0
+    )
     printed = capsys.readouterr().out.split()
     assert printed[:3] == [str(out_dir / f"{n}.png") for n in PLOT_NAMES]
     assert all(png_size(out_dir / f"{n}.png") == FIGURE_PX for n in PLOT_NAMES)

@@ -138,7 +138,9 @@ def test_spearman_matches_scipy_on_many_tied_scores() -> None:
     rng = np.random.default_rng(5)
     a = rng.integers(1, 6, 2000).astype(float)
     b = np.clip(a + rng.integers(-2, 3, 2000), 1, 5)
-    assert spearman(a.tolist(), b.tolist()) == pytest.approx(scipy.stats.spearmanr(a, b).statistic, abs=1e-12)
+    assert spearman(a.tolist(), b.tolist()) == pytest.approx(
+        scipy.stats.spearmanr(a, b).statistic, abs=1e-12
+    )
 
 
 def test_spearman_undefined_cases_give_none() -> None:
