@@ -31,10 +31,13 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pytest_pau.models import CallResult, InstanceResult, Mismatch, Report, RunInfo, Step
-from pytest_pau.report.compare import METRICS, compare_reports, read_scores
+from pytest_pau.models import CallResult, InstanceResult, Mismatch, Report, RunInfo, Step, StepKind
+from pytest_pau.report.compare import METRICS, compare_reports
+from pytest_pau.report.compare_io import read_scores
 from pytest_pau.report.json_report import read_report, write_report
 from pytest_pau.report.stats import bootstrap_ci
+
+KINDS: tuple[StepKind, ...] = ("reason", "act", "reflect")
 
 
 def make_report(n: int, *, seed: int, skill: float, steps: int) -> Report:
@@ -48,7 +51,7 @@ def make_report(n: int, *, seed: int, skill: float, steps: int) -> Report:
         match = round(min(1.0, max(0.0, 0.6 + 0.3 * latent + rng.gauss(0, 0.1))), 2)
         traj = []
         for k in range(steps):
-            kind = ("reason", "act", "reflect")[k % 3]
+            kind: StepKind = KINDS[k % 3]
             traj.append(
                 Step(
                     kind=kind,

@@ -23,9 +23,9 @@ from pytest_pau.report.compare import (
     Comparison,
     compare_reports,
     parse_fail_if_worse,
-    read_scores,
     regressions,
 )
+from pytest_pau.report.compare_io import read_scores
 from pytest_pau.report.stats import DEFAULT_RESAMPLES
 
 
