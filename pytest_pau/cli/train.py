@@ -49,6 +49,12 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="Critic model, any model the llm client accepts (default: local).",
     )
     add("--critic-api-base", default=None, help="API base URL of the critic (default: none).")
+    add(
+        "--critic-tokens",
+        type=int,
+        default=96,
+        help="Cap on each critic answer in tokens (default: 96).",
+    )
     add("--dataset", default="builtin", help="Dataset spec, as --pau-dataset (default: builtin).")
     add("--split", default="test", help="Dataset split (default: test).")
     add(
@@ -198,7 +204,7 @@ def spec_from_args(args: argparse.Namespace) -> Any:
     values: dict[str, Any] = {
         k: getattr(args, k)
         for k in (
-            "policy", "critic", "critic_api_base", "dataset", "split", "select", "limit", "reward",
+            "policy", "critic", "critic_api_base", "critic_tokens", "dataset", "split", "select", "limit", "reward",
             "steps", "epochs", "samples_per_prompt", "grad_accum", "lr", "lora_rank", "lora_alpha",
             "seed", "max_turns", "temperature", "eval_every", "eval_instances", "save_every",
             "output", "resume", "sandbox", "threads", "cache_dir", "no_cache",

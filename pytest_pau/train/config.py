@@ -19,6 +19,8 @@ class TrainSpec(BaseModel):
     critic: str = "local"
     """``--critic``: any model the llm client accepts (the code-match variant's coder too)."""
     critic_api_base: str | None = None
+    critic_tokens: int = Field(96, ge=8)
+    """Cap on each critic answer: a short justification and the ``Rating: N`` line."""
     dataset: str = "builtin"
     split: str = "test"
     select: str | None = None

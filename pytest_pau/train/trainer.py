@@ -131,7 +131,9 @@ class Trainer:
             from pytest_pau.scoring import Coder
 
             return CodeMatchCritic(Coder(self.critic_client(), seed=s.seed), backend=s.sandbox)
-        return Critic(self.critic_client(), privileged=s.privileged, seed=s.seed)
+        return Critic(
+            self.critic_client(), privileged=s.privileged, seed=s.seed, max_tokens=s.critic_tokens
+        )
 
     def total_steps(self, n_train: int) -> int:
         """``--steps`` when given, else ``epochs`` passes of ``grad_accum`` groups per step."""
