@@ -31,7 +31,7 @@ from pytest_pau.errors import ConfigError
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Register ``pau train``."""
-    p = subparsers.add_parser(
+    p: argparse.ArgumentParser = subparsers.add_parser(
         "train",
         help="Post-train a model with Asymmetric Actor Critic on PAU instances.",
         description=__doc__,

@@ -213,7 +213,10 @@ class PauEnv:
             info["concluded"] = concluded
             self.state.record_reflection(concluded, summary)
             if per_step:
-                observed = [*self.instance.train_examples, *self.observed]
+                observed: list[Example | tuple[str, CallResult]] = [
+                    *self.instance.train_examples,
+                    *self.observed,
+                ]
                 verdict = self._critic(
                     self.critic.rate_hypothesis(
                         self.instance, self.state, self.state.hypothesis, concluded, observed
@@ -242,7 +245,10 @@ class PauEnv:
 
     def _finish(self, reward: StepReward) -> StepReward:
         if self.variant == "final":
-            observed = [*self.instance.train_examples, *self.observed]
+            observed: list[Example | tuple[str, CallResult]] = [
+                *self.instance.train_examples,
+                *self.observed,
+            ]
             verdict = self._critic(
                 self.critic.rate_hypothesis(
                     self.instance, self.state, self.state.hypothesis, self.state.concluded, observed

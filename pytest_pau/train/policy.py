@@ -158,17 +158,22 @@ def gguf_to_hf(path: Path) -> Path:
     loaded = AutoModelForCausalLM.from_pretrained(str(path.parent), gguf_file=path.name)
     # A model loaded from GGUF carries conversion state that save_pretrained trips over;
     # a clean model from its config with the same tensors saves normally.
-    model = AutoModelForCausalLM.from_config(loaded.config)
+    model = AutoModelForCausalLM.from_config(loaded.config)  # type: ignore[no-untyped-call]
     model.load_state_dict(loaded.state_dict())
     tmp = out.with_name(out.name + f".tmp{os.getpid()}")
     model.save_pretrained(str(tmp))
     tok.save_pretrained(str(tmp))
     (tmp / ".complete").write_text(str(path))
-    if out.exists():
-        import shutil
+    import shutil
 
-        shutil.rmtree(out, ignore_errors=True)
-    tmp.rename(out)
+    if out.exists() and not (out / ".complete").is_file():
+        shutil.rmtree(out, ignore_errors=True)  # a conversion that died half-way
+    try:
+        tmp.rename(out)
+    except OSError:
+        if not (out / ".complete").is_file():
+            raise
+        shutil.rmtree(tmp, ignore_errors=True)  # another process (xdist) converted it first
     return out
 
 
@@ -259,6 +264,7 @@ class Policy:
         source = resolve_source(spec)
         torch.manual_seed(seed)
         tokenizer: ByteTokenizer | HFTokenizer
+        targets: list[str] | str
         if source == TINY_RANDOM:
             # Its matrices are so small that thread hand-offs dominate: one thread is ~30x
             # faster on a busy 2-core machine (measured).

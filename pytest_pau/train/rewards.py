@@ -21,7 +21,7 @@ reference code did not enforce it.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -51,7 +51,7 @@ class RewardConfig(BaseModel):
 
     lambda_h: float = 2.0
     """Hypothesis-reward scale lambda_H (2 in the reference)."""
-    t_max: int = Field(40, ge=1)
+    t_max: Annotated[int, Field(ge=1)] = 40
     """T_max of the clean-execution reward lambda_H / (2 T_max) (the reference's 40)."""
     parse_penalty: float = -0.5
     """An act reply with no readable input, or a reflection with no YES/NO."""

@@ -24,14 +24,14 @@ def main() -> None:  # pragma: no cover - needs skyrl_train, Ray and GPUs
             "skyrl-train on a GPU machine (README, 'Training at scale on SkyRL')."
         )
 
-    @ray.remote(num_cpus=1)
+    @ray.remote(num_cpus=1)  # type: ignore[untyped-decorator]
     def entrypoint(cfg: Any) -> None:
         from pytest_pau.train.skyrl_env import register
 
         register()
         BasePPOExp(cfg).run()
 
-    @hydra.main(config_path=config_dir, config_name="ppo_base_config", version_base=None)
+    @hydra.main(config_path=config_dir, config_name="ppo_base_config", version_base=None)  # type: ignore[untyped-decorator]
     def run(cfg: Any) -> None:
         validate_cfg(cfg)
         initialize_ray(cfg)
