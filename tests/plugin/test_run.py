@@ -249,3 +249,18 @@ def test_interrupted_run_still_writes_what_finished(pau_pytester, run_pau) -> No
     assert [i.id for i in report.instances] == ["toy/double", "toy/add"]
     assert report.summary["counts"]["selected"] == 5
     result.stdout.fnmatch_lines(["items 2: 2 passed, 0 failed  (of 5 selected: run interrupted)"])
+
+
+def test_html_and_plots_outputs(run_pau, pau_pytester) -> None:
+    result = run_pau("-m", "smoke", "--pau-html=out/r.html", "--pau-plots=out/plots")
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines(["HTML report: */out/r.html", "plots: * PNG files in */out/plots"])
+    assert "toy/double" in (pau_pytester.path / "out" / "r.html").read_text()
+    assert list((pau_pytester.path / "out" / "plots").glob("*.png"))
+
+
+def test_spent_budget_skips_the_remaining_items(run_pau) -> None:
+    result = run_pau("-m", "smoke", "--pau-max-cost-usd=0", "-rs")
+    result.assert_outcomes(skipped=2)
+    result.stdout.fnmatch_lines(["skipped 2: budget --pau-max-cost-usd spent*",
+                                 "SKIPPED*budget --pau-max-cost-usd spent*"])

@@ -12,7 +12,13 @@ from pytest_pau.models import Instance, InstanceResult, Mismatch
 from pytest_pau.options import ALL_OPTIONS, PauSettings, parse_fraction, parse_positive_int, resolve
 from pytest_pau.report.messages import failure_message
 from pytest_pau.report.render import TextWriter, bar, render
-from pytest_pau.report.summary import Gates, build_summary, evaluate_gates, judge_bucket, match_bucket
+from pytest_pau.report.summary import (
+    Gates,
+    build_summary,
+    evaluate_gates,
+    judge_bucket,
+    match_bucket,
+)
 
 
 def result(i: int, *, judge: float | None = 4.0, match: float | None = 1.0, passed: bool = True,
