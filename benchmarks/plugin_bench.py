@@ -39,15 +39,29 @@ RULES = [
 ]
 
 
-def run_pytest(llm: ScriptedLLM, folder: Path, cache: Path, workers: int, args: argparse.Namespace) -> float:
+def run_pytest(
+    llm: ScriptedLLM, folder: Path, cache: Path, workers: int, args: argparse.Namespace
+) -> float:
     folder.mkdir(parents=True, exist_ok=True)
     cmd = [
-        sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-        f"--pau-model={llm.model}", f"--pau-api-base={llm.api_base}",
-        f"--pau-judge-model={llm.model}", f"--pau-judge-api-base={llm.api_base}",
-        f"--pau-coder-model={llm.model}", f"--pau-coder-api-base={llm.api_base}",
-        f"--pau-limit={args.instances}", f"--pau-max-iterations={args.max_iterations}",
-        f"--pau-cache-dir={cache}", "--pau-report=r.json", "-n", str(workers),
+        sys.executable,
+        "-m",
+        "pytest",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        f"--pau-model={llm.model}",
+        f"--pau-api-base={llm.api_base}",
+        f"--pau-judge-model={llm.model}",
+        f"--pau-judge-api-base={llm.api_base}",
+        f"--pau-coder-model={llm.model}",
+        f"--pau-coder-api-base={llm.api_base}",
+        f"--pau-limit={args.instances}",
+        f"--pau-max-iterations={args.max_iterations}",
+        f"--pau-cache-dir={cache}",
+        "--pau-report=r.json",
+        "-n",
+        str(workers),
     ]
     env = {**os.environ, "PAU_USER_CACHE": str(user_cache_dir())}
     start = time.perf_counter()
@@ -68,8 +82,10 @@ def main() -> int:
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2, 8, 16])
     args = parser.parse_args()
 
-    print(f"{args.instances} builtin instances, {args.max_iterations} iterations, "
-          f"{args.latency * 1000:.0f} ms per model answer, {os.cpu_count()} cores")
+    print(
+        f"{args.instances} builtin instances, {args.max_iterations} iterations, "
+        f"{args.latency * 1000:.0f} ms per model answer, {os.cpu_count()} cores"
+    )
     print(f"{'workers':>8} {'wall s':>8} {'speed-up':>9} {'requests':>9} {'items/s':>8}")
     with ScriptedLLM(RULES, delay_s=args.latency) as llm, tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
@@ -79,15 +95,21 @@ def main() -> int:
             wall = run_pytest(llm, root / f"run-{n}", root / f"cache-{n}", n, args)
             if base is None:
                 base = wall
-                print(f"(model latency alone, one call at a time: "
-                      f"{(llm.requests - before) * args.latency:.1f} s)")
-            print(f"{n:>8} {wall:>8.1f} {base / wall:>8.2f}x {llm.requests - before:>9} "
-                  f"{args.instances / wall:>8.2f}")
+                print(
+                    f"(model latency alone, one call at a time: "
+                    f"{(llm.requests - before) * args.latency:.1f} s)"
+                )
+            print(
+                f"{n:>8} {wall:>8.1f} {base / wall:>8.2f}x {llm.requests - before:>9} "
+                f"{args.instances / wall:>8.2f}"
+            )
         n = args.workers[-1]
         before = llm.requests
         wall = run_pytest(llm, root / "rerun", root / f"cache-{n}", n, args)
-        print(f"re-run of -n {n} on its cache: {wall:.1f} s ({base / wall:.2f}x the -n "
-              f"{args.workers[0]} run), {llm.requests - before} model requests")
+        print(
+            f"re-run of -n {n} on its cache: {wall:.1f} s ({base / wall:.2f}x the -n "
+            f"{args.workers[0]} run), {llm.requests - before} model requests"
+        )
     return 0
 
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 
 from pytest_pau.models import InstanceResult
-from pytest_pau.options import PauSettings
 from pytest_pau.report.messages import failure_message
+from pytest_pau.settings import PauSettings
 
 
 def test_pau(pau_result: InstanceResult, pau_settings: PauSettings) -> None:

@@ -24,8 +24,8 @@ import pytest
 from pytest_pau._version import __version__
 from pytest_pau.errors import ConfigError, PauError
 from pytest_pau.models import Instance, InstanceResult, Report, RunInfo
-from pytest_pau.options import PauSettings
 from pytest_pau.report.summary import Gates, build_summary
+from pytest_pau.settings import PauSettings
 
 if TYPE_CHECKING:
     from pytest_pau.scoring import Evaluator
@@ -160,7 +160,9 @@ class PauSession:
             self._evaluator = evaluator
         return self._evaluator
 
-    def evaluate(self, instance: Instance, progress: Callable[[str], None] | None) -> InstanceResult:
+    def evaluate(
+        self, instance: Instance, progress: Callable[[str], None] | None
+    ) -> InstanceResult:
         """Evaluate once per process and instance (several tests may share one instance)."""
         if instance.id not in self._memo:
             self._memo[instance.id] = self.evaluator.evaluate(instance, progress=progress)
@@ -184,7 +186,9 @@ class PauSession:
         self.selected = len(found)
 
     def ordered_results(self) -> list[InstanceResult]:
-        return sorted(self.results.values(), key=lambda r: (self.order.get(r.id, len(self.order)), r.id))
+        return sorted(
+            self.results.values(), key=lambda r: (self.order.get(r.id, len(self.order)), r.id)
+        )
 
     def build_run_info(self, interrupted: bool) -> RunInfo:
         s = self.settings

@@ -18,7 +18,7 @@ import pytest
 
 if TYPE_CHECKING:
     from pytest_pau.models import Instance, InstanceResult, Trajectory
-    from pytest_pau.options import PauSettings
+    from pytest_pau.settings import PauSettings
 
 hookspec = pytest.hookspec
 

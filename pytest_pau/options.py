@@ -6,8 +6,8 @@ based tool (``pau ... --model``) share names, parsers and help texts.
 
 Resolution order for each setting: the command line, then the ini key of the same name
 (``pau_model`` in ``pytest.ini``, ``[tool.pytest.ini_options]`` or ``setup.cfg``), then
-the default stated in the help text. :func:`settings_from_config` does that and returns
-one validated, frozen :class:`PauSettings`.
+the default stated in the help text. :func:`pytest_pau.settings.settings_from_config`
+does that and returns one validated, frozen :class:`~pytest_pau.settings.PauSettings`.
 """
 
 from __future__ import annotations
@@ -17,10 +17,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-
-from pydantic import BaseModel, ConfigDict
-
-from pytest_pau.errors import ConfigError
 
 if TYPE_CHECKING:
     import pytest
@@ -110,9 +106,7 @@ def parse_choice(choices: tuple[str, ...]) -> Callable[[str], str]:
     def parse(text: str) -> str:
         value = str(text).strip()
         if value not in choices:
-            raise argparse.ArgumentTypeError(
-                f"expected one of {', '.join(choices)}, got {text!r}"
-            )
+            raise argparse.ArgumentTypeError(f"expected one of {', '.join(choices)}, got {text!r}")
         return value
 
     parse.__name__ = "choice"
@@ -146,88 +140,211 @@ class OptionSpec:
 
 
 MODEL_OPTIONS = (
-    OptionSpec("model", "The model under test: a litellm model string (gpt-5-mini, "
-               "anthropic/claude-opus-4, ollama/qwen3:8b, openai/NAME with --pau-api-base), "
-               "local / local-small (embedded), or the pseudo-models oracle / null. Without it "
-               "the plugin collects nothing and changes nothing. Default: unset.",
-               parse_model, None, "MODEL"),
-    OptionSpec("api-base", "Base URL of an OpenAI-compatible server for --pau-model. "
-               "Default: the provider's own.", parse_text, None, "URL"),
-    OptionSpec("judge-model", "Model that rates descriptions 1-5 against the gold one. "
-               "Default: local (low fidelity; the paper used Llama-3.1-70B-Instruct).",
-               parse_model, "local", "MODEL"),
-    OptionSpec("judge-api-base", "Base URL for --pau-judge-model. Default: the provider's own.",
-               parse_text, None, "URL"),
-    OptionSpec("coder-model", "Model that writes code from a description for code match. "
-               "Default: local (low fidelity; the paper used Qwen3-Coder-30B-A3B-Instruct).",
-               parse_model, "local", "MODEL"),
-    OptionSpec("coder-api-base", "Base URL for --pau-coder-model. Default: the provider's own.",
-               parse_text, None, "URL"),
-    OptionSpec("judge-samples", "Judge ratings per description; their mean is the score and "
-               "their spread is reported. Default: 1.", parse_positive_int, 1, "N"),
-    OptionSpec("judge-logprobs", "Also report the judge's probability-weighted rating where "
-               "the provider returns logprobs (the embedded models do). Default: off."),
-    OptionSpec("gold-control", "Also run the coder on the gold description (the ceiling the "
-               "coder allows). Default: off."),
-    OptionSpec("max-cost-usd", "Stop starting model calls once the run has spent this many US "
-               "dollars; remaining items are skipped. Default: no limit.", parse_usd, None, "USD"),
+    OptionSpec(
+        "model",
+        "The model under test: a litellm model string (gpt-5-mini, "
+        "anthropic/claude-opus-4, ollama/qwen3:8b, openai/NAME with --pau-api-base), "
+        "local / local-small (embedded), or the pseudo-models oracle / null. Without it "
+        "the plugin collects nothing and changes nothing. Default: unset.",
+        parse_model,
+        None,
+        "MODEL",
+    ),
+    OptionSpec(
+        "api-base",
+        "Base URL of an OpenAI-compatible server for --pau-model. Default: the provider's own.",
+        parse_text,
+        None,
+        "URL",
+    ),
+    OptionSpec(
+        "judge-model",
+        "Model that rates descriptions 1-5 against the gold one. "
+        "Default: local (low fidelity; the paper used Llama-3.1-70B-Instruct).",
+        parse_model,
+        "local",
+        "MODEL",
+    ),
+    OptionSpec(
+        "judge-api-base",
+        "Base URL for --pau-judge-model. Default: the provider's own.",
+        parse_text,
+        None,
+        "URL",
+    ),
+    OptionSpec(
+        "coder-model",
+        "Model that writes code from a description for code match. "
+        "Default: local (low fidelity; the paper used Qwen3-Coder-30B-A3B-Instruct).",
+        parse_model,
+        "local",
+        "MODEL",
+    ),
+    OptionSpec(
+        "coder-api-base",
+        "Base URL for --pau-coder-model. Default: the provider's own.",
+        parse_text,
+        None,
+        "URL",
+    ),
+    OptionSpec(
+        "judge-samples",
+        "Judge ratings per description; their mean is the score and "
+        "their spread is reported. Default: 1.",
+        parse_positive_int,
+        1,
+        "N",
+    ),
+    OptionSpec(
+        "judge-logprobs",
+        "Also report the judge's probability-weighted rating where "
+        "the provider returns logprobs (the embedded models do). Default: off.",
+    ),
+    OptionSpec(
+        "gold-control",
+        "Also run the coder on the gold description (the ceiling the coder allows). Default: off.",
+    ),
+    OptionSpec(
+        "max-cost-usd",
+        "Stop starting model calls once the run has spent this many US "
+        "dollars; remaining items are skipped. Default: no limit.",
+        parse_usd,
+        None,
+        "USD",
+    ),
 )
 
 DATASET_OPTIONS = (
-    OptionSpec("dataset", "Instances to run: builtin, humaneval, a .jsonl/.parquet file in "
-               "PAU's column format, or hf:OWNER/NAME. Default: builtin.",
-               parse_text, "builtin", "SPEC"),
+    OptionSpec(
+        "dataset",
+        "Instances to run: builtin, humaneval, a .jsonl/.parquet file in "
+        "PAU's column format, or hf:OWNER/NAME. Default: builtin.",
+        parse_text,
+        "builtin",
+        "SPEC",
+    ),
     OptionSpec("split", "Dataset split. Default: test.", parse_text, "test", "NAME"),
-    OptionSpec("limit", "Run only the first N instances left after -k/-m selection, in "
-               "dataset order. Default: all.", parse_positive_int, None, "N"),
+    OptionSpec(
+        "limit",
+        "Run only the first N instances left after -k/-m selection, in "
+        "dataset order. Default: all.",
+        parse_positive_int,
+        None,
+        "N",
+    ),
 )
 
 RUN_OPTIONS = (
-    OptionSpec("mode", "interactive (reason-act-reflect with sandbox calls) or incontext "
-               "(one answer from the examples). Default: interactive.",
-               parse_choice(MODES), "interactive", "MODE"),
-    OptionSpec("max-iterations", "Iteration limit of the interactive loop. Default: 20.",
-               parse_positive_int, 20, "N"),
-    OptionSpec("seed", "Seed passed to every model call and sampler. Default: 0.",
-               parse_int, 0, "N"),
-    OptionSpec("sandbox", "Where hidden methods run: wasm (isolated) or process (a "
-               "subprocess with rlimits, for trusted code). Default: wasm.",
-               parse_choice(SANDBOX_BACKENDS), "wasm", "BACKEND"),
-    OptionSpec("cache-dir", "Folder of the model-call cache. Default: .pau_cache beside "
-               "pytest's cache (the rootdir).", parse_path, None, "DIR"),
+    OptionSpec(
+        "mode",
+        "interactive (reason-act-reflect with sandbox calls) or incontext "
+        "(one answer from the examples). Default: interactive.",
+        parse_choice(MODES),
+        "interactive",
+        "MODE",
+    ),
+    OptionSpec(
+        "max-iterations",
+        "Iteration limit of the interactive loop. Default: 20.",
+        parse_positive_int,
+        20,
+        "N",
+    ),
+    OptionSpec(
+        "seed", "Seed passed to every model call and sampler. Default: 0.", parse_int, 0, "N"
+    ),
+    OptionSpec(
+        "sandbox",
+        "Where hidden methods run: wasm (isolated) or process (a "
+        "subprocess with rlimits, for trusted code). Default: wasm.",
+        parse_choice(SANDBOX_BACKENDS),
+        "wasm",
+        "BACKEND",
+    ),
+    OptionSpec(
+        "cache-dir",
+        "Folder of the model-call cache. Default: .pau_cache beside pytest's cache (the rootdir).",
+        parse_path,
+        None,
+        "DIR",
+    ),
     OptionSpec("no-cache", "Neither read nor write the model-call cache. Default: off."),
 )
 
 THRESHOLD_OPTIONS = (
-    OptionSpec("judge-threshold", "An item fails when its judge score is below this. "
-               "Default: 3.", parse_judge_score, 3.0, "SCORE"),
-    OptionSpec("match-threshold", "An item fails when its code match is below this. "
-               "Default: 0.8.", parse_fraction, 0.8, "FRACTION"),
+    OptionSpec(
+        "judge-threshold",
+        "An item fails when its judge score is below this. Default: 3.",
+        parse_judge_score,
+        3.0,
+        "SCORE",
+    ),
+    OptionSpec(
+        "match-threshold",
+        "An item fails when its code match is below this. Default: 0.8.",
+        parse_fraction,
+        0.8,
+        "FRACTION",
+    ),
 )
 
 GATE_OPTIONS = (
-    OptionSpec("min-mean-judge", "Release gate: exit status 1 when the mean judge score is "
-               "below this. Default: no gate.", parse_judge_score, None, "SCORE"),
-    OptionSpec("min-pass-rate", "Release gate: exit status 1 when the share of passed items "
-               "is below this. Default: no gate.", parse_fraction, None, "FRACTION"),
-    OptionSpec("min-mean-match", "Release gate: exit status 1 when the mean code match is "
-               "below this. Default: no gate.", parse_fraction, None, "FRACTION"),
-    OptionSpec("gate-on-ci", "Gates compare the lower bound of the 95%% bootstrap interval "
-               "instead of the mean: a gate passes only when it is met beyond noise. "
-               "Default: off."),
+    OptionSpec(
+        "min-mean-judge",
+        "Release gate: exit status 1 when the mean judge score is below this. Default: no gate.",
+        parse_judge_score,
+        None,
+        "SCORE",
+    ),
+    OptionSpec(
+        "min-pass-rate",
+        "Release gate: exit status 1 when the share of passed items "
+        "is below this. Default: no gate.",
+        parse_fraction,
+        None,
+        "FRACTION",
+    ),
+    OptionSpec(
+        "min-mean-match",
+        "Release gate: exit status 1 when the mean code match is below this. Default: no gate.",
+        parse_fraction,
+        None,
+        "FRACTION",
+    ),
+    OptionSpec(
+        "gate-on-ci",
+        "Gates compare the lower bound of the 95%% bootstrap interval "
+        "instead of the mean: a gate passes only when it is met beyond noise. "
+        "Default: off.",
+    ),
 )
 
 REPORT_OPTIONS = (
-    OptionSpec("report", "Write the JSON report here (atomically). Default: none.",
-               parse_path, None, "PATH"),
-    OptionSpec("html", "Write a self-contained HTML report here. Default: none.",
-               parse_path, None, "PATH"),
-    OptionSpec("plots", "Write PNG plots into this folder (needs the plots extra). "
-               "Default: none.", parse_path, None, "DIR"),
+    OptionSpec(
+        "report",
+        "Write the JSON report here (atomically). Default: none.",
+        parse_path,
+        None,
+        "PATH",
+    ),
+    OptionSpec(
+        "html", "Write a self-contained HTML report here. Default: none.", parse_path, None, "PATH"
+    ),
+    OptionSpec(
+        "plots",
+        "Write PNG plots into this folder (needs the plots extra). Default: none.",
+        parse_path,
+        None,
+        "DIR",
+    ),
 )
 
 ALL_OPTIONS: tuple[OptionSpec, ...] = (
-    MODEL_OPTIONS + DATASET_OPTIONS + RUN_OPTIONS + THRESHOLD_OPTIONS + GATE_OPTIONS
+    MODEL_OPTIONS
+    + DATASET_OPTIONS
+    + RUN_OPTIONS
+    + THRESHOLD_OPTIONS
+    + GATE_OPTIONS
     + REPORT_OPTIONS
 )
 
@@ -237,165 +354,82 @@ def _add(addoption: AddOption, prefix: str, specs: Iterable[OptionSpec], dest_pr
         dest = dest_prefix + spec.field
         if spec.flag:
             # default None (not False) so "not given" falls back to the ini key.
-            addoption(prefix + spec.name, action="store_true", default=None, dest=dest,
-                      help=spec.help)
+            addoption(
+                prefix + spec.name, action="store_true", default=None, dest=dest, help=spec.help
+            )
         else:
-            addoption(prefix + spec.name, type=spec.parse, default=None, dest=dest,
-                      metavar=spec.metavar, help=spec.help)
+            addoption(
+                prefix + spec.name,
+                type=spec.parse,
+                default=None,
+                dest=dest,
+                metavar=spec.metavar,
+                help=spec.help,
+            )
 
 
-def add_model_options(addoption: AddOption, prefix: str = "--pau-", dest_prefix: str = "pau_") -> None:
+def add_model_options(
+    addoption: AddOption, prefix: str = "--pau-", dest_prefix: str = "pau_"
+) -> None:
     """Add the model, judge, coder and budget options."""
     _add(addoption, prefix, MODEL_OPTIONS, dest_prefix)
 
 
-def add_dataset_options(addoption: AddOption, prefix: str = "--pau-", dest_prefix: str = "pau_") -> None:
+def add_dataset_options(
+    addoption: AddOption, prefix: str = "--pau-", dest_prefix: str = "pau_"
+) -> None:
     """Add ``dataset``, ``split`` and ``limit``."""
     _add(addoption, prefix, DATASET_OPTIONS, dest_prefix)
 
 
-def add_run_options(addoption: AddOption, prefix: str = "--pau-", dest_prefix: str = "pau_") -> None:
+def add_run_options(
+    addoption: AddOption, prefix: str = "--pau-", dest_prefix: str = "pau_"
+) -> None:
     """Add mode, iterations, seed, sandbox and cache options."""
     _add(addoption, prefix, RUN_OPTIONS, dest_prefix)
 
 
-def add_threshold_options(addoption: AddOption, prefix: str = "--pau-", dest_prefix: str = "pau_") -> None:
+def add_threshold_options(
+    addoption: AddOption, prefix: str = "--pau-", dest_prefix: str = "pau_"
+) -> None:
     """Add the per-item pass thresholds."""
     _add(addoption, prefix, THRESHOLD_OPTIONS, dest_prefix)
 
 
-def add_gate_options(addoption: AddOption, prefix: str = "--pau-", dest_prefix: str = "pau_") -> None:
+def add_gate_options(
+    addoption: AddOption, prefix: str = "--pau-", dest_prefix: str = "pau_"
+) -> None:
     """Add the session-wide release gates."""
     _add(addoption, prefix, GATE_OPTIONS, dest_prefix)
 
 
-def add_report_options(addoption: AddOption, prefix: str = "--pau-", dest_prefix: str = "pau_") -> None:
+def add_report_options(
+    addoption: AddOption, prefix: str = "--pau-", dest_prefix: str = "pau_"
+) -> None:
     """Add the JSON, HTML and plot outputs."""
     _add(addoption, prefix, REPORT_OPTIONS, dest_prefix)
 
 
 def register_pytest_options(parser: pytest.Parser) -> None:
     """Add every option to pytest's ``pau`` group and its ini twin."""
-    group = parser.getgroup("pau", "PAU benchmark (pytest-pau); each option has an ini twin, "
-                            "e.g. pau_model")
-    for add in (add_model_options, add_dataset_options, add_run_options,
-                add_threshold_options, add_gate_options, add_report_options):
+    group = parser.getgroup(
+        "pau", "PAU benchmark (pytest-pau); each option has an ini twin, e.g. pau_model"
+    )
+    for add in (
+        add_model_options,
+        add_dataset_options,
+        add_run_options,
+        add_threshold_options,
+        add_gate_options,
+        add_report_options,
+    ):
         add(group.addoption)
     for spec in ALL_OPTIONS:
         # Ini values stay strings ("" = unset) and go through the same parser as the flag,
         # so `pau_limit = 0` fails with the same message as `--pau-limit=0`.
-        parser.addini("pau_" + spec.field, help=spec.help.replace("%%", "%"),
-                      type="bool" if spec.flag else "string",
-                      default=False if spec.flag else "")
-
-
-# --------------------------------------------------------------------------- settings
-
-
-class PauSettings(BaseModel):
-    """The resolved ``--pau-*`` settings of one run."""
-
-    model_config = ConfigDict(frozen=True)
-
-    model: str | None = None
-    """The model under test; None means the plugin is inactive."""
-    api_base: str | None = None
-    judge_model: str = "local"
-    judge_api_base: str | None = None
-    coder_model: str = "local"
-    coder_api_base: str | None = None
-    judge_samples: int = 1
-    judge_logprobs: bool = False
-    gold_control: bool = False
-    max_cost_usd: float | None = None
-    dataset: str = "builtin"
-    split: str = "test"
-    limit: int | None = None
-    mode: str = "interactive"
-    max_iterations: int = 20
-    seed: int = 0
-    sandbox: str = "wasm"
-    cache_dir: Path | None = None
-    """Resolved by the plugin to ``<rootdir>/.pau_cache`` when unset."""
-    no_cache: bool = False
-    judge_threshold: float = 3.0
-    match_threshold: float = 0.8
-    min_mean_judge: float | None = None
-    min_pass_rate: float | None = None
-    min_mean_match: float | None = None
-    gate_on_ci: bool = False
-    report: Path | None = None
-    html: Path | None = None
-    plots: Path | None = None
-
-    @property
-    def active(self) -> bool:
-        """Whether ``--pau-model`` (or ``pau_model``) was given."""
-        return self.model is not None
-
-    def thresholds(self) -> dict[str, float | None]:
-        """Item thresholds and gates, as the report's ``run.thresholds`` records them."""
-        return {
-            "judge_threshold": self.judge_threshold,
-            "match_threshold": self.match_threshold,
-            "min_mean_judge": self.min_mean_judge,
-            "min_pass_rate": self.min_pass_rate,
-            "min_mean_match": self.min_mean_match,
-        }
-
-    def low_fidelity_roles(self) -> list[tuple[str, str, str]]:
-        """``(role, model, option)`` for the judge/coder served by an embedded model."""
-        out = []
-        if self.judge_model in LOCAL_MODELS:
-            out.append(("judge", self.judge_model, "--pau-judge-model"))
-        if self.coder_model in LOCAL_MODELS:
-            out.append(("coder", self.coder_model, "--pau-coder-model"))
-        return out
-
-
-def resolve(
-    cli: Callable[[str], Any],
-    ini: Callable[[str], Any],
-    *,
-    ini_source: str = "the ini file",
-) -> PauSettings:
-    """Build settings from a command-line lookup and an ini lookup.
-
-    Args:
-        cli: ``field -> value`` of the parsed command line (None when not given).
-        ini: ``ini key -> raw value`` (``""``/None when unset; bool for flags).
-        ini_source: Name of the ini file, for error messages.
-
-    Raises:
-        ConfigError: An ini value does not parse; the message names the key and the file.
-    """
-    values: dict[str, Any] = {}
-    for spec in ALL_OPTIONS:
-        value = cli(spec.field)
-        if value is None:
-            raw = ini("pau_" + spec.field)
-            if spec.flag:
-                value = bool(raw) if raw not in (None, "") else None
-            elif raw not in (None, "") and spec.parse is not None:
-                try:
-                    value = spec.parse(str(raw))
-                except argparse.ArgumentTypeError as exc:
-                    raise ConfigError(
-                        f"{ini_source}: pau_{spec.field} = {raw!r}: {exc}; "
-                        f"fix the value or pass --pau-{spec.name} on the command line"
-                    ) from None
-        if value is not None:
-            values[spec.field] = value
-    return PauSettings(**values)
-
-
-def settings_from_config(config: pytest.Config) -> PauSettings:
-    """Resolve the settings of a pytest run (command line, then ini, then defaults)."""
-    source = str(config.inipath) if config.inipath else "the ini file"
-
-    def ini(name: str) -> Any:
-        value = config.getini(name)
-        # TOML can hold numbers and booleans where our ini keys are strings.
-        return value
-
-    return resolve(lambda field: config.getoption("pau_" + field), ini, ini_source=source)
+        parser.addini(
+            "pau_" + spec.field,
+            help=spec.help.replace("%%", "%"),
+            type="bool" if spec.flag else "string",
+            default=False if spec.flag else "",
+        )

@@ -22,7 +22,8 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 from pytest_pau import _collect
 from pytest_pau._session import PauSession, gate_failed, pau_session_key, result_key, sent_key
 from pytest_pau.errors import ConfigError, DatasetError
-from pytest_pau.options import PauSettings, register_pytest_options, settings_from_config
+from pytest_pau.options import register_pytest_options
+from pytest_pau.settings import PauSettings, settings_from_config
 
 if TYPE_CHECKING:
     from pytest_pau.models import Instance, InstanceResult

@@ -30,11 +30,20 @@ class TableAgent:
         steps = []
         for i, text in enumerate(inputs[: self.max_iterations], start=1):
             result = sandbox.call_literal(text)  # never raises for the method's own errors
-            steps.append(Step(kind="act", iteration=i, prompt="(table agent)", response=text,
-                              parsed_input=text, result=result))
+            steps.append(
+                Step(
+                    kind="act",
+                    iteration=i,
+                    prompt="(table agent)",
+                    response=text,
+                    parsed_input=text,
+                    result=result,
+                )
+            )
         prediction = self.describe(instance.header, steps)
-        return Trajectory(steps=steps, prediction=prediction, concluded=True,
-                          n_queries=len(steps), usage=Usage())
+        return Trajectory(
+            steps=steps, prediction=prediction, concluded=True, n_queries=len(steps), usage=Usage()
+        )
 
     def describe(self, header, steps):
         seen = "; ".join(f"{s.parsed_input} -> {s.result.observation()}" for s in steps)

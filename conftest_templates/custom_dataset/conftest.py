@@ -56,10 +56,19 @@ def build_instances(methods, source="mine"):
         with Sandbox(m["code"]) as box:
             train, test = _examples(box, m["train"]), _examples(box, m["test"])
         arity = header.count("arg")
-        instances.append(Instance(id=f"{source}/{name}", source=source, code=m["code"],
-                                  header=header, description=m["description"],
-                                  train_examples=train, test_examples=test, arity=arity,
-                                  tags=m["tags"]))
+        instances.append(
+            Instance(
+                id=f"{source}/{name}",
+                source=source,
+                code=m["code"],
+                header=header,
+                description=m["description"],
+                train_examples=train,
+                test_examples=test,
+                arity=arity,
+                tags=m["tags"],
+            )
+        )
     return instances
 
 

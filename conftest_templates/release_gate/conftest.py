@@ -30,5 +30,7 @@ def pytest_pau_summary_extra(config, summary):
             lines.append(f"  {label:<17} {before:.2f} -> {now:.2f} ({now - before:+.2f})")
     now, before = summary["pass_rate"], base["pass_rate"]
     if now is not None and before is not None:
-        lines.append(f"  {'pass rate':<17} {before:.1%} -> {now:.1%} ({100 * (now - before):+.1f} points)")
+        lines.append(
+            f"  {'pass rate':<17} {before:.1%} -> {now:.1%} ({100 * (now - before):+.1f} points)"
+        )
     return lines

@@ -12,9 +12,15 @@ from pytest_pau.errors import ConfigError
 
 #: template name -> (folder under conftest_templates/, one-line description)
 TEMPLATES: dict[str, tuple[str, str]] = {
-    "release-gate": ("release_gate", "thresholds and release gates in pytest.ini, a baseline comparison"),
+    "release-gate": (
+        "release_gate",
+        "thresholds and release gates in pytest.ini, a baseline comparison",
+    ),
     "custom-agent": ("custom_agent", "your own agent through the pytest_pau_make_agent hook"),
-    "custom-dataset": ("custom_dataset", "your own methods through the pytest_pau_load_dataset hook"),
+    "custom-dataset": (
+        "custom_dataset",
+        "your own methods through the pytest_pau_load_dataset hook",
+    ),
     "custom-test": ("custom_test", "your own assertions on pau_result, one test per instance"),
 }
 
@@ -39,10 +45,19 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         description=f"Copy a template ({names}) into DIR. Existing files are kept unless "
         "--force is given.",
     )
-    parser.add_argument("dir", nargs="?", default=".", help="Target folder. Default: the current one.")
-    parser.add_argument("--template", "-t", default="release-gate", choices=list(TEMPLATES),
-                        help="Which template to write. Default: release-gate.")
-    parser.add_argument("--force", action="store_true", help="Overwrite existing files. Default: off.")
+    parser.add_argument(
+        "dir", nargs="?", default=".", help="Target folder. Default: the current one."
+    )
+    parser.add_argument(
+        "--template",
+        "-t",
+        default="release-gate",
+        choices=list(TEMPLATES),
+        help="Which template to write. Default: release-gate.",
+    )
+    parser.add_argument(
+        "--force", action="store_true", help="Overwrite existing files. Default: off."
+    )
     parser.add_argument("--list", action="store_true", help="List the templates and exit.")
     return parser
 
@@ -57,7 +72,9 @@ def write_template(name: str, target: Path, *, force: bool = False) -> list[Path
         raise ConfigError(f"unknown template {name!r}; expected one of {', '.join(TEMPLATES)}")
     source = templates_dir() / TEMPLATES[name][0]
     files = sorted(p for p in source.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
-    clashes = [target / p.relative_to(source) for p in files if (target / p.relative_to(source)).exists()]
+    clashes = [
+        target / p.relative_to(source) for p in files if (target / p.relative_to(source)).exists()
+    ]
     if clashes and not force:
         shown = ", ".join(str(c) for c in clashes)
         raise ConfigError(
@@ -81,5 +98,7 @@ def run(args: argparse.Namespace) -> int:
     written = write_template(args.template, Path(args.dir), force=args.force)
     for path in written:
         print(f"wrote {path}")
-    print(f"next: pytest --pau-model=MODEL  (template {args.template}; see the comments in the files)")
+    print(
+        f"next: pytest --pau-model=MODEL  (template {args.template}; see the comments in the files)"
+    )
     return 0

@@ -22,14 +22,22 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     parser.add_argument("report", help="A JSON report written by pytest --pau-report=PATH.")
     parser.add_argument(
-        "instance", nargs="?", default=None,
+        "instance",
+        nargs="?",
+        default=None,
         help="An instance id (builtin/count_vowels), its local id (count_vowels), or a "
         "unique part of it. Default: list all instances.",
     )
-    parser.add_argument("--full", action="store_true",
-                        help="Show every prompt and full replies. Default: replies cut to a few lines.")
-    parser.add_argument("--failed", action="store_true",
-                        help="When listing, show only failed and errored instances. Default: all.")
+    parser.add_argument(
+        "--full",
+        action="store_true",
+        help="Show every prompt and full replies. Default: replies cut to a few lines.",
+    )
+    parser.add_argument(
+        "--failed",
+        action="store_true",
+        help="When listing, show only failed and errored instances. Default: all.",
+    )
     return parser
 
 
@@ -60,8 +68,12 @@ def find_instance(report: Report, query: str) -> InstanceResult:
             return found[0]
         if len(found) > 1:
             names = ", ".join(i.id for i in found[:8]) + (" ..." if len(found) > 8 else "")
-            raise ConfigError(f"{query!r} matches {len(found)} instances ({names}); give the full id")
-    known = ", ".join(i.id for i in report.instances[:5]) + (" ..." if len(report.instances) > 5 else "")
+            raise ConfigError(
+                f"{query!r} matches {len(found)} instances ({names}); give the full id"
+            )
+    known = ", ".join(i.id for i in report.instances[:5]) + (
+        " ..." if len(report.instances) > 5 else ""
+    )
     raise ConfigError(
         f"no instance {query!r} in the report (it has {len(report.instances)}: {known}); "
         "run `pau show REPORT` to list them"
@@ -83,15 +95,19 @@ def _num(x: float | None, fmt: str) -> str:
 def list_instances(report: Report, *, failed_only: bool = False) -> str:
     """One line per instance: status, judge score, code match, failure mode, id."""
     run = report.run
-    lines = [f"{run.model} on {run.dataset}/{run.split}: {len(report.instances)} instances "
-             f"(judge {run.judge_model}, coder {run.coder_model})",
-             f"{'status':<8} {'judge':>5} {'match':>5}  {'failure mode':<25} id"]
+    lines = [
+        f"{run.model} on {run.dataset}/{run.split}: {len(report.instances)} instances "
+        f"(judge {run.judge_model}, coder {run.coder_model})",
+        f"{'status':<8} {'judge':>5} {'match':>5}  {'failure mode':<25} id",
+    ]
     for r in report.instances:
         if failed_only and status(r) in ("PASSED", "SKIPPED"):
             continue
         mode = "" if r.failure_mode == "none" else r.failure_mode
-        lines.append(f"{status(r):<8} {_num(r.judge_score, '.2g'):>5} {_num(r.code_match, '.2f'):>5}  "
-                     f"{mode:<25} {r.id}")
+        lines.append(
+            f"{status(r):<8} {_num(r.judge_score, '.2g'):>5} {_num(r.code_match, '.2f'):>5}  "
+            f"{mode:<25} {r.id}"
+        )
     return "\n".join(lines)
 
 
@@ -158,8 +174,14 @@ def show_instance(report: Report, r: InstanceResult, *, full: bool = False) -> s
     for step in r.trajectory:
         lines.extend("  " + x for x in _step_lines(step, full=full))
     lines.append("")
-    lines.append(f"code match {_num(r.code_match, '.2f')}"
-                 + (f", gold control {_num(r.gold_code_match, '.2f')}" if r.gold_code_match is not None else ""))
+    lines.append(
+        f"code match {_num(r.code_match, '.2f')}"
+        + (
+            f", gold control {_num(r.gold_code_match, '.2f')}"
+            if r.gold_code_match is not None
+            else ""
+        )
+    )
     for m in r.mismatches:
         lines.append(f"  test_func{m.input}: expected {m.expected}, got {m.got}")
     if r.code:

@@ -46,21 +46,34 @@ def failure_message(
     detail = getattr(result, "failure_detail", "") or ""
     if detail:
         mode += f" ({detail})"
-    ended = (f"concluded YES after {result.n_queries} queries (overconfident)" if result.concluded
-             else f"did not conclude; {result.n_queries} queries")
-    lines = [head, mode, f"agent: {ended}", "",
-             _block("gold:", result.gold),
-             _block("predicted:", result.prediction)]
+    ended = (
+        f"concluded YES after {result.n_queries} queries (overconfident)"
+        if result.concluded
+        else f"did not conclude; {result.n_queries} queries"
+    )
+    lines = [
+        head,
+        mode,
+        f"agent: {ended}",
+        "",
+        _block("gold:", result.gold),
+        _block("predicted:", result.prediction),
+    ]
     ratings = ""
     if len(result.judge_ratings) > 1:
         ratings = f" from ratings {result.judge_ratings}"
-    lines.append(_block(f"judge {_score(result.judge_score, '.2g')}/5:",
-                        (result.judge_explanation or "(no explanation)") + ratings))
+    lines.append(
+        _block(
+            f"judge {_score(result.judge_score, '.2g')}/5:",
+            (result.judge_explanation or "(no explanation)") + ratings,
+        )
+    )
     match_line = f"code match {_score(result.code_match, '.2f')}"
     if result.mismatches:
         first = result.mismatches[0]
-        match_line += (f"; first mismatch: test_func{first.input} expected {first.expected}, "
-                       f"got {first.got}")
+        match_line += (
+            f"; first mismatch: test_func{first.input} expected {first.expected}, got {first.got}"
+        )
         if len(result.mismatches) > 1:
             match_line += f" (+{len(result.mismatches) - 1} more)"
     lines.append(_block("code:", match_line))

@@ -92,14 +92,18 @@ def _table(writer: Writer, title: str, groups: dict[str, dict[str, Any]], limit:
     if not groups:
         return
     name_w = max(12, *(len(k) for k in list(groups)[:limit]))
-    writer.line(f"{title:<{name_w + 2}}{'items':>6} {'passed':>7} {'pass':>7} {'judge':>6} {'match':>6}",
-                bold=True)
+    writer.line(
+        f"{title:<{name_w + 2}}{'items':>6} {'passed':>7} {'pass':>7} {'judge':>6} {'match':>6}",
+        bold=True,
+    )
     for i, (key, g) in enumerate(groups.items()):
         if i == limit:
             writer.line(f"  ... {len(groups) - limit} more in the JSON report")
             break
-        writer.line(f"  {key:<{name_w}}{g['items']:>6} {g['passed']:>7} {_pct(g['pass_rate']):>7} "
-                    f"{_num(g['judge_mean']):>6} {_num(g['match_mean']):>6}")
+        writer.line(
+            f"  {key:<{name_w}}{g['items']:>6} {g['passed']:>7} {_pct(g['pass_rate']):>7} "
+            f"{_num(g['judge_mean']):>6} {_num(g['match_mean']):>6}"
+        )
 
 
 def render(
@@ -124,10 +128,12 @@ def render(
     c = summary["counts"]
     writer.write_sep("=", "PAU summary", bold=True)
     if run:
-        writer.line(f"model {run.get('model')} on {run.get('dataset')}/{run.get('split')}: "
-                    f"{run.get('mode')}, max {run.get('max_iterations')} iterations, "
-                    f"seed {run.get('seed')}; judge {run.get('judge_model')}, "
-                    f"coder {run.get('coder_model')}")
+        writer.line(
+            f"model {run.get('model')} on {run.get('dataset')}/{run.get('split')}: "
+            f"{run.get('mode')}, max {run.get('max_iterations')} iterations, "
+            f"seed {run.get('seed')}; judge {run.get('judge_model')}, "
+            f"coder {run.get('coder_model')}"
+        )
     parts = [f"{c['passed']} passed", f"{c['failed']} failed"]
     if c["errors"]:
         parts.append(f"{c['errors']} error{'s' if c['errors'] != 1 else ''} (infrastructure)")
@@ -139,24 +145,32 @@ def render(
     writer.line(head)
     writer.write("pass rate    ")
     rate = summary["pass_rate"]
-    writer.write(f"{_pct(rate):>6}", bold=True, green=bool(rate and rate >= 0.5),
-                 red=bool(rate is not None and rate < 0.5))
+    writer.write(
+        f"{_pct(rate):>6}",
+        bold=True,
+        green=bool(rate and rate >= 0.5),
+        red=bool(rate is not None and rate < 0.5),
+    )
     writer.line(f"  {_ci(summary['pass_rate_ci'], pct=True)}  ({c['passed']}/{c['scored']} scored)")
 
     j = summary["judge"]
     writer.line("")
     unparseable = f"  unparseable {j['unparseable']}" if j["unparseable"] else ""
-    writer.line(f"judge score  mean {_num(j['mean'])}  {_ci(j['ci'])}  n={j['n']}{unparseable}",
-                bold=True)
+    writer.line(
+        f"judge score  mean {_num(j['mean'])}  {_ci(j['ci'])}  n={j['n']}{unparseable}", bold=True
+    )
     _histogram(writer, j["histogram"], ("5", "4", "3", "2", "1"), unicode=unicode, label_w=3)
     m = summary["code_match"]
     writer.line(f"code match   mean {_num(m['mean'])}  {_ci(m['ci'])}  n={m['n']}", bold=True)
-    _histogram(writer, m["histogram"], tuple(reversed(list(m["histogram"]))), unicode=unicode,
-               label_w=3)
+    _histogram(
+        writer, m["histogram"], tuple(reversed(list(m["histogram"]))), unicode=unicode, label_w=3
+    )
     gold = summary.get("gold_code_match")
     if gold:
-        writer.line(f"gold control: coder on the gold descriptions matches {_num(gold['mean'])} "
-                    f"(n={gold['n']}), the ceiling this coder allows")
+        writer.line(
+            f"gold control: coder on the gold descriptions matches {_num(gold['mean'])} "
+            f"(n={gold['n']}), the ceiling this coder allows"
+        )
 
     writer.line("")
     _table(writer, "by arity", {f"arity{k}": v for k, v in summary["by_arity"].items()})
@@ -172,22 +186,31 @@ def render(
         for mode, count in sorted(modes.items(), key=lambda kv: -kv[1]):
             writer.line(f"  {mode:<26}{count:>5}  {_pct(count / n_failed):>6}")
     if summary["infrastructure_errors"]:
-        writer.line(f"infrastructure errors {summary['infrastructure_errors']} "
-                    f"(not the model's fault; not counted above)", yellow=True)
+        writer.line(
+            f"infrastructure errors {summary['infrastructure_errors']} "
+            f"(not the model's fault; not counted above)",
+            yellow=True,
+        )
         for e in summary["errors"][:3]:
-            writer.line(f"  {e['id']}: {str(e['error']).splitlines()[0][:110] if e['error'] else ''}")
+            writer.line(
+                f"  {e['id']}: {str(e['error']).splitlines()[0][:110] if e['error'] else ''}"
+            )
     for reason, count in summary.get("skipped_reasons", {}).items():
         writer.line(f"skipped {count}: {reason}", yellow=True)
-    writer.line(f"concluded {summary['concluded']}/{c['scored']}  overconfident "
-                f"{summary['overconfident']} (concluded YES and failed)  "
-                f"unparseable judge answers {j['unparseable_answers']}")
+    writer.line(
+        f"concluded {summary['concluded']}/{c['scored']}  overconfident "
+        f"{summary['overconfident']} (concluded YES and failed)  "
+        f"unparseable judge answers {j['unparseable_answers']}"
+    )
     t = summary["tokens"]
     calls, hits = summary["model_calls"], summary["cache_hits"]
     hit_share = f" ({_pct(hits / calls)})" if calls else ""
     wall = summary.get("wall_s")
-    writer.line(f"tokens {t['prompt']:,} prompt + {t['completion']:,} completion  "
-                f"cost ${summary['cost_usd']:.4f}  model calls {calls:,}, "
-                f"cache hits {hits:,}{hit_share}")
+    writer.line(
+        f"tokens {t['prompt']:,} prompt + {t['completion']:,} completion  "
+        f"cost ${summary['cost_usd']:.4f}  model calls {calls:,}, "
+        f"cache hits {hits:,}{hit_share}"
+    )
     writer.line(f"wall {_num(wall, '.1f')} s  (item time {summary['item_time_s']:.1f} s)")
     for note in notes:
         writer.line(f"note: {note}", yellow=True)
@@ -203,12 +226,21 @@ def render(
             stat = "95% CI low " if g["statistic"] == "ci_low" else ""
             if g["passed"]:
                 writer.write("  PASS ", green=True, bold=True)
-                writer.line(f"{g['label']} >= {fmt(g['threshold'])}: {stat}{fmt(g['value'])}  "
-                            f"({g['option']})")
+                writer.line(
+                    f"{g['label']} >= {fmt(g['threshold'])}: {stat}{fmt(g['value'])}  "
+                    f"({g['option']})"
+                )
             else:
-                short = ("no scored item" if g["value"] is None else
-                         f"short by {100 * -g['margin']:.1f} points" if pct else
-                         f"short by {_num(-g['margin'])}")
+                short = (
+                    "no scored item"
+                    if g["value"] is None
+                    else f"short by {100 * -g['margin']:.1f} points"
+                    if pct
+                    else f"short by {_num(-g['margin'])}"
+                )
                 writer.write("  FAIL ", red=True, bold=True)
-                writer.line(f"{g['label']} >= {fmt(g['threshold'])}: {stat}{fmt(g['value'])}, "
-                            f"{short}  ({g['option']})", red=True)
+                writer.line(
+                    f"{g['label']} >= {fmt(g['threshold'])}: {stat}{fmt(g['value'])}, "
+                    f"{short}  ({g['option']})",
+                    red=True,
+                )

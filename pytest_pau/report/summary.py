@@ -227,16 +227,18 @@ def evaluate_gates(summary: dict[str, Any], gates: Gates) -> list[dict[str, Any]
             mean_value, ci = block["mean"], block["ci"]
         value = (ci[0] if ci else None) if gates.on_ci else mean_value
         passed = value is not None and value >= threshold - 1e-12
-        verdicts.append({
-            "name": name,
-            "label": label,
-            "option": option,
-            "threshold": threshold,
-            "statistic": "ci_low" if gates.on_ci else "mean",
-            "value": value,
-            "margin": None if value is None else value - threshold,
-            "passed": passed,
-        })
+        verdicts.append(
+            {
+                "name": name,
+                "label": label,
+                "option": option,
+                "threshold": threshold,
+                "statistic": "ci_low" if gates.on_ci else "mean",
+                "value": value,
+                "margin": None if value is None else value - threshold,
+                "passed": passed,
+            }
+        )
     return verdicts
 
 

@@ -56,7 +56,9 @@ def pau_pytester(
 
 
 @pytest.fixture
-def run_pau(pau_pytester: pytest.Pytester, scoring_llm: ScriptedLLM) -> Callable[..., pytest.RunResult]:
+def run_pau(
+    pau_pytester: pytest.Pytester, scoring_llm: ScriptedLLM
+) -> Callable[..., pytest.RunResult]:
     """``run_pau(*args, model="oracle", subprocess=False)``: pytest on the toy dataset."""
 
     def run(

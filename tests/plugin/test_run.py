@@ -28,64 +28,72 @@ def test_pass_fail_and_infrastructure_error_outcomes(run_pau) -> None:
 def test_failure_message_shows_gold_prediction_judge_and_mode(run_pau) -> None:
     result = run_pau("-m", "hard", "--pau-report=r.json")
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines([
-        "*_ test_pau[[]toy/tricky[]] _*",
-        "toy/tricky: judge score 2 < 3",
-        "failure mode: insufficient_exploration (classifier)",
-        "agent: concluded YES after 2 queries (overconfident)",
-        "gold:        TRICKY: returns the argument minus one.",
-        "predicted:   TRICKY: returns the argument minus one.",
-        "judge 2/5:   The candidate misses the special case.",
-        "code:        code match 1.00",
-        "trajectory:  pau show r.json toy/tricky",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            "*_ test_pau[[]toy/tricky[]] _*",
+            "toy/tricky: judge score 2 < 3",
+            "failure mode: insufficient_exploration (classifier)",
+            "agent: concluded YES after 2 queries (overconfident)",
+            "gold:        TRICKY: returns the argument minus one.",
+            "predicted:   TRICKY: returns the argument minus one.",
+            "judge 2/5:   The candidate misses the special case.",
+            "code:        code match 1.00",
+            "trajectory:  pau show r.json toy/tricky",
+        ]
+    )
 
 
 def test_failure_message_shows_the_first_code_mismatch(run_pau) -> None:
     result = run_pau("-k", "double", model="null")
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines([
-        "toy/double: judge score 1 < 3 and code match 0.00 < 0.8",
-        "predicted:   The function takes its arguments and returns a value computed from them.",
-        "judge 1/5:   The candidate says nothing specific.",
-        "code:        code match 0.00; first mismatch: test_func(0,) expected 0, got None (+2 more)",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            "toy/double: judge score 1 < 3 and code match 0.00 < 0.8",
+            "predicted:   The function takes its arguments and returns a value computed from them.",
+            "judge 1/5:   The candidate says nothing specific.",
+            "code:        code match 0.00; first mismatch: test_func(0,) expected 0, got None (+2 more)",
+        ]
+    )
 
 
 def test_infrastructure_error_is_an_error_with_the_cause(run_pau) -> None:
     result = run_pau("-k", "boom")
     result.assert_outcomes(errors=1)
-    result.stdout.fnmatch_lines([
-        "*ERROR at setup of test_pau[[]toy/boom[]]*",
-        "toy/boom: infrastructure error, not the model's fault (not counted as a failure)",
-        "*gave no parseable 'Rating: N'*",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            "*ERROR at setup of test_pau[[]toy/boom[]]*",
+            "toy/boom: infrastructure error, not the model's fault (not counted as a failure)",
+            "*gave no parseable 'Rating: N'*",
+        ]
+    )
 
 
 def test_summary_block(run_pau) -> None:
     result = run_pau()
-    result.stdout.fnmatch_lines([
-        "*= PAU summary =*",
-        "model oracle on toy.jsonl/test: interactive, max 20 iterations, seed 0; judge openai/scripted*",
-        "items 5: 3 passed, 1 failed, 1 error (infrastructure)",
-        "pass rate     75.0%  95% CI [[]25.0%, 100.0%[]]  (3/4 scored)",
-        "judge score  mean 4.25  95% CI [[]*[]]  n=4",
-        "    5 ██████████████████████████████     3   75.0%",
-        "    2 ██████████                         1   25.0%",
-        "code match   mean 1.00  95% CI [[]1.00, 1.00[]]  n=4",
-        "  1.0 ██████████████████████████████     4  100.0%",
-        "by arity       items  passed    pass  judge  match",
-        "  arity1           3       1   50.0%   3.50   1.00",
-        "  arity2           1       1  100.0%   5.00   1.00",
-        "by source*",
-        "  toy              5       3   75.0%   4.25   1.00",
-        "failure modes (1 failed)",
-        "  insufficient_exploration      1  100.0%",
-        "infrastructure errors 1 *",
-        "concluded 4/4  overconfident 1 (concluded YES and failed)  unparseable judge answers 1",
-        "tokens * prompt + * completion  cost $0.0000  model calls *, cache hits *",
-        "wall * s  (item time * s)",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            "*= PAU summary =*",
+            "model oracle on toy.jsonl/test: interactive, max 20 iterations, seed 0; judge openai/scripted*",
+            "items 5: 3 passed, 1 failed, 1 error (infrastructure)",
+            "pass rate     75.0%  95% CI [[]25.0%, 100.0%[]]  (3/4 scored)",
+            "judge score  mean 4.25  95% CI [[]*[]]  n=4",
+            "    5 ██████████████████████████████     3   75.0%",
+            "    2 ██████████                         1   25.0%",
+            "code match   mean 1.00  95% CI [[]1.00, 1.00[]]  n=4",
+            "  1.0 ██████████████████████████████     4  100.0%",
+            "by arity       items  passed    pass  judge  match",
+            "  arity1           3       1   50.0%   3.50   1.00",
+            "  arity2           1       1  100.0%   5.00   1.00",
+            "by source*",
+            "  toy              5       3   75.0%   4.25   1.00",
+            "failure modes (1 failed)",
+            "  insufficient_exploration      1  100.0%",
+            "infrastructure errors 1 *",
+            "concluded 4/4  overconfident 1 (concluded YES and failed)  unparseable judge answers 1",
+            "tokens * prompt + * completion  cost $0.0000  model calls *, cache hits *",
+            "wall * s  (item time * s)",
+        ]
+    )
     assert "low fidelity" not in result.stdout.str()
 
 
@@ -112,25 +120,46 @@ def test_report_schema(run_pau, pau_pytester) -> None:
     assert [i.id for i in report.instances] == TOY_IDS
     run = report.run
     assert (run.model, run.judge_model, run.dataset, run.split, run.mode) == (
-        "oracle", "openai/scripted", "toy.jsonl", "test", "interactive")
+        "oracle",
+        "openai/scripted",
+        "toy.jsonl",
+        "test",
+        "interactive",
+    )
     assert run.thresholds["judge_threshold"] == 3.0
-    assert run.prompts_version and run.started <= run.finished and not run.interrupted
+    assert run.prompts_version
+    assert run.started <= run.finished
+    assert not run.interrupted
     by_id = {i.id: i for i in report.instances}
     tricky = by_id["toy/tricky"]
     assert (tricky.passed, tricky.judge_score, tricky.code_match, tricky.failure_mode) == (
-        False, 2.0, 1.0, "insufficient_exploration")
+        False,
+        2.0,
+        1.0,
+        "insufficient_exploration",
+    )
     assert [s.kind for s in tricky.trajectory] == ["act", "act", "oracle"]
-    assert tricky.trajectory[0].result is not None and tricky.trajectory[0].result.value == "2"
-    assert by_id["toy/boom"].failure_mode == "infrastructure" and by_id["toy/boom"].error
+    assert tricky.trajectory[0].result is not None
+    assert tricky.trajectory[0].result.value == "2"
+    assert by_id["toy/boom"].failure_mode == "infrastructure"
+    assert by_id["toy/boom"].error
     summary = raw["summary"]
-    assert summary["counts"] == {"selected": 5, "items": 5, "scored": 4, "passed": 3,
-                                 "failed": 1, "errors": 1, "skipped": 0}
+    assert summary["counts"] == {
+        "selected": 5,
+        "items": 5,
+        "scored": 4,
+        "passed": 3,
+        "failed": 1,
+        "errors": 1,
+        "skipped": 0,
+    }
     assert summary["judge"]["histogram"] == {"1": 0, "2": 1, "3": 0, "4": 0, "5": 3}
     assert summary["code_match"]["histogram"]["1.0"] == 4
     assert summary["pass_rate"] == 0.75
     assert summary["failure_modes"]["insufficient_exploration"] == 1
     assert summary["judge"]["unparseable_answers"] == 1
-    assert summary["gates"] == [] and summary["gates_passed"] is True
+    assert summary["gates"] == []
+    assert summary["gates_passed"] is True
 
 
 @pytest.mark.parametrize(
@@ -143,13 +172,18 @@ def test_report_schema(run_pau, pau_pytester) -> None:
         ("--pau-min-mean-match=0.1", False),
     ],
 )
-def test_each_gate_sets_the_exit_status_even_when_every_item_passes(run_pau, gate: str, met: bool) -> None:
+def test_each_gate_sets_the_exit_status_even_when_every_item_passes(
+    run_pau, gate: str, met: bool
+) -> None:
     # null's answers pass lowered item thresholds (judge 1 >= 1, code match 0 >= 0).
-    result = run_pau("-m", "smoke", "--pau-judge-threshold=1", "--pau-match-threshold=0", gate,
-                     model="null")
+    result = run_pau(
+        "-m", "smoke", "--pau-judge-threshold=1", "--pau-match-threshold=0", gate, model="null"
+    )
     result.assert_outcomes(passed=2)
     assert result.ret == (pytest.ExitCode.OK if met else pytest.ExitCode.TESTS_FAILED)
-    result.stdout.fnmatch_lines(["release gates", f"  {'PASS' if met else 'FAIL'} *({gate.split('=')[0]})"])
+    result.stdout.fnmatch_lines(
+        ["release gates", f"  {'PASS' if met else 'FAIL'} *({gate.split('=')[0]})"]
+    )
 
 
 def test_impossible_gate_threshold_is_a_usage_error(run_pau) -> None:
@@ -161,12 +195,14 @@ def test_impossible_gate_threshold_is_a_usage_error(run_pau) -> None:
 def test_failed_gate_names_gate_threshold_and_value(run_pau) -> None:
     result = run_pau("-m", "not medium", "--pau-min-pass-rate=0.8", "--pau-min-mean-judge=3")
     assert result.ret == pytest.ExitCode.TESTS_FAILED
-    result.stdout.fnmatch_lines([
-        "release gates",
-        "  PASS mean judge score >= 3.00: 4.00  (--pau-min-mean-judge)",
-        "  FAIL pass rate >= 80.0%: 66.7%, short by 13.3 points  (--pau-min-pass-rate)",
-        "PAU release gate failed (--pau-min-pass-rate=0.8): exit status 1",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            "release gates",
+            "  PASS mean judge score >= 3.00: 4.00  (--pau-min-mean-judge)",
+            "  FAIL pass rate >= 80.0%: 66.7%, short by 13.3 points  (--pau-min-pass-rate)",
+            "PAU release gate failed (--pau-min-pass-rate=0.8): exit status 1",
+        ]
+    )
 
 
 def test_gate_on_ci_uses_the_lower_bound(run_pau) -> None:
@@ -175,9 +211,11 @@ def test_gate_on_ci_uses_the_lower_bound(run_pau) -> None:
     plain.stdout.fnmatch_lines(["  PASS mean judge score >= 3.50: 4.25  (--pau-min-mean-judge)"])
     strict = run_pau("-m", "not boom", "--pau-min-mean-judge=3.5", "--pau-gate-on-ci")
     assert strict.ret == pytest.ExitCode.TESTS_FAILED
-    strict.stdout.fnmatch_lines([
-        "  FAIL mean judge score >= 3.50: 95% CI low 2.75, short by 0.75  (--pau-min-mean-judge)",
-    ])
+    strict.stdout.fnmatch_lines(
+        [
+            "  FAIL mean judge score >= 3.50: 95% CI low 2.75, short by 0.75  (--pau-min-mean-judge)",
+        ]
+    )
 
 
 def test_ini_options(pau_pytester, scoring_llm) -> None:
@@ -193,7 +231,7 @@ def test_ini_options(pau_pytester, scoring_llm) -> None:
         pau_limit = 2
         pau_min_pass_rate = 0.9
         pau_report = ini.json
-        {ini.replace(chr(10), chr(10) + '        ')}
+        {ini.replace(chr(10), chr(10) + "        ")}
         """
     )
     result = pau_pytester.runpytest("-m", "not smoke")
@@ -209,10 +247,12 @@ def test_bad_ini_value_is_a_usage_error_naming_key_and_file(pau_pytester) -> Non
     pau_pytester.makeini("[pytest]\npau_model = oracle\npau_match_threshold = 80%\n")
     result = pau_pytester.runpytest()
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines([
-        "*tox.ini: pau_match_threshold = '80%': expected a number between 0 and 1 such as 0.8, got '80%';*"
-        "--pau-match-threshold*",
-    ])
+    result.stderr.fnmatch_lines(
+        [
+            "*tox.ini: pau_match_threshold = '80%': expected a number between 0 and 1 such as 0.8, got '80%';*"
+            "--pau-match-threshold*",
+        ]
+    )
 
 
 def test_pyproject_ini_section(pau_pytester, scoring_llm) -> None:
@@ -226,7 +266,7 @@ def test_pyproject_ini_section(pau_pytester, scoring_llm) -> None:
         pau_model = "oracle"
         pau_dataset = "toy.jsonl"
         pau_judge_threshold = "2"
-        {extra.replace(chr(10), chr(10) + '        ')}
+        {extra.replace(chr(10), chr(10) + "        ")}
         """
     )
     result = pau_pytester.runpytest("-m", "hard")
@@ -262,5 +302,6 @@ def test_html_and_plots_outputs(run_pau, pau_pytester) -> None:
 def test_spent_budget_skips_the_remaining_items(run_pau) -> None:
     result = run_pau("-m", "smoke", "--pau-max-cost-usd=0", "-rs")
     result.assert_outcomes(skipped=2)
-    result.stdout.fnmatch_lines(["skipped 2: budget --pau-max-cost-usd spent*",
-                                 "SKIPPED*budget --pau-max-cost-usd spent*"])
+    result.stdout.fnmatch_lines(
+        ["skipped 2: budget --pau-max-cost-usd spent*", "SKIPPED*budget --pau-max-cost-usd spent*"]
+    )

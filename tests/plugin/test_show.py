@@ -16,8 +16,9 @@ def report_path(run_pau, pau_pytester):
 def test_show_lists_instances(report_path, capsys) -> None:
     assert pau(["show", str(report_path)]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == ("oracle on toy.jsonl/test: 5 instances (judge openai/scripted, "
-                      "coder openai/scripted)")
+    assert out[0] == (
+        "oracle on toy.jsonl/test: 5 instances (judge openai/scripted, coder openai/scripted)"
+    )
     assert out[4].split() == ["PASSED", "5", "1.00", "toy/clamp"]
     assert out[5].split() == ["FAILED", "2", "1.00", "insufficient_exploration", "toy/tricky"]
     assert out[6].split() == ["ERROR", "-", "1.00", "infrastructure", "toy/boom"]

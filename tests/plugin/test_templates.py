@@ -23,7 +23,8 @@ def test_init_refuses_to_overwrite_without_force(pau_pytester, capsys) -> None:
     assert "wrote " in capsys.readouterr().out
     assert init(pau_pytester, "custom-dataset") == 2  # conftest.py exists
     err = capsys.readouterr().err
-    assert "conftest.py already exists" in err and "--force" in err
+    assert "conftest.py already exists" in err
+    assert "--force" in err
     assert init(pau_pytester, "custom-dataset", "--force") == 0
     assert "pytest_pau_load_dataset" in (pau_pytester.path / "conftest.py").read_text()
 
@@ -33,25 +34,29 @@ def test_release_gate_template(pau_pytester, run_pau) -> None:
     ok = run_pau("-m", "smoke")
     ok.assert_outcomes(passed=2)
     assert ok.ret == pytest.ExitCode.OK
-    ok.stdout.fnmatch_lines([
-        "baseline: none at */pau-baseline.json*",
-        "release gates",
-        "  PASS mean judge score >= 3.00: 5.00  (--pau-min-mean-judge)",
-        "  PASS pass rate >= 50.0%: 100.0%  (--pau-min-pass-rate)",
-        "  PASS mean code match >= 0.60: 1.00  (--pau-min-mean-match)",
-    ])
+    ok.stdout.fnmatch_lines(
+        [
+            "baseline: none at */pau-baseline.json*",
+            "release gates",
+            "  PASS mean judge score >= 3.00: 5.00  (--pau-min-mean-judge)",
+            "  PASS pass rate >= 50.0%: 100.0%  (--pau-min-pass-rate)",
+            "  PASS mean code match >= 0.60: 1.00  (--pau-min-mean-match)",
+        ]
+    )
     shutil.copy(pau_pytester.path / "pau-report.json", pau_pytester.path / "pau-baseline.json")
     # The null model clears lowered item thresholds but not the ini's gates.
     bad = run_pau("-m", "smoke", "--pau-judge-threshold=1", "--pau-match-threshold=0", model="null")
     bad.assert_outcomes(passed=2)
     assert bad.ret == pytest.ExitCode.TESTS_FAILED
-    bad.stdout.fnmatch_lines([
-        "baseline pau-baseline.json:",
-        "  mean judge score  5.00 -> 1.00 (-4.00)",
-        "  mean code match   1.00 -> 0.00 (-1.00)",
-        "  FAIL mean judge score >= 3.00: 1.00, short by 2.00  (--pau-min-mean-judge)",
-        "  FAIL mean code match >= 0.60: 0.00, short by 0.60  (--pau-min-mean-match)",
-    ])
+    bad.stdout.fnmatch_lines(
+        [
+            "baseline pau-baseline.json:",
+            "  mean judge score  5.00 -> 1.00 (-4.00)",
+            "  mean code match   1.00 -> 0.00 (-1.00)",
+            "  FAIL mean judge score >= 3.00: 1.00, short by 2.00  (--pau-min-mean-judge)",
+            "  FAIL mean code match >= 0.60: 0.00, short by 0.60  (--pau-min-mean-match)",
+        ]
+    )
 
 
 def test_custom_agent_template(pau_pytester, run_pau) -> None:
@@ -59,11 +64,15 @@ def test_custom_agent_template(pau_pytester, run_pau) -> None:
     result = run_pau("-k", "double", "--pau-report=r.json", model="table-agent")
     result.assert_outcomes(failed=1)  # a table of calls is no description: judge 1
     [inst] = read_report(pau_pytester.path / "r.json").instances
-    calls = [(s.parsed_input, s.result.value if s.result and s.result.ok else None)
-             for s in inst.trajectory]
+    calls = [
+        (s.parsed_input, s.result.value if s.result and s.result.ok else None)
+        for s in inst.trajectory
+    ]
     assert calls[:2] == [("(2,)", "4"), ("(5,)", "10")]
     assert inst.n_queries == 6
-    assert inst.prediction.startswith("For def test_func(arg0): these calls were observed: (2,) -> 4;")
+    assert inst.prediction.startswith(
+        "For def test_func(arg0): these calls were observed: (2,) -> 4;"
+    )
     # Any other model name keeps the builtin agents.
     run_pau("-k", "double").assert_outcomes(passed=1)
 
@@ -78,16 +87,27 @@ def test_custom_dataset_template(pau_pytester, scripted_llm) -> None:
         code = next(c for d, c in codes.items() if d in text)
         return f"```python\n{code}```"
 
-    llm = scripted_llm([(MARKERS["judge"], "Same behaviour.\nRating: 5"), (MARKERS["coder"], coder)])
-    listed = pau_pytester.runpytest("--pau-model=oracle", "--pau-dataset=mine", "--collect-only", "-q")
-    listed.stdout.fnmatch_lines(["pau::test_pau[[]mine/shout[]]", "pau::test_pau[[]mine/safe_div[]]"])
-    result = pau_pytester.runpytest("--pau-model=oracle", "--pau-dataset=mine", *scoring_args(llm),
-                                    "--pau-report=r.json")
+    llm = scripted_llm(
+        [(MARKERS["judge"], "Same behaviour.\nRating: 5"), (MARKERS["coder"], coder)]
+    )
+    listed = pau_pytester.runpytest(
+        "--pau-model=oracle", "--pau-dataset=mine", "--collect-only", "-q"
+    )
+    listed.stdout.fnmatch_lines(
+        ["pau::test_pau[[]mine/shout[]]", "pau::test_pau[[]mine/safe_div[]]"]
+    )
+    result = pau_pytester.runpytest(
+        "--pau-model=oracle", "--pau-dataset=mine", *scoring_args(llm), "--pau-report=r.json"
+    )
     result.assert_outcomes(passed=2)
     by_id = {i.id: i for i in read_report(pau_pytester.path / "r.json").instances}
     assert by_id["mine/safe_div"].code_match == 1.0
-    assert pau_pytester.runpytest("--pau-model=oracle", "--pau-dataset=mine", "-m", "arity2",
-                                  "--collect-only", "-q").outlines[0] == "pau::test_pau[mine/safe_div]"
+    assert (
+        pau_pytester.runpytest(
+            "--pau-model=oracle", "--pau-dataset=mine", "-m", "arity2", "--collect-only", "-q"
+        ).outlines[0]
+        == "pau::test_pau[mine/safe_div]"
+    )
 
 
 def test_custom_test_template(pau_pytester, run_pau) -> None:

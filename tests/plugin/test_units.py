@@ -9,7 +9,7 @@ import pytest
 from pytest_pau._collect import instance_markers, marker_name
 from pytest_pau.errors import ConfigError
 from pytest_pau.models import Instance, InstanceResult, Mismatch
-from pytest_pau.options import ALL_OPTIONS, PauSettings, parse_fraction, parse_positive_int, resolve
+from pytest_pau.options import ALL_OPTIONS, parse_fraction, parse_positive_int
 from pytest_pau.report.messages import failure_message
 from pytest_pau.report.render import TextWriter, bar, render
 from pytest_pau.report.summary import (
@@ -19,15 +19,37 @@ from pytest_pau.report.summary import (
     judge_bucket,
     match_bucket,
 )
+from pytest_pau.settings import PauSettings, resolve
 
 
-def result(i: int, *, judge: float | None = 4.0, match: float | None = 1.0, passed: bool = True,
-           mode: str = "none", arity: int = 1, error: str | None = None,
-           skipped: str | None = None, tags: tuple[str, ...] = ()) -> InstanceResult:
-    return InstanceResult(id=f"t/{i}", source="t", arity=arity, tags=list(tags), passed=passed,
-                          judge_score=judge, code_match=match, failure_mode=mode, error=error,
-                          skipped=skipped, tokens={"prompt": 10, "completion": 2}, cost_usd=0.5,
-                          model_calls=3, cache_hits=1)
+def result(
+    i: int,
+    *,
+    judge: float | None = 4.0,
+    match: float | None = 1.0,
+    passed: bool = True,
+    mode: str = "none",
+    arity: int = 1,
+    error: str | None = None,
+    skipped: str | None = None,
+    tags: tuple[str, ...] = (),
+) -> InstanceResult:
+    return InstanceResult(
+        id=f"t/{i}",
+        source="t",
+        arity=arity,
+        tags=list(tags),
+        passed=passed,
+        judge_score=judge,
+        code_match=match,
+        failure_mode=mode,
+        error=error,
+        skipped=skipped,
+        tokens={"prompt": 10, "completion": 2},
+        cost_usd=0.5,
+        model_calls=3,
+        cache_hits=1,
+    )
 
 
 # ------------------------------------------------------------------------------ options
@@ -39,7 +61,9 @@ def test_help_lists_every_option_with_its_default_and_ini_twin(pytester: pytest.
         assert f"--pau-{spec.name}" in out, spec.name
         assert f"pau_{spec.field} " in out, spec.field
         assert "Default" in spec.help, spec.name
-        assert spec.help[0].isupper() or spec.help[0].isdigit() or spec.help.startswith("interactive"), spec.name
+        assert (
+            spec.help[0].isupper() or spec.help[0].isdigit() or spec.help.startswith("interactive")
+        ), spec.name
     assert "PAU benchmark (pytest-pau)" in out
 
 
@@ -47,11 +71,19 @@ def test_resolve_prefers_command_line_then_ini_then_default() -> None:
     ini = {"pau_model": "oracle", "pau_limit": "3", "pau_gate_on_ci": True, "pau_seed": ""}
     cli = {"limit": 5}
     s = resolve(lambda f: cli.get(f), lambda k: ini.get(k, ""))
-    assert (s.model, s.limit, s.gate_on_ci, s.seed, s.judge_model) == ("oracle", 5, True, 0, "local")
+    assert (s.model, s.limit, s.gate_on_ci, s.seed, s.judge_model) == (
+        "oracle",
+        5,
+        True,
+        0,
+        "local",
+    )
 
 
 def test_resolve_names_ini_key_and_file_on_bad_values() -> None:
-    with pytest.raises(ConfigError, match=r"pytest\.ini: pau_limit = '0': expected a whole number >= 1"):
+    with pytest.raises(
+        ConfigError, match=r"pytest\.ini: pau_limit = '0': expected a whole number >= 1"
+    ):
         resolve(lambda f: None, lambda k: "0" if k == "pau_limit" else "", ini_source="pytest.ini")
 
 
@@ -69,9 +101,12 @@ def test_parse_positive_int() -> None:
 
 def test_low_fidelity_roles() -> None:
     assert PauSettings(model="x").low_fidelity_roles() == [
-        ("judge", "local", "--pau-judge-model"), ("coder", "local", "--pau-coder-model")]
-    assert PauSettings(model="x", judge_model="gpt-5", coder_model="local-small").low_fidelity_roles() == [
-        ("coder", "local-small", "--pau-coder-model")]
+        ("judge", "local", "--pau-judge-model"),
+        ("coder", "local", "--pau-coder-model"),
+    ]
+    assert PauSettings(
+        model="x", judge_model="gpt-5", coder_model="local-small"
+    ).low_fidelity_roles() == [("coder", "local-small", "--pau-coder-model")]
 
 
 # ------------------------------------------------------------------------------ collection
@@ -80,21 +115,40 @@ def test_low_fidelity_roles() -> None:
 def test_marker_names_are_safe() -> None:
     assert marker_name("my-data.v2") == "my_data_v2"
     assert marker_name("2024") == "_2024"
-    inst = Instance(id="my-data/x", source="my-data", code="", header="def test_func(arg0):",
-                    description="", arity=1, tags=["easy", "smoke"])
+    inst = Instance(
+        id="my-data/x",
+        source="my-data",
+        code="",
+        header="def test_func(arg0):",
+        description="",
+        arity=1,
+        tags=["easy", "smoke"],
+    )
     assert instance_markers(inst) == ["pau", "arity1", "my_data", "easy", "smoke"]
 
 
 # ------------------------------------------------------------------------------ summary
 
 
-@pytest.mark.parametrize(("score", "bucket"), [(1.0, "1"), (2.49, "2"), (2.5, "3"), (4.6, "5"), (5.0, "5")])
+@pytest.mark.parametrize(
+    ("score", "bucket"), [(1.0, "1"), (2.49, "2"), (2.5, "3"), (4.6, "5"), (5.0, "5")]
+)
 def test_judge_bucket(score: float, bucket: str) -> None:
     assert judge_bucket(score) == bucket
 
 
-@pytest.mark.parametrize(("score", "bucket"), [(0.0, "0.0"), (0.0999, "0.0"), (0.1, "0.1"), (0.3, "0.3"),
-                                               (0.95, "0.9"), (0.9999, "0.9"), (1.0, "1.0")])
+@pytest.mark.parametrize(
+    ("score", "bucket"),
+    [
+        (0.0, "0.0"),
+        (0.0999, "0.0"),
+        (0.1, "0.1"),
+        (0.3, "0.3"),
+        (0.95, "0.9"),
+        (0.9999, "0.9"),
+        (1.0, "1.0"),
+    ],
+)
 def test_match_bucket(score: float, bucket: str) -> None:
     assert match_bucket(score) == bucket
 
@@ -108,18 +162,33 @@ def test_build_summary_counts_only_scored_items() -> None:
         result(5, judge=1, match=0.0, passed=False, mode="none"),
     ]
     s = build_summary(results, selected=6, resamples=200)
-    assert s["counts"] == {"selected": 6, "items": 5, "scored": 3, "passed": 1, "failed": 2,
-                           "errors": 1, "skipped": 1}
+    assert s["counts"] == {
+        "selected": 6,
+        "items": 5,
+        "scored": 3,
+        "passed": 1,
+        "failed": 2,
+        "errors": 1,
+        "skipped": 1,
+    }
     assert s["pass_rate"] == pytest.approx(1 / 3)
     assert s["judge"]["mean"] == pytest.approx(8 / 3)
     assert s["judge"]["histogram"] == {"1": 1, "2": 1, "3": 0, "4": 0, "5": 1}
-    assert s["code_match"]["histogram"]["0.3"] == 1 and s["code_match"]["histogram"]["1.0"] == 1
-    assert s["failure_modes"]["reasoning_error"] == 1 and s["failure_modes"]["unclassified"] == 1
-    assert s["infrastructure_errors"] == 1 and s["errors"] == [{"id": "t/3", "error": "boom"}]
+    assert s["code_match"]["histogram"]["0.3"] == 1
+    assert s["code_match"]["histogram"]["1.0"] == 1
+    assert s["failure_modes"]["reasoning_error"] == 1
+    assert s["failure_modes"]["unclassified"] == 1
+    assert s["infrastructure_errors"] == 1
+    assert s["errors"] == [{"id": "t/3", "error": "boom"}]
     assert s["skipped_reasons"] == {"budget spent": 1}
-    assert s["by_arity"]["2"]["pass_rate"] == 0.0 and s["by_tag"]["easy"]["passed"] == 1
+    assert s["by_arity"]["2"]["pass_rate"] == 0.0
+    assert s["by_tag"]["easy"]["passed"] == 1
     assert (s["tokens"], s["cost_usd"], s["model_calls"], s["cache_hits"]) == (
-        {"prompt": 50, "completion": 10}, 2.5, 15, 5)
+        {"prompt": 50, "completion": 10},
+        2.5,
+        15,
+        5,
+    )
     low, high = s["judge"]["ci"]
     assert 1 <= low <= s["judge"]["mean"] <= high <= 5
 
@@ -129,7 +198,9 @@ def test_gates_use_mean_or_ci_low_and_fail_without_data() -> None:
     [g] = evaluate_gates(summary, Gates(min_mean_judge=3.5))
     assert (g["passed"], g["value"], g["statistic"]) == (True, 4.0, "mean")
     [g] = evaluate_gates(summary, Gates(min_mean_judge=3.5, on_ci=True))
-    assert g["statistic"] == "ci_low" and g["value"] < 3.5 and not g["passed"]
+    assert g["statistic"] == "ci_low"
+    assert g["value"] < 3.5
+    assert not g["passed"]
     empty = build_summary([], resamples=10)
     verdicts = evaluate_gates(empty, Gates(min_pass_rate=0.1, min_mean_match=0.1))
     assert [v["passed"] for v in verdicts] == [False, False]
@@ -147,17 +218,27 @@ def test_bar() -> None:
 
 
 def test_render_text_with_notes_extra_lines_and_gates() -> None:
-    summary = build_summary([result(1), result(2, judge=1, match=0.0, passed=False, mode="hallucination")],
-                            gates=Gates(min_pass_rate=0.9), resamples=100, wall_s=1.5)
+    summary = build_summary(
+        [result(1), result(2, judge=1, match=0.0, passed=False, mode="hallucination")],
+        gates=Gates(min_pass_rate=0.9),
+        resamples=100,
+        wall_s=1.5,
+    )
     w = TextWriter(width=60)
     render(summary, w, notes=["the judge is weak"], extra_lines=["extra: hello"], unicode=False)
     text = w.getvalue()
     assert text.startswith("=" * 23 + " PAU summary " + "=" * 23)
-    for line in ("items 2: 1 passed, 1 failed", "  hallucination                 1  100.0%",
-                 "note: the judge is weak", "extra: hello", "wall 1.5 s",
-                 "  FAIL pass rate >= 90.0%: 50.0%, short by 40.0 points  (--pau-min-pass-rate)"):
+    for line in (
+        "items 2: 1 passed, 1 failed",
+        "  hallucination                 1  100.0%",
+        "note: the judge is weak",
+        "extra: hello",
+        "wall 1.5 s",
+        "  FAIL pass rate >= 90.0%: 50.0%, short by 40.0 points  (--pau-min-pass-rate)",
+    ):
         assert line in text, line
-    assert "█" not in text and "#" in text
+    assert "█" not in text
+    assert "#" in text
 
 
 # ------------------------------------------------------------------------------ messages
@@ -166,9 +247,18 @@ def test_render_text_with_notes_extra_lines_and_gates() -> None:
 def test_failure_message_names_thresholds_and_mismatch() -> None:
     r = result(1, judge=2, match=0.5, passed=False, mode="self_contradiction")
     r.gold, r.prediction, r.judge_explanation = "Adds one.", "Adds two.", "Off by one."
-    r.mismatches = [Mismatch(input="(1,)", expected="2", got="3"), Mismatch(input="(2,)", expected="3", got="4")]
+    r.mismatches = [
+        Mismatch(input="(1,)", expected="2", got="3"),
+        Mismatch(input="(2,)", expected="3", got="4"),
+    ]
     text = failure_message(r, judge_threshold=3, match_threshold=0.8)
-    assert text.splitlines()[:2] == ["t/1: judge score 2 < 3 and code match 0.50 < 0.8",
-                                     "failure mode: self_contradiction"]
-    assert "code:        code match 0.50; first mismatch: test_func(1,) expected 2, got 3 (+1 more)" in text
-    assert "judge 2/5:   Off by one." in text and "gold:        Adds one." in text
+    assert text.splitlines()[:2] == [
+        "t/1: judge score 2 < 3 and code match 0.50 < 0.8",
+        "failure mode: self_contradiction",
+    ]
+    assert (
+        "code:        code match 0.50; first mismatch: test_func(1,) expected 2, got 3 (+1 more)"
+        in text
+    )
+    assert "judge 2/5:   Off by one." in text
+    assert "gold:        Adds one." in text

@@ -43,9 +43,17 @@ def test_xdist_results_equal_a_serial_run(run_pau, pau_pytester) -> None:
 
 @pytest.mark.slow
 def test_xdist_gate_failure_sets_the_controller_exit_status(run_pau) -> None:
-    result = run_pau("-n", "2", "-m", "smoke", "--pau-min-mean-judge=5.0",
-                     "--pau-judge-threshold=1", "--pau-match-threshold=0", model="null",
-                     subprocess=True)
+    result = run_pau(
+        "-n",
+        "2",
+        "-m",
+        "smoke",
+        "--pau-min-mean-judge=5.0",
+        "--pau-judge-threshold=1",
+        "--pau-match-threshold=0",
+        model="null",
+        subprocess=True,
+    )
     result.assert_outcomes(passed=2)
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.stdout.fnmatch_lines(["  FAIL mean judge score >= 5.00: 1.00, short by 4.00*"])

@@ -121,7 +121,10 @@ SCORING_RULES: list[tuple[str, Any]] = [
     (MARKERS["judge_retry"], judge_reply),
     (MARKERS["judge"], judge_reply),
     (MARKERS["coder"], coder_reply),
-    (MARKERS["classify"], "Its calls never reached the special case.\nLabel: insufficient_exploration"),
+    (
+        MARKERS["classify"],
+        "Its calls never reached the special case.\nLabel: insufficient_exploration",
+    ),
 ]
 
 
