@@ -24,7 +24,6 @@ import pytest
 from pytest_pau._version import __version__
 from pytest_pau.errors import ConfigError, PauError
 from pytest_pau.models import Instance, InstanceResult, Report, RunInfo
-from pytest_pau.report.summary import Gates, build_summary
 from pytest_pau.settings import PauSettings
 
 if TYPE_CHECKING:
@@ -228,6 +227,9 @@ class PauSession:
 
     def finish(self, exitstatus: int, interrupted: bool) -> None:
         """Summary, gates, report files. Called once, on the controller."""
+        # Imported here: numpy is not worth loading in runs that never get this far.
+        from pytest_pau.report.summary import Gates, build_summary
+
         s = self.settings
         results = self.ordered_results()
         gates = Gates(s.min_mean_judge, s.min_pass_rate, s.min_mean_match, on_ci=s.gate_on_ci)
