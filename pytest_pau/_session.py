@@ -96,6 +96,25 @@ class PauSession:
         self.order = {inst.id: i for i, inst in enumerate(self.instances)}
         return self.instances
 
+    def prepare_cache(self) -> None:
+        """Create the model cache before any worker starts (controller or single process).
+
+        Two xdist workers creating a fresh SQLite file at the same moment can collide on
+        switching it to WAL mode ("database is locked"); once the file exists in WAL mode,
+        workers only open it. Also makes a broken ``--pau-cache-dir`` fail before any item.
+        """
+        if self.is_worker or self.settings.no_cache or self.settings.cache_dir is None:
+            return
+        from pytest_pau.llm.cache import ResponseCache
+
+        try:
+            ResponseCache(self.settings.cache_dir).close()
+        except Exception as exc:  # sqlite3 and OS errors: say which option to fix
+            raise ConfigError(
+                f"--pau-cache-dir={str(self.settings.cache_dir)!r}: cannot create the model "
+                f"cache there ({exc}); pick a writable folder or pass --pau-no-cache"
+            ) from None
+
     # -- evaluation (workers, or the single process) ------------------------------------------
 
     def eval_config(self) -> Any:

@@ -60,6 +60,11 @@ def pytest_configure(config: pytest.Config) -> None:
         instances = state.load_instances()
     except (ConfigError, DatasetError) as exc:
         raise pytest.UsageError(f"--pau-dataset={settings.dataset!r}: {exc}") from None
+    if not config.option.collectonly:
+        try:
+            state.prepare_cache()
+        except ConfigError as exc:
+            raise pytest.UsageError(str(exc)) from None
     for line in _collect.marker_lines(instances):
         config.addinivalue_line("markers", line)
     config.stash[pau_session_key] = state
