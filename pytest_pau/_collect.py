@@ -80,7 +80,8 @@ def instance_of(item: pytest.Item) -> Instance | None:
     callspec = getattr(item, "callspec", None)
     if callspec is None:
         return None
-    return callspec.params.get(ARGNAME)
+    instance: Instance | None = callspec.params.get(ARGNAME)
+    return instance
 
 
 def uses_instances(items: Iterable[pytest.Item]) -> bool:
@@ -134,7 +135,8 @@ def apply_limit(items: list[pytest.Item], limit: int, order: dict[str, int]) -> 
     """
     ids = {inst.id for item in items if (inst := instance_of(item)) is not None}
     keep = set(sorted(ids, key=lambda i: order.get(i, len(order)))[:limit])
-    kept, dropped = [], []
+    kept: list[pytest.Item] = []
+    dropped: list[pytest.Item] = []
     for item in items:
         inst = instance_of(item)
         (kept if inst is None or inst.id in keep else dropped).append(item)

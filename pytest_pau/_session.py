@@ -157,7 +157,8 @@ class PauSession:
             config = self.config
 
             def classify(**kw: Any) -> str | None:
-                return config.hook.pytest_pau_classify_failure(config=config, **kw)
+                label: str | None = config.hook.pytest_pau_classify_failure(config=config, **kw)
+                return label
 
             evaluator = Evaluator(self.eval_config(), classify_hook=classify)
             s = self.settings

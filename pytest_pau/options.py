@@ -16,7 +16,7 @@ import argparse
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
     import pytest
@@ -427,9 +427,10 @@ def register_pytest_options(parser: pytest.Parser) -> None:
     for spec in ALL_OPTIONS:
         # Ini values stay strings ("" = unset) and go through the same parser as the flag,
         # so `pau_limit = 0` fails with the same message as `--pau-limit=0`.
+        ini_type: Literal["bool", "string"] = "bool" if spec.flag else "string"
         parser.addini(
             "pau_" + spec.field,
             help=spec.help.replace("%%", "%"),
-            type="bool" if spec.flag else "string",
+            type=ini_type,
             default=False if spec.flag else "",
         )

@@ -39,7 +39,7 @@ def templates_dir() -> Path:
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     names = ", ".join(TEMPLATES)
-    parser = subparsers.add_parser(
+    parser: argparse.ArgumentParser = subparsers.add_parser(
         "init",
         help="Write conftest templates into a project.",
         description=f"Copy a template ({names}) into DIR. Existing files are kept unless "

@@ -13,7 +13,7 @@ WIDTH = 100
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
-    parser = subparsers.add_parser(
+    parser: argparse.ArgumentParser = subparsers.add_parser(
         "show",
         help="Print one instance's trajectory from a JSON report.",
         description="Print one instance of a --pau-report file: scores, descriptions, every "

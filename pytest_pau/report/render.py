@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 BAR_WIDTH = 30
@@ -222,7 +222,7 @@ def render(
         writer.line("release gates", bold=True)
         for g in gates:
             pct = g["name"] == "min_pass_rate"
-            fmt = (lambda v: _pct(v)) if pct else (lambda v: _num(v))
+            fmt: Callable[[float | None], str] = _pct if pct else _num
             stat = "95% CI low " if g["statistic"] == "ci_low" else ""
             if g["passed"]:
                 writer.write("  PASS ", green=True, bold=True)
