@@ -79,11 +79,30 @@ class ResponseCache:
             return conn
         conn = sqlite3.connect(self.path, timeout=self.busy_timeout_s, isolation_level=None)
         conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_s * 1000)}")
-        conn.execute("PRAGMA journal_mode = WAL")
-        conn.execute("PRAGMA synchronous = NORMAL")
-        conn.execute(_SCHEMA)
+        self._setup(conn)
         self._local.conn, self._local.pid = conn, os.getpid()
         return conn
+
+    def _setup(self, conn: sqlite3.Connection) -> None:
+        """Switch to WAL and create the table, waiting out other processes doing the same.
+
+        Switching the journal mode takes an exclusive lock and SQLite does not call the
+        busy handler for it, so two xdist workers opening a *new* cache file at the same
+        moment get an immediate "database is locked": retry that until the busy timeout.
+        """
+        deadline = time.monotonic() + self.busy_timeout_s
+        delay = 0.005
+        while True:
+            try:
+                conn.execute("PRAGMA journal_mode = WAL")
+                conn.execute("PRAGMA synchronous = NORMAL")
+                conn.execute(_SCHEMA)
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+                time.sleep(delay)
+                delay = min(delay * 2, 0.2)
 
     def get(self, key: str) -> dict[str, Any] | None:
         """The stored value of ``key``, or None."""
