@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import platform
 import sys
+import tempfile
 import time
 import warnings
 from collections.abc import Callable
@@ -121,11 +122,6 @@ class PauSession:
         from pytest_pau.scoring import EvalConfig
 
         s = self.settings
-        max_cost = s.max_cost_usd
-        workers = int(getattr(self.config, "workerinput", {}).get("workercount", 1) or 1)
-        if max_cost is not None and workers > 1:
-            # Each xdist worker spends from its own share, so the run never exceeds the total.
-            max_cost = max_cost / workers
         return EvalConfig(
             model=s.model or "",
             api_base=s.api_base,
@@ -144,8 +140,26 @@ class PauSession:
             sandbox=s.sandbox,
             cache_dir=s.cache_dir,
             no_cache=s.no_cache,
-            max_cost_usd=max_cost,
+            max_cost_usd=s.max_cost_usd,
+            budget=self.budget(),
         )
+
+    def budget(self) -> Any:
+        """The run's budget: under xdist, one ledger file shared by all workers.
+
+        Every worker charges the same file (named after xdist's test-run id) under a file
+        lock, so ``--pau-max-cost-usd`` caps the whole run, not a share per worker. None
+        without a cap or without workers (the Evaluator then makes a process-local one).
+        """
+        s = self.settings
+        workerinput = getattr(self.config, "workerinput", None)
+        if s.max_cost_usd is None or workerinput is None:
+            return None
+        from pytest_pau.llm import Budget
+
+        base = s.cache_dir if s.cache_dir is not None else Path(tempfile.gettempdir())
+        ledger = Path(base) / "budget" / f"run-{workerinput['testrunuid']}.usd"
+        return Budget(s.max_cost_usd, ledger=ledger)
 
     @property
     def evaluator(self) -> Evaluator:

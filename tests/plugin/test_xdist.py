@@ -57,3 +57,31 @@ def test_xdist_gate_failure_sets_the_controller_exit_status(run_pau) -> None:
     result.assert_outcomes(passed=2)
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.stdout.fnmatch_lines(["  FAIL mean judge score >= 5.00: 1.00, short by 4.00*"])
+
+
+@pytest.mark.slow
+def test_xdist_workers_share_one_budget_ledger(pau_pytester) -> None:
+    # A priced model name, so litellm computes a real cost for each scripted answer.
+    from pytest_pau.testing import ScriptedLLM
+
+    from .toy import SCORING_RULES, scoring_args
+
+    with ScriptedLLM(SCORING_RULES, model="openai/gpt-4o-mini") as priced:
+        result = pau_pytester.runpytest_subprocess(
+            "--pau-model=oracle",
+            "--pau-dataset=toy.jsonl",
+            "--pau-cache-dir=cache",
+            "--pau-max-cost-usd=1000",
+            "--pau-report=r.json",
+            "-n",
+            "2",
+            *scoring_args(priced),
+        )
+    result.assert_outcomes(passed=3, failed=1, errors=1)
+    ledgers = list((pau_pytester.path / "cache" / "budget").glob("run-*.usd"))
+    assert len(ledgers) == 1, ledgers  # one file for the whole run, not one per worker
+    spent = float(ledgers[0].read_text())
+    report = read_report(pau_pytester.path / "r.json")
+    total = sum(i.cost_usd for i in report.instances)
+    assert spent > 0
+    assert spent == pytest.approx(total, rel=1e-6)
