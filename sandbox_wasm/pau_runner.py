@@ -10,8 +10,7 @@ JSON object (ASCII only, so it crosses any boundary unchanged) with the fields o
 attribute such as ``math.pi = 3``, an attribute of a class or function, a newly imported
 module, frame or garbage-collector introspection): the host then throws this interpreter
 away and starts a fresh one before the next call, so no state leaks between queries.
-Detecting is cheap (an audit hook and an identity fingerprint of every module namespace,
-about 0.1 ms in Wasm); restarting costs about 1 ms, paid only after such calls.
+What is refused and what makes a call dirty is decided by :mod:`pau_guard`.
 """
 
 from __future__ import annotations
@@ -26,6 +25,7 @@ import random
 import sys
 from typing import Any
 
+import pau_guard
 import pau_literals
 
 #: Standard-library modules PAU-style methods use. The Wasm component only contains what
@@ -88,131 +88,30 @@ PRELOAD = (
     "weakref",
     "_pylong",
 )
-
-#: Audit events after which the interpreter is replaced (state may have been touched).
-_TAINT_EVENTS = frozenset(
-    {
-        "object.__setattr__",
-        "object.__delattr__",
-        "object.__getattr__",
-        "sys._getframe",
-        "sys._getframemodulename",
-        "sys._current_frames",
-        "sys.settrace",
-        "sys.setprofile",
-        "gc.get_objects",
-        "gc.get_referrers",
-        "gc.get_referents",
-        "import",
-        "builtins.input",
-        "sys.addaudithook",
-        "cpython.PyInterpreterState_Clear",
-        "function.__new__",
-    }
-)
-#: Audit events refused outright while a method runs (the Wasm guest lacks these
-#: capabilities anyway; refusing them gives the same clear error in the process backend).
-_BLOCKED_PREFIXES = (
-    "open",
-    "os.",
-    "socket.",
-    "subprocess.",
-    "ctypes.",
-    "shutil.",
-    "urllib.",
-    "http.",
-    "ftplib.",
-    "smtplib.",
-    "poplib.",
-    "imaplib.",
-    "nntplib.",
-    "telnetlib.",
-    "webbrowser.",
-    "pty.",
-    "fcntl.",
-    "msvcrt.",
-    "winreg.",
-    "_winapi.",
-    "mmap.",
-    "resource.",
-    "signal.",
-    "syslog.",
-    "sqlite3.",
-    "glob.",
-    "tempfile.",
-    "pathlib.",
-    "_posixsubprocess.",
-    "sys.monitoring",
-    # A sleep blocks inside the host, where the epoch deadline cannot interrupt it.
-    "time.sleep",
-)
-#: In the process backend (trusted code, real filesystem) only the dangerous ones.
-_PROCESS_BLOCKED = (
-    "os.system",
-    "os.exec",
-    "os.spawn",
-    "os.posix_spawn",
-    "os.fork",
-    "os.forkpty",
-    "os.kill",
-    "os.killpg",
-    "os.remove",
-    "os.unlink",
-    "os.rename",
-    "os.rmdir",
-    "os.mkdir",
-    "os.chmod",
-    "os.chown",
-    "os.truncate",
-    "os.symlink",
-    "os.link",
-    "os.putenv",
-    "os.unsetenv",
-    "socket.",
-    "subprocess.",
-    "ctypes.",
-    "shutil.",
-    "pty.",
-    "signal.",
-    "resource.",
-    "webbrowser.",
-    "urllib.",
-    "http.",
-    "ftplib.",
-    "smtplib.",
-    "_posixsubprocess.",
-)
 _MAX_MESSAGE = 2000
 _MAX_FRAMES = 6
 
 
 class _State:
-    """Everything the runner keeps between calls (one instance, ``_S``)."""
+    """What the runner keeps between calls (one instance, ``_S``; the policy keeps ``pau_guard.G``)."""
 
     def __init__(self) -> None:
         self.code: Any = None
         self.entry = "test_func"
         self.load_error: dict[str, Any] | None = None
-        self.in_call = False
-        self.tainted: str | None = None
-        self.snapshot: dict[
-            str, tuple[Any, dict[str, Any], list[str], list[int], tuple[str, ...]]
-        ] = {}
-        self.full_check = True
         self.seeded: int | None = None
-        self.touched: set[str] = set()
-        self.n_modules = 0
         self.builtins_dict: dict[str, Any] = {}
-        self.strict = True
 
 
 _S = _State()
+_G = pau_guard.G
 # Bound once, so a method that rebinds builtins or json cannot change how results are
 # reported after it returns.
-_id, _list, _map, _len, _type, _repr, _str = id, list, map, len, type, repr, str
+_len, _type, _repr, _str = len, type, repr, str
 _dumps = json.dumps
 _isnt_literal = pau_literals.is_literal
 _parse, _LiteralError = pau_literals.parse_literal, pau_literals.LiteralError
+_changed, _snapshot, _risky = pau_guard.changed, pau_guard.snapshot, pau_guard.risky
 
 
 class _Sink(io.TextIOBase):
@@ -223,27 +122,6 @@ class _Sink(io.TextIOBase):
 
     def writable(self) -> bool:
         return True
-
-
-def _audit(event: str, args: tuple[Any, ...]) -> None:
-    if not _S.in_call:
-        return
-    if event in _TAINT_EVENTS:
-        if _S.tainted is None:
-            _S.tainted = event
-        return
-    if _S.strict:
-        blocked = event.startswith(_BLOCKED_PREFIXES)
-    else:
-        # Trusted code may read files (lazy imports do), but not write them.
-        mode = args[1] if event == "open" and _len(args) > 1 and isinstance(args[1], str) else ""
-        blocked = event.startswith(_PROCESS_BLOCKED) or any(c in mode for c in "wax+")
-    if blocked:
-        _S.tainted = _S.tainted or event
-        target = f" {args[0]!r}" if args and isinstance(args[0], (str, bytes, int)) else ""
-        raise PermissionError(
-            f"sandbox: {event}{target} is not allowed (no filesystem, network, processes or OS access)"
-        )
 
 
 def init(strict: bool = True) -> None:
@@ -259,16 +137,17 @@ def init(strict: bool = True) -> None:
         with contextlib.suppress(ImportError):  # a module this build of CPython lacks
             importlib.import_module(name)
     sys.set_int_max_str_digits(0)
-    _S.strict = strict
+    _G.strict = strict
     if strict:
         # select() with a timeout would also block inside the host; nothing PAU needs.
         sys.modules["select"] = None  # type: ignore[assignment]
     _S.builtins_dict = dict(builtins.__dict__)
-    _S.builtins_dict["__import__"] = _tracking_import
-    # The method must not find this module (and its state) through sys.modules.
+    _S.builtins_dict["__import__"] = pau_guard.tracking_import
+    # The method must not find these modules (and their state) through sys.modules.
     sys.modules.pop("pau_runner", None)
+    sys.modules.pop("pau_guard", None)
     sys.modules.pop("pau_literals", None)
-    sys.addaudithook(_audit)
+    sys.addaudithook(pau_guard.audit)
 
 
 def seal() -> None:
@@ -277,213 +156,6 @@ def seal() -> None:
     Call it last, once the entry module has defined everything it defines.
     """
     _snapshot()
-
-
-def _snapshot() -> None:
-    snap = {}
-    by_id = {_id(m): n for n, m in _list(sys.modules.items())}
-    for name, mod in _list(sys.modules.items()):
-        d = getattr(mod, "__dict__", None)
-        if _type(d) is not dict:
-            continue
-        # Modules reachable in one attribute step (``os.path`` from ``os``) are checked
-        # together with the module itself.
-        near = tuple(
-            {by_id[_id(v)] for v in d.values() if _id(v) in by_id and _type(v) is _type(sys)}
-        )
-        snap[name] = (mod, d, _list(d), _list(_map(_id, d.values())), near)
-    _S.snapshot = snap
-    _S.n_modules = _len(sys.modules)
-
-
-def _module_changed(name: str) -> bool:
-    entry = _S.snapshot.get(name)
-    if entry is None:
-        return False
-    mod, d, keys, ids, _near = entry
-    return (
-        sys.modules.get(name) is not mod
-        or _len(d) != _len(keys)
-        or _list(_map(_id, d.values())) != ids
-        or _list(d) != keys
-    )
-
-
-def _changed(old_only: bool = False) -> str | None:
-    """Name of the first module whose namespace differs from the snapshot, or None.
-
-    In the fast mode only the modules the method imported (and their direct module
-    attributes) are compared: comparing all ~6000 module attributes costs ~2 ms in Wasm,
-    ten times a typical call. Code that could reach other modules without importing them
-    (``getattr``, ``__globals__``, ``sys``...) runs in the full mode (see :func:`load`).
-
-    Args:
-        old_only: Ignore modules imported since the snapshot.
-    """
-    modules = sys.modules
-    if _len(modules) != _S.n_modules and not old_only:
-        return "sys.modules"
-    if _S.full_check:
-        if _S.strict:
-            # Comparing everything costs ~8 ms in Wasm; a fresh instance costs ~1 ms.
-            return "risky code: fresh interpreter per call"
-        names = _S.snapshot
-    else:
-        names = {"builtins"}
-        for name in _S.touched:
-            names.add(name)
-            entry = _S.snapshot.get(name)
-            if entry is not None:
-                names.update(entry[4])
-    for name in names:
-        if _module_changed(name):
-            return name
-    return None
-
-
-#: Names whose presence in a method's code could reach modules it does not import, or
-#: the sandbox's own state; such code gets the full (slower) state check on every call.
-_RISKY_NAMES = frozenset(
-    {
-        "getattr",
-        "setattr",
-        "delattr",
-        "vars",
-        "globals",
-        "locals",
-        "eval",
-        "exec",
-        "compile",
-        "__import__",
-        "breakpoint",
-        "format",
-        "format_map",
-        "attrgetter",
-        "methodcaller",
-        "Formatter",
-        "sys",
-        "gc",
-        "inspect",
-        "importlib",
-        "builtins",
-        "modules",
-        "object",
-        "type",
-        "super",
-        "dir",
-        "help",
-        "open",
-        "memoryview",
-        "pickle",
-        "copyreg",
-        "marshal",
-        "tb_frame",
-        "f_globals",
-        "f_back",
-        "f_builtins",
-        "f_locals",
-        "gi_frame",
-        "cr_frame",
-        "ag_frame",
-        "gi_code",
-    }
-)
-_SAFE_DUNDERS = frozenset(
-    {
-        "__init__",
-        "__name__",
-        "__main__",
-        "__module__",
-        "__qualname__",
-        "__firstlineno__",
-        "__static_attributes__",
-        "__classcell__",
-        "__doc__",
-        "__annotations__",
-        "__annotate__",
-        "__repr__",
-        "__str__",
-        "__len__",
-        "__iter__",
-        "__next__",
-        "__getitem__",
-        "__setitem__",
-        "__delitem__",
-        "__contains__",
-        "__eq__",
-        "__ne__",
-        "__lt__",
-        "__le__",
-        "__gt__",
-        "__ge__",
-        "__hash__",
-        "__bool__",
-        "__add__",
-        "__sub__",
-        "__mul__",
-        "__truediv__",
-        "__floordiv__",
-        "__mod__",
-        "__pow__",
-        "__neg__",
-        "__pos__",
-        "__abs__",
-        "__call__",
-        "__enter__",
-        "__exit__",
-        "__slots__",
-        "__post_init__",
-        "__radd__",
-        "__rmul__",
-        "__and__",
-        "__or__",
-        "__xor__",
-        "__invert__",
-        "__index__",
-        "__int__",
-        "__float__",
-        "__lshift__",
-        "__rshift__",
-        "__matmul__",
-        "__iadd__",
-        "__isub__",
-        "__imul__",
-        "__reversed__",
-        "__missing__",
-        "__format__",
-    }
-)
-
-
-def _risky(code: Any) -> bool:
-    """Whether compiled code names anything that escapes the import-based state check."""
-    for name in code.co_names:
-        if name in _RISKY_NAMES or (name.startswith("__") and name not in _SAFE_DUNDERS):
-            return True
-    for const in code.co_consts:
-        if _type(const) is str and "__" in const and const not in _SAFE_DUNDERS:
-            return True
-        if hasattr(const, "co_names") and _risky(const):
-            return True
-    return False
-
-
-def _tracking_import(
-    name: str, globals: Any = None, locals: Any = None, fromlist: Any = (), level: int = 0
-) -> Any:
-    module = _real_import(name, globals, locals, fromlist, level)
-    if level == 0 and _type(name) is str:
-        touched = _S.touched
-        parts = name.split(".")
-        for i in range(1, _len(parts) + 1):
-            touched.add(".".join(parts[:i]))
-        for item in fromlist or ():
-            if _type(item) is str:
-                touched.add(f"{name}.{item}")
-    return module
-
-
-_real_import = builtins.__import__
 
 
 def load(code: str, entry: str) -> str:
@@ -498,7 +170,7 @@ def load(code: str, entry: str) -> str:
     ) as exc:  # SyntaxError, ValueError (null bytes), RecursionError, MemoryError
         _S.load_error = _error(exc, with_traceback=False)
         return _dumps(_S.load_error)
-    _S.full_check = _risky(_S.code)
+    _G.full_check = _risky(_S.code)
     import linecache
 
     # Lets tracebacks show the method's own source lines.
@@ -555,9 +227,9 @@ def call(args_text: str, seed: int, max_output: int) -> str:
     out: dict[str, Any]
     saved = sys.stdout, sys.stderr, sys.stdin
     sys.stdout, sys.stderr, sys.stdin = _Sink(), _Sink(), io.StringIO()
-    _S.tainted = None
-    _S.touched = set()
-    _S.in_call = True
+    _G.tainted = None
+    _G.touched = set()
+    _G.in_call = True
     try:
         namespace = {"__name__": "__pau_method__", "__builtins__": dict(_S.builtins_dict)}
         exec(_S.code, namespace)
@@ -573,12 +245,12 @@ def call(args_text: str, seed: int, max_output: int) -> str:
         if _type(exc) is MemoryError:
             out["dirty"] = "MemoryError"  # give the grown heap back to the host
     finally:
-        _S.in_call = False
+        _G.in_call = False
         sys.stdout, sys.stderr, sys.stdin = saved
-        if _S.full_check or "random" in _S.touched:
+        if _G.full_check or "random" in _G.touched:
             _S.seeded = None
-    dirty = out.get("dirty") or _S.tainted or _changed()
-    if dirty in ("import", "sys.modules") and not _S.strict and _changed(old_only=True) is None:
+    dirty = out.get("dirty") or _G.tainted or _changed()
+    if dirty in ("import", "sys.modules") and not _G.strict and _changed(old_only=True) is None:
         # Process backend: a newly imported module is fresh state, not leaked state;
         # restarting the worker for it would re-import it on every call.
         _snapshot()
@@ -637,7 +309,7 @@ def _short_traceback(exc: BaseException, name: str, message: str) -> str:
     frames: collections.deque[tuple[int, str]] = collections.deque(maxlen=_MAX_FRAMES)
     total = 0
     tb = exc.__traceback__
-    guarded, _S.in_call = _S.in_call, False  # our own frame walk is not the method's
+    guarded, _G.in_call = _G.in_call, False  # our own frame walk is not the method's
     try:
         while tb is not None:
             code = tb.tb_frame.f_code
@@ -646,7 +318,7 @@ def _short_traceback(exc: BaseException, name: str, message: str) -> str:
                 total += 1
             tb = tb.tb_next
     finally:
-        _S.in_call = guarded
+        _G.in_call = guarded
     import linecache
 
     lines = ["Traceback (most recent call last):"]

@@ -28,7 +28,13 @@ from pytest_pau.errors import SandboxBuildError
 from pytest_pau.paths import versioned_cache_dir
 
 #: Files of the guest that go into the component (and into its cache key).
-GUEST_FILES = ("app.py", "pau_runner.py", "pau_literals.py", "wit/sandbox.wit")
+GUEST_FILES = (
+    "app.py",
+    "pau_runner.py",
+    "pau_guard.py",
+    "pau_literals.py",
+    "wit/sandbox.wit",
+)
 WORLD = "sandbox"
 BUILD_TIMEOUT_S = 600
 

@@ -3,7 +3,7 @@
 The instance is created on the first call (about 1 ms, the component being shared and
 pre-initialised) and reused while calls leave no trace. It is thrown away, and a fresh
 one started for the next call, after a trap (fuel, wall clock, stack) or when the guest
-reports that the method touched shared state (``dirty``, see ``pau_runner.py``).
+reports that the method touched shared state (``dirty``, see ``pau_guard.py``).
 """
 
 from __future__ import annotations

@@ -89,3 +89,13 @@ def test_concurrent_first_use_shares_one_compiled_cache(tmp_path: Path) -> None:
     compiled = list((cache / relative).parent.glob("*.cwasm"))
     assert len(compiled) == 1
     assert not list((cache / relative).parent.glob(".*.tmp"))
+
+
+def test_every_guest_file_is_in_the_source_hash() -> None:
+    """A guest module left out of ``GUEST_FILES`` would not trigger a rebuild when it changes."""
+    from pytest_pau.sandbox.build import GUEST_FILES, guest_dir
+
+    root = guest_dir()
+    on_disk = {p.relative_to(root).as_posix() for p in root.glob("*.py")}
+    on_disk |= {p.relative_to(root).as_posix() for p in root.glob("wit/*.wit")}
+    assert on_disk == set(GUEST_FILES)
