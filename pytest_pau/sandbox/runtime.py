@@ -20,7 +20,7 @@ from typing import Any, Protocol
 #: Seconds between two epoch ticks (the wall-clock limit's resolution).
 TICK_S = 0.01
 #: Part of the compiled-code cache name: change it when the engine config changes.
-CONFIG_TAG = "fuel-epoch-v1"
+CONFIG_TAG = "fuel-epoch-nosig-v2"
 #: What ``time.time()`` returns inside the guest: 2024-01-01 00:00:00 UTC.
 FROZEN_EPOCH_S = 1_704_067_200
 
@@ -41,6 +41,12 @@ class Runtime:
         config = Config()
         config.consume_fuel = True
         config.epoch_interruption = True
+        # Explicit bounds and stack checks instead of guard pages and a SIGSEGV handler:
+        # wasmtime's handler must be the first to see a fault, and anything that installs
+        # its own handler after the engine exists (faulthandler re-enabled by an in-process
+        # pytest run, native libraries) turned a guest stack overflow into a crash of the
+        # whole process. Costs a few percent per call; measured in benchmarks/README.md.
+        config.signals_based_traps = False
         self.engine = Engine(config)
         self.component: Any = load_component(self.engine, CONFIG_TAG)
         self.linker = Linker(self.engine)

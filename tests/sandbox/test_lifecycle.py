@@ -34,6 +34,39 @@ def test_process_exits_cleanly_with_live_sandboxes() -> None:
     assert proc.stderr.strip() == ""
 
 
+FOREIGN_HANDLER_SCRIPT = """
+import faulthandler
+from pytest_pau.sandbox import Sandbox
+with Sandbox("def test_func(x):\\n    return x") as box:  # the engine exists from here on
+    assert box.call_literal("(1,)").ok
+faulthandler.enable()  # a SIGSEGV handler installed after wasmtime's, as pytester runs do
+deep = "import sys\\ndef test_func():\\n    sys.setrecursionlimit(10**7)\\n" \\
+    "    def f(n):\\n        return f(n + 1)\\n    return f(0)"
+nested = "def test_func():\\n    x = []\\n    for _ in range(10**5):\\n        x = [x]\\n    return x"
+for code in (deep, nested):
+    with Sandbox(code) as box:
+        print(box.call_literal("()").error_type)
+print("alive")
+"""
+
+
+@pytest.mark.usefixtures("wasm_ready")
+def test_guest_stack_overflow_is_contained_under_a_foreign_signal_handler() -> None:
+    # Regression: with signal-based traps, faulthandler enabled after the engine turned a
+    # guest stack overflow into a crash of the host process (seen as a dead xdist worker).
+    proc = subprocess.run(
+        [sys.executable, "-c", FOREIGN_HANDLER_SCRIPT],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    lines = proc.stdout.split()
+    assert lines[-1] == "alive"
+    assert lines[0] == "RecursionError"
+
+
 def _rss_mib() -> float:
     with open("/proc/self/status") as f:
         for line in f:
