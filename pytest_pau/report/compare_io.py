@@ -9,13 +9,12 @@ comparison needs only ids, verdicts and scores, so :func:`read_scores` reads a
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import Protocol
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
-from pytest_pau.errors import ConfigError
 from pytest_pau.models import Report, RunInfo
+from pytest_pau.report.json_report import read_model
 
 
 class Scored(Protocol):
@@ -72,20 +71,4 @@ def read_scores(path: str | os.PathLike[str]) -> ScoresReport:
         ConfigError: the file is missing or is not a pytest-pau report; the message
             names the file and the first problem.
     """
-    p = Path(path).expanduser()
-    try:
-        text = p.read_bytes()
-    except OSError as exc:
-        raise ConfigError(
-            f"cannot read report {str(p)!r}: {exc.strerror or exc}; "
-            "write one with `pytest --pau-model=MODEL --pau-report=PATH`"
-        ) from None
-    try:
-        return ScoresReport.model_validate_json(text)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(x) for x in first.get("loc", ())) or "(top level)"
-        raise ConfigError(
-            f"{str(p)!r} is not a pytest-pau JSON report: at {where}: {first.get('msg')}; "
-            "expected the file that --pau-report wrote"
-        ) from None
+    return read_model(path, ScoresReport)

@@ -11,11 +11,14 @@ import contextlib
 import os
 import tempfile
 from pathlib import Path
+from typing import TypeVar
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from pytest_pau.errors import ConfigError
 from pytest_pau.models import Report
+
+M = TypeVar("M", bound=BaseModel)
 
 
 def write_report(path: str | os.PathLike[str], report: Report) -> Path:
@@ -36,6 +39,10 @@ def write_report(path: str | os.PathLike[str], report: Report) -> Path:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
+        # mkstemp makes the file 0600; give it the mode a plain open() would (umask applies).
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -51,16 +58,26 @@ def read_report(path: str | os.PathLike[str]) -> Report:
         ConfigError: The file is missing or is not a pytest-pau report; the message
             names the file and the first problem.
     """
+    return read_model(path, Report)
+
+
+def read_model(path: str | os.PathLike[str], model: type[M]) -> M:
+    """Read a JSON report into ``model`` (:class:`Report`, or a lighter view of it).
+
+    Raises:
+        ConfigError: The file is missing or does not validate as ``model``; the message
+            names the file and the first problem.
+    """
     p = Path(path).expanduser()
     try:
-        text = p.read_text(encoding="utf-8")
+        text = p.read_bytes()
     except OSError as exc:
         raise ConfigError(
             f"cannot read report {str(p)!r}: {exc.strerror or exc}; "
             "write one with `pytest --pau-model=MODEL --pau-report=PATH`"
         ) from None
     try:
-        return Report.model_validate_json(text)
+        return model.model_validate_json(text)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(x) for x in first.get("loc", ())) or "(top level)"

@@ -262,3 +262,30 @@ def test_failure_message_names_thresholds_and_mismatch() -> None:
     )
     assert "judge 2/5:   Off by one." in text
     assert "gold:        Adds one." in text
+
+
+def test_written_report_gets_the_mode_of_an_ordinary_file(tmp_path) -> None:
+    import os
+
+    from pytest_pau.models import Report, RunInfo
+    from pytest_pau.report.json_report import read_report, write_report
+
+    run = RunInfo(
+        plugin_version="0",
+        model="m",
+        judge_model="j",
+        coder_model="c",
+        dataset="d",
+        split="test",
+        mode="interactive",
+        seed=0,
+        max_iterations=1,
+    )
+    old = os.umask(0o022)
+    try:
+        path = write_report(tmp_path / "r.json", Report(run=run))
+    finally:
+        os.umask(old)
+    assert path.stat().st_mode & 0o777 == 0o644  # not mkstemp's 0600: CI uploads it
+    assert read_report(path).run.model == "m"
+    assert not list(tmp_path.glob(".r.json.*"))  # no temporary file left behind
