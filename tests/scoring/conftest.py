@@ -1,44 +1,10 @@
-"""Fixtures of the scoring tests (the same as tests/agent's: each folder runs on its own)."""
+"""Fixtures of the scoring tests (``double`` and ``scripted`` come from tests/conftest.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-
 import pytest
 
-from pytest_pau.llm import LLMClient, RetryPolicy
 from pytest_pau.models import Example, Instance
-from pytest_pau.testing import ScriptedLLM
-
-DOUBLE_CODE = """
-def validate_input_args(arg0):
-    if not isinstance(arg0, int) or isinstance(arg0, bool):
-        raise TypeError("arg0 must be an int")
-
-def test_func(arg0):
-    validate_input_args(arg0)
-    return arg0 * 2
-"""
-
-
-@pytest.fixture
-def double() -> Instance:
-    """Doubles an int; raises TypeError on anything else."""
-    return Instance(
-        id="t/double",
-        source="t",
-        code=DOUBLE_CODE,
-        header="def test_func(arg0):",
-        description="Returns the integer argument doubled; raises TypeError for a non-int.",
-        train_examples=[Example(input="(2,)", output="4"), Example(input="(5,)", output="10")],
-        test_examples=[
-            Example(input="(0,)", output="0"),
-            Example(input="(-4,)", output="-8"),
-            Example(input="('a',)", output="arg0 must be an int", raises="TypeError"),
-        ],
-        arity=1,
-    )
-
 
 ISQRT_CODE = """
 import math
@@ -69,24 +35,3 @@ def isqrt() -> Instance:
         ],
         arity=1,
     )
-
-
-@pytest.fixture
-def scripted() -> Iterator[Callable[..., tuple[ScriptedLLM, LLMClient]]]:
-    """``scripted(rules) -> (server, client)``: a started server and a real, uncached client."""
-    servers: list[ScriptedLLM] = []
-
-    def make(rules: object, **kwargs: object) -> tuple[ScriptedLLM, LLMClient]:
-        llm = ScriptedLLM(rules, **kwargs).start()  # type: ignore[arg-type]
-        servers.append(llm)
-        client = LLMClient(
-            llm.model,
-            api_base=llm.api_base,
-            api_key=llm.api_key,
-            retry=RetryPolicy(max_attempts=2, base_s=0.01, max_total_wait_s=1.0),
-        )
-        return llm, client
-
-    yield make
-    for server in servers:
-        server.close()

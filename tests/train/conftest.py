@@ -9,40 +9,17 @@ import pytest
 
 from pytest_pau.agent import MARKERS
 from pytest_pau.llm import LLMClient, RetryPolicy
-from pytest_pau.models import Example, Instance
+from pytest_pau.models import Instance
 from pytest_pau.testing import ScriptedLLM
-
-DOUBLE_CODE = """
-def validate_input_args(arg0):
-    if not isinstance(arg0, int) or isinstance(arg0, bool):
-        raise TypeError("arg0 must be an int")
-
-def test_func(arg0):
-    validate_input_args(arg0)
-    return arg0 * 2
-"""
 
 #: The critic prompts' last line (``train/prompts/critic_*.md``): what scripted rules match.
 CRITIC = r"Rating: N\nwhere N is an integer from 0 to 9"
 
 
 @pytest.fixture
-def double() -> Instance:
-    """Doubles an int; raises TypeError on anything else."""
-    return Instance(
-        id="t/double",
-        source="t",
-        code=DOUBLE_CODE,
-        header="def test_func(arg0):",
-        description="Returns the integer argument doubled; raises TypeError for a non-int.",
-        train_examples=[Example(input="(2,)", output="4")],
-        test_examples=[
-            Example(input="(0,)", output="0"),
-            Example(input="(-4,)", output="-8"),
-            Example(input="('a',)", output="arg0 must be an int", raises="TypeError"),
-        ],
-        arity=1,
-    )
+def double(double: Instance) -> Instance:
+    """The shared ``double`` instance with a single starting example."""
+    return double.model_copy(update={"train_examples": double.train_examples[:1]})
 
 
 def critic_reply(messages: list[dict[str, str]]) -> str:
