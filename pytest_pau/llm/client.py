@@ -22,6 +22,9 @@ from pytest_pau.models import Completion, Usage
 
 _litellm: Any = None
 _import_lock = threading.Lock()
+# litellm's context variable that skips its per-call success logging (see
+# _success_logging_unused).
+_internal_call: Any = None
 
 
 def get_litellm() -> Any:
@@ -31,7 +34,7 @@ def get_litellm() -> Any:
     it from GitHub at import), and the import (several seconds) happens only on the first
     model call, so ``pytest --help`` and runs without ``--pau-model`` stay fast.
     """
-    global _litellm
+    global _litellm, _internal_call
     if _litellm is not None:
         return _litellm
     with _import_lock:
@@ -45,8 +48,31 @@ def get_litellm() -> Any:
             from pytest_pau.llm.local.provider import register
 
             register(litellm)
+            try:
+                from litellm._internal_context import is_internal_call
+
+                _internal_call = is_internal_call
+            except ImportError:  # a litellm without it: keep its logging, pay its cost
+                _internal_call = None
             _litellm = litellm
     return _litellm
+
+
+def _success_logging_unused(litellm: Any) -> bool:
+    """True when nothing would read litellm's success log of a call.
+
+    After every completion litellm builds a logging payload in a background thread
+    (0.3 ms of CPU a call, competing for the GIL with the caller) even when no callback
+    is registered. Callbacks, litellm's budget and its cache all read that payload, so
+    the skip applies only while none of them is set.
+    """
+    return not (
+        getattr(litellm, "callbacks", None)
+        or getattr(litellm, "success_callback", None)
+        or getattr(litellm, "_async_success_callback", None)
+        or getattr(litellm, "max_budget", None)
+        or getattr(litellm, "cache", None) is not None
+    )
 
 
 def _key_hint(model: str) -> str:
@@ -114,6 +140,7 @@ class LLMClient:
         """Tokens, cost, calls and cache hits of this client so far."""
         self._usage_lock = threading.Lock()
         self._local_checked = False
+        self._unpriced = False
 
     def __repr__(self) -> str:
         return f"LLMClient({self.model!r}, api_base={self.api_base!r})"
@@ -196,6 +223,12 @@ class LLMClient:
             kwargs["top_logprobs"] = int(params["logprobs"])
         if self.api_base:
             kwargs["api_base"] = self.api_base
+        if self._unpriced:
+            # litellm has no price for this model (see _to_completion) and would search its
+            # price map again on every call (0.2 ms); a per-call price of 0, which is what
+            # we report for it anyway, ends the search. It never touches litellm.model_cost.
+            kwargs["input_cost_per_token"] = 0.0
+            kwargs["output_cost_per_token"] = 0.0
         api_key = self.api_key
         if api_key is None and self.api_base and not self.local:
             missing = litellm.validate_environment(self.model).get("missing_keys") or []
@@ -206,11 +239,21 @@ class LLMClient:
 
         retrying = tenacity.Retrying(**tenacity_kwargs(self.retry))
         started = time.monotonic()
+        # litellm's own switch for calls whose caller does the logging and billing: the
+        # cost still lands in _hidden_params, only the background success log is skipped.
+        quiet = (
+            _internal_call.set(True)
+            if _internal_call and _success_logging_unused(litellm)
+            else None
+        )
         try:
             return retrying(litellm.completion, **kwargs)
         except Exception as exc:
             attempts = retrying.statistics.get("attempt_number", 1)
             raise self._final_error(exc, attempts, time.monotonic() - started) from exc
+        finally:
+            if quiet is not None:
+                _internal_call.reset(quiet)
 
     def _final_error(self, exc: BaseException, attempts: int, elapsed: float) -> Exception:
         """Turn the last litellm error into one that names the model and says what to do."""
@@ -258,12 +301,18 @@ class LLMClient:
         cost = 0.0
         if not self.local:
             hidden = getattr(response, "_hidden_params", {}) or {}
-            cost = hidden.get("response_cost") or 0.0
-            if not cost:
+            priced = hidden.get("response_cost")
+            if priced is not None:
+                cost = priced
+            elif not self._unpriced:
+                # litellm prices every call itself; None means it found no price. Ask again
+                # from the response alone (its model name may be priced). When that fails
+                # too and litellm's map has no price for the model at all, stop asking: a
+                # failed lookup costs 0.2 ms a call (see _call_with_retries).
                 try:
                     cost = float(get_litellm().completion_cost(completion_response=response) or 0.0)
                 except Exception:  # litellm has no price for this model: report 0, not fail
-                    cost = 0.0
+                    self._unpriced = not _has_price(self.litellm_model)
         return Completion(
             text=text,
             model=self.model,
@@ -274,6 +323,15 @@ class LLMClient:
             cached=False,
             logprobs=_logprobs_of(choice),
         )
+
+
+def _has_price(model: str) -> bool:
+    """Whether litellm's price map has a non-zero price of any kind for ``model``."""
+    try:
+        info = get_litellm().get_model_info(model=model)
+    except Exception:  # litellm raises when the model is not in its map
+        return False
+    return any(isinstance(v, (int, float)) and v > 0 for k, v in info.items() if "cost" in k)
 
 
 def _logprobs_of(choice: Any) -> list[dict[str, Any]] | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 
@@ -213,3 +214,49 @@ def test_explicit_api_key_is_sent(scripted_llm: Callable[..., ScriptedLLM]) -> N
     client = LLMClient(llm.model, api_base=llm.api_base, api_key="sk-mine")
     assert client.complete(user("x")).text == "hi"
     assert client.cache is None
+
+
+def test_unpriced_model_is_looked_up_once_then_priced_at_zero(
+    scripted_llm: Callable[..., ScriptedLLM],
+    client_for: Factory,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    litellm = get_litellm()
+    lookups: list[str] = []
+    real = litellm.completion_cost
+
+    def counting(**kwargs: object) -> float:
+        lookups.append("x")
+        return float(real(**kwargs))
+
+    monkeypatch.setattr(litellm, "completion_cost", counting)
+    client = client_for(scripted_llm(default="hi"), no_cache=True)
+    answers = [client.complete(user(f"x{n}")) for n in range(3)]
+    assert [a.cost_usd for a in answers] == [0.0, 0.0, 0.0]
+    assert len(lookups) == 1, "a model litellm cannot price is looked up once per client"
+
+
+def test_user_litellm_callbacks_still_see_every_call(
+    server: ScriptedLLM, client_for: Factory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen = threading.Event()
+
+    def on_success(*args: object) -> None:
+        seen.set()
+
+    monkeypatch.setattr(get_litellm(), "success_callback", [on_success])
+    client_for(server, no_cache=True).complete(user("echo logged"))
+    assert seen.wait(10), "a success_callback registered with litellm must still run"
+
+
+def test_no_success_log_is_built_when_nobody_reads_it(
+    server: ScriptedLLM, client_for: Factory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from litellm.litellm_core_utils.litellm_logging import Logging
+
+    logged: list[object] = []
+    monkeypatch.setattr(Logging, "success_handler", lambda self, *a, **k: logged.append(a))
+    answer = client_for(server, no_cache=True).complete(user("echo quiet"))
+    time.sleep(0.1)  # litellm would hand the log to a background thread
+    assert answer.cost_usd > 0, "litellm still prices the call"
+    assert logged == [], "litellm built a success log with no callback to read it (0.3 ms a call)"
