@@ -138,3 +138,19 @@ def test_local_small_runs_is_verified_and_cached(tmp_path: Path) -> None:
     # Nearly all the mass is on "3"; the weighted rating shows what little is left.
     assert weighted_rating(rating) == pytest.approx(3.0, abs=0.1)
     assert weighted_rating(rating) != 3.0
+
+
+def test_llama_threads_are_shared_between_xdist_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Spinning llama.cpp threads of two processes that each take every core collapse.
+    from pytest_pau.llm.local import provider
+
+    monkeypatch.setattr(provider.os, "cpu_count", lambda: 8)
+    monkeypatch.delenv("PAU_LOCAL_THREADS", raising=False)
+    monkeypatch.delenv("PYTEST_XDIST_WORKER_COUNT", raising=False)
+    assert provider.default_threads() == 8
+    monkeypatch.setenv("PYTEST_XDIST_WORKER_COUNT", "2")
+    assert provider.default_threads() == 4
+    monkeypatch.setenv("PYTEST_XDIST_WORKER_COUNT", "16")
+    assert provider.default_threads() == 1
+    monkeypatch.setenv("PAU_LOCAL_THREADS", "3")
+    assert provider.default_threads() == 3

@@ -30,6 +30,23 @@ PROVIDER = "pau"
 
 _load_lock = threading.Lock()
 _call_lock = threading.Lock()
+
+
+def default_threads() -> int:
+    """llama.cpp threads for this process: ``PAU_LOCAL_THREADS``, else a fair share of the cores.
+
+    llama.cpp's threads spin while they wait for each other, so two processes that each
+    take every core (xdist workers, ``-n 2`` on 2 cores) do not share the machine: they
+    collapse. Measured on 2 cores: the same 3 items took 27 s alone and over 12 minutes
+    beside another process doing the same. Each xdist worker takes cores / workers.
+    """
+    explicit = int(os.environ.get("PAU_LOCAL_THREADS", "0") or 0)
+    if explicit > 0:
+        return explicit
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1") or 1)
+    return max(1, (os.cpu_count() or 1) // max(1, workers))
+
+
 _models: dict[str, Llama] = {}
 
 
@@ -64,7 +81,7 @@ def get_llama(name: str) -> Llama:
             llm = Llama(
                 model_path=str(path),
                 n_ctx=int(os.environ.get("PAU_LOCAL_N_CTX", "8192")),
-                n_threads=int(os.environ.get("PAU_LOCAL_THREADS", "0")) or (os.cpu_count() or 1),
+                n_threads=default_threads(),
                 seed=0,
                 verbose=False,
             )
