@@ -1,7 +1,7 @@
 """Every ``--pau-*`` option, its ini twin, and the settings object they resolve to.
 
 Options are declared once, as :class:`OptionSpec` rows grouped by theme, and added with
-``add_*_options(addoption, prefix)`` so that pytest (``--pau-model``) and any argparse
+``add_options(addoption, *groups, prefix=...)`` so that pytest (``--pau-model``) and any argparse
 based tool (``pau ... --model``) share names, parsers and help texts.
 
 Resolution order for each setting: the command line, then the ini key of the same name
@@ -368,46 +368,24 @@ def _add(addoption: AddOption, prefix: str, specs: Iterable[OptionSpec], dest_pr
             )
 
 
-def add_model_options(
-    addoption: AddOption, prefix: str = "--pau-", dest_prefix: str = "pau_"
+#: The option tables by name, in the order ``--help`` lists them. A command-line tool that
+#: shares options with the plugin (pytest-benchmark's pattern) adds the groups it needs.
+OPTION_GROUPS: dict[str, tuple[OptionSpec, ...]] = {
+    "model": MODEL_OPTIONS,  # model, judge, coder and budget
+    "dataset": DATASET_OPTIONS,  # dataset, split, limit
+    "run": RUN_OPTIONS,  # mode, iterations, seed, sandbox, cache
+    "threshold": THRESHOLD_OPTIONS,  # per-item pass thresholds
+    "gate": GATE_OPTIONS,  # session-wide release gates
+    "report": REPORT_OPTIONS,  # JSON, HTML and plot outputs
+}
+
+
+def add_options(
+    addoption: AddOption, *groups: str, prefix: str = "--pau-", dest_prefix: str = "pau_"
 ) -> None:
-    """Add the model, judge, coder and budget options."""
-    _add(addoption, prefix, MODEL_OPTIONS, dest_prefix)
-
-
-def add_dataset_options(
-    addoption: AddOption, prefix: str = "--pau-", dest_prefix: str = "pau_"
-) -> None:
-    """Add ``dataset``, ``split`` and ``limit``."""
-    _add(addoption, prefix, DATASET_OPTIONS, dest_prefix)
-
-
-def add_run_options(
-    addoption: AddOption, prefix: str = "--pau-", dest_prefix: str = "pau_"
-) -> None:
-    """Add mode, iterations, seed, sandbox and cache options."""
-    _add(addoption, prefix, RUN_OPTIONS, dest_prefix)
-
-
-def add_threshold_options(
-    addoption: AddOption, prefix: str = "--pau-", dest_prefix: str = "pau_"
-) -> None:
-    """Add the per-item pass thresholds."""
-    _add(addoption, prefix, THRESHOLD_OPTIONS, dest_prefix)
-
-
-def add_gate_options(
-    addoption: AddOption, prefix: str = "--pau-", dest_prefix: str = "pau_"
-) -> None:
-    """Add the session-wide release gates."""
-    _add(addoption, prefix, GATE_OPTIONS, dest_prefix)
-
-
-def add_report_options(
-    addoption: AddOption, prefix: str = "--pau-", dest_prefix: str = "pau_"
-) -> None:
-    """Add the JSON, HTML and plot outputs."""
-    _add(addoption, prefix, REPORT_OPTIONS, dest_prefix)
+    """Add the options of ``groups`` (names of :data:`OPTION_GROUPS`; all when none)."""
+    for name in groups or tuple(OPTION_GROUPS):
+        _add(addoption, prefix, OPTION_GROUPS[name], dest_prefix)
 
 
 def register_pytest_options(parser: pytest.Parser) -> None:
@@ -415,15 +393,7 @@ def register_pytest_options(parser: pytest.Parser) -> None:
     group = parser.getgroup(
         "pau", "PAU benchmark (pytest-pau); each option has an ini twin, e.g. pau_model"
     )
-    for add in (
-        add_model_options,
-        add_dataset_options,
-        add_run_options,
-        add_threshold_options,
-        add_gate_options,
-        add_report_options,
-    ):
-        add(group.addoption)
+    add_options(group.addoption)
     for spec in ALL_OPTIONS:
         # Ini values stay strings ("" = unset) and go through the same parser as the flag,
         # so `pau_limit = 0` fails with the same message as `--pau-limit=0`.
