@@ -13,6 +13,7 @@ a thread during shutdown, make Rust print a panic.
 from __future__ import annotations
 
 import atexit
+import itertools
 import threading
 import weakref
 from typing import Any, Protocol
@@ -27,6 +28,20 @@ FROZEN_EPOCH_S = 1_704_067_200
 
 class _Closable(Protocol):
     def close(self) -> None: ...
+
+
+#: Nanoseconds the guest's monotonic clock advances per read (a fixed, fake clock).
+MONOTONIC_STEP_NS = 1_000
+#: Text of the trap raised when guest code tries to wait on a clock.
+WAIT_REFUSED = "waiting on a clock (sleep, select or poll timeouts) is not allowed in the sandbox"
+
+
+class WaitRefused(Exception):
+    """Raised by the host clock when the guest tries to wait; traps the call."""
+
+
+def _refuse_wait(_store: Any, _when: int) -> None:
+    raise WaitRefused(WAIT_REFUSED)
 
 
 class Runtime:
@@ -61,9 +76,9 @@ class Runtime:
         """Replace WASI's wall clock and randomness by fixed ones: results are reproducible.
 
         ``time.time()`` and ``datetime.now()`` read :data:`FROZEN_EPOCH_S`. The monotonic
-        clock stays real (shadowing an instance replaces all of it, and its pollables
-        cannot be made from Python); it only measures durations. ``time.sleep`` is
-        refused inside the guest (a host-side sleep ignores the epoch deadline).
+        clock is a counter that advances :data:`MONOTONIC_STEP_NS` per read, and any wait
+        on it (``time.sleep``, a ``select``/``poll`` timeout) traps as :data:`WAIT_REFUSED`:
+        a host-side wait ignores the epoch deadline, so it must never start.
         """
         from wasmtime.component import Record
 
@@ -81,6 +96,18 @@ class Runtime:
                     clock.add_func("now", lambda _store: instant(FROZEN_EPOCH_S, 0))
                     clock.add_func("resolution", lambda _store: instant(0, 1000))
                     clock.close()
+                elif name.startswith("wasi:clocks/monotonic-clock@"):
+                    # Waits (sleep, select/poll timeouts) block inside the host's poll, where
+                    # the epoch deadline cannot stop them: a method could hang the host past
+                    # its wall-clock limit. Every subscription traps instead, and `now`
+                    # advances by a fixed step per read, so timings are reproducible too.
+                    mono = root.add_instance(name)
+                    ticks = itertools.count(1)
+                    mono.add_func("now", lambda _store: next(ticks) * MONOTONIC_STEP_NS)
+                    mono.add_func("resolution", lambda _store: MONOTONIC_STEP_NS)
+                    mono.add_func("subscribe-instant", _refuse_wait)
+                    mono.add_func("subscribe-duration", _refuse_wait)
+                    mono.close()
                 elif name.startswith("wasi:random/random@"):
                     # os.urandom & co. read a fixed pattern: results stay reproducible.
                     rand = root.add_instance(name)

@@ -13,7 +13,7 @@ import threading
 from typing import Any
 
 from pytest_pau.errors import SandboxError
-from pytest_pau.sandbox.runtime import Runtime, get_runtime
+from pytest_pau.sandbox.runtime import WAIT_REFUSED, Runtime, WaitRefused, get_runtime
 
 
 class WasmBackend:
@@ -83,7 +83,7 @@ class WasmBackend:
             try:
                 raw = call(store, args_text, seed, max_output)
                 call.post_return(store)
-            except WasmtimeError as exc:
+            except (WasmtimeError, WaitRefused) as exc:
                 out = self._trap_result(exc)
                 out["fuel"] = self.fuel - store.get_fuel()
                 self._discard()  # a trapped instance is in an unknown state
@@ -109,6 +109,8 @@ class WasmBackend:
                 "error_type": "Timeout",
                 "message": f"wall-clock limit of {self.timeout_s:g} s exceeded",
             }
+        if WAIT_REFUSED in text:
+            return {"ok": False, "error_type": "PermissionError", "message": WAIT_REFUSED}
         if "Exited with i32 exit status" in text:
             return {
                 "ok": False,

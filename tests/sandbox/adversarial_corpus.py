@@ -95,6 +95,21 @@ CORPUS: list[Hostile] = [
         lambda r: r.value == "1704067200.0",
     ),
     Hostile("sleep", "import time\ntime.sleep(30)", _any("PermissionError")),
+    # select() rebuilt from the builtin-module table: no audit event, and its timeout
+    # waits in the host's poll where the epoch deadline cannot reach (a host hang).
+    Hostile(
+        "select-rebuilt-via-imp",
+        "import _imp, importlib.machinery as m\n"
+        "s = _imp.create_builtin(m.ModuleSpec('select', m.BuiltinImporter))\n"
+        "s.select([], [], [], 1e9)",
+        _any("PermissionError", "ImportError", "ModuleNotFoundError", "AttributeError"),
+    ),
+    Hostile(
+        "monotonic-clock-is-fake",
+        "import time\na = time.perf_counter()\nb = time.perf_counter()\nreturn b - a",
+        _any("ok"),
+        check=lambda r: r.value is not None and float(r.value) < 0.001,
+    ),
     Hostile("select-wait", "import select\nselect.select([], [], [], 30)", NO_ACCESS),
     # --- bombs --------------------------------------------------------------------------
     Hostile("busy-loop", "while True:\n    pass", _any("Timeout")),
