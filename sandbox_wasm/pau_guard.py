@@ -176,6 +176,19 @@ def snapshot() -> None:
     G.n_modules = _len(sys.modules)
 
 
+def hide(names: tuple[str, ...]) -> None:
+    """Unregister modules after the snapshot, keeping the snapshot consistent with it.
+
+    The component's own modules must stay in ``sys.modules`` while componentize-py
+    snapshots the interpreter at build time; they are hidden when an instance starts,
+    before any method runs, and without making every later call look like an import.
+    """
+    for name in names:
+        sys.modules.pop(name, None)
+        G.snapshot.pop(name, None)
+    G.n_modules = _len(sys.modules)
+
+
 def _module_changed(name: str) -> bool:
     entry = G.snapshot.get(name)
     if entry is None:

@@ -104,6 +104,9 @@ CORPUS: list[Hostile] = [
         "s.select([], [], [], 1e9)",
         _any("PermissionError", "ImportError", "ModuleNotFoundError", "AttributeError"),
     ),
+    # The component's own modules lead to the runner and its guard (switching it off).
+    Hostile("import-entry-module", "import app\nreturn app.pau_runner", NO_ACCESS),
+    Hostile("import-wit-world", "import wit_world\nreturn 1", NO_ACCESS),
     Hostile(
         "monotonic-clock-is-fake",
         "import time\na = time.perf_counter()\nb = time.perf_counter()\nreturn b - a",
