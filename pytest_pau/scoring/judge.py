@@ -14,7 +14,9 @@ if TYPE_CHECKING:
     from pytest_pau.agent.base import SupportsComplete
     from pytest_pau.models import Completion, Instance
 
-_RATING = re.compile(r"rating\s*:\s*([1-5])(?![0-9.])", re.IGNORECASE)
+# A digit 1-5 not followed by another digit or by a decimal part ("3.5" is no rating), but
+# "Rating: 4." ends a sentence and "Rating: 5.0" is an integer written as a float.
+_RATING = re.compile(r"rating\s*:\s*([1-5])(?:\.0+)?(?![0-9]|\.[0-9])", re.IGNORECASE)
 # Markdown emphasis around the label or the number ("**Rating:** 4", "Rating: **4**").
 _EMPHASIS = re.compile(r"[*_`]")
 #: Sampling temperature when ``samples > 1``: at temperature 0 every sample would be the

@@ -29,7 +29,8 @@ if TYPE_CHECKING:
     from pytest_pau.scoring import Coder
 
 PROMPTS_DIR = Path(__file__).with_name("prompts")
-_RATING = re.compile(r"rating\s*[:=]\s*\**\s*([0-9])(?![0-9.])", re.IGNORECASE)
+# As the judge's: "Rating: 7." ends a sentence, "Rating: 7.5" is no rating.
+_RATING = re.compile(r"rating\s*[:=]\s*\**\s*([0-9])(?:\.0+)?(?![0-9]|\.[0-9])", re.IGNORECASE)
 _EMPHASIS = re.compile(r"[*_`]")
 
 

@@ -174,6 +174,8 @@ def test_unparseable_critic_counts_zero(double: Instance) -> None:
         ("**Rating:** 0", 0),
         ("rating: 4\nRating: 9", 9),
         ("Rating: 10", None),
+        ("Rating: 7.", 7),
+        ("Rating: 6.5", None),
         ("none", None),
     ],
 )
