@@ -61,6 +61,10 @@ def parse_literal(text: str) -> Any:
         return _eval(tree.body, 0)
     except RecursionError:
         raise LiteralError("too deeply nested to read") from None
+    except (TypeError, ValueError, OverflowError, MemoryError) as exc:
+        # {[1]: 2} (unhashable key), 1e400j-like sums too large for a complex...: text a
+        # model or a hostile __repr__ wrote must be refused, never crash the caller.
+        raise LiteralError(f"not a valid literal value: {type(exc).__name__}: {exc}") from None
 
 
 def _parse_without_digit_limit(text: str) -> Any:

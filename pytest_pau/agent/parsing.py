@@ -94,7 +94,7 @@ def _as_args(text: str) -> tuple[object, ...] | None:
         return None
     try:
         value = ast.literal_eval(text)
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+    except (ValueError, SyntaxError, TypeError, OverflowError, MemoryError, RecursionError):
         return None
     return value if isinstance(value, tuple) else (value,)
 

@@ -86,3 +86,26 @@ def test_nan_equality_is_deep_but_values_still_differ() -> None:
     assert not literal_equal([math.nan], [1.0])
     assert not literal_equal({1: 2}, {1: 3})
     assert literal_equal(1, 1.0)  # PAU compares with ==
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["{[1]: 2}", "{[1], [2]}", "frozenset([[1]])", "1" + "0" * 400 + " + 1j"],
+    ids=["unhashable-key", "unhashable-element", "unhashable-frozenset", "complex-overflow"],
+)
+def test_values_python_cannot_build_are_refused_not_raised(text: str) -> None:
+    # A model's input or a hostile __repr__ can write these; callers catch LiteralError only.
+    with pytest.raises(LiteralError, match="not a valid literal value"):
+        parse_literal(text)
+
+
+def test_code_match_survives_a_result_whose_repr_is_no_valid_literal() -> None:
+    from pytest_pau.models import Example
+    from pytest_pau.sandbox import Sandbox, outputs_equal
+
+    code = "class R:\n    def __repr__(self):\n        return '{[1]: 2}'\ndef test_func(a):\n    return R()\n"
+    with Sandbox(code) as box:
+        got = box.call_literal("(1,)")
+        assert box.call_literal("{[1]: 2}").error_type == "InputError"
+    assert got.ok and not got.literal
+    assert not outputs_equal(Example(input="(1,)", output="{1: 2}"), got)
