@@ -107,5 +107,6 @@ def test_code_match_survives_a_result_whose_repr_is_no_valid_literal() -> None:
     with Sandbox(code) as box:
         got = box.call_literal("(1,)")
         assert box.call_literal("{[1]: 2}").error_type == "InputError"
-    assert got.ok and not got.literal
+    assert got.ok
+    assert not got.literal
     assert not outputs_equal(Example(input="(1,)", output="{1: 2}"), got)
