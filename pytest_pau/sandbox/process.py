@@ -56,7 +56,10 @@ class ProcessBackend:
             "PATH": os.environ.get("PATH", ""),
         }
         self._proc = subprocess.Popen(
-            [sys.executable, "-I", str(_WORKER), str(guest_dir()), str(self.memory_mb)],
+            # Not -I: it implies -E, which would ignore PYTHONHASHSEED, and string hashes
+            # (set and dict order of strings) would differ between sandboxes. The
+            # environment above is the whole environment, so -s -P -B isolate enough.
+            [sys.executable, "-s", "-P", "-B", str(_WORKER), str(guest_dir()), str(self.memory_mb)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -63,6 +65,37 @@ def test_refuses_writes_and_processes(make_sandbox: Make, tmp_path: object) -> N
     assert box.call_literal("()").error_type == "PermissionError"
 
 
+def test_refuses_os_open_for_writing(make_sandbox: Make, tmp_path: Path) -> None:
+    # ``os.open`` audits mode None: the flags must be checked too.
+    target = "/tmp/pau-x"
+    if os.path.exists(target):
+        os.unlink(target)
+    box = make_sandbox(
+        method(
+            "import os\n"
+            f"fd = os.open({target!r}, os.O_WRONLY|os.O_CREAT, 0o644)\n"
+            "os.write(fd, b'x')"
+        ),
+        backend="process",
+    )
+    for _ in range(2):
+        assert box.call_literal("()").error_type == "PermissionError"
+    assert not os.path.exists(target)
+    # Reading through ``os.open`` is still allowed for trusted code.
+    readable = tmp_path / "readable.txt"
+    readable.write_text("hi")
+    box = make_sandbox(
+        method(
+            "import os\n"
+            f"fd = os.open({str(readable)!r}, os.O_RDONLY)\n"
+            "data = os.read(fd, 10)\nos.close(fd)\nreturn data"
+        ),
+        backend="process",
+    )
+    result = box.call_literal("()")
+    assert result.ok, result
+
+
 def test_state_does_not_leak(make_sandbox: Make) -> None:
     box = make_sandbox(
         "import math\ndef test_func(m):\n    old = math.pi\n    if m:\n        math.pi = 3\n    return old\n",
@@ -83,3 +116,13 @@ def test_trusted_code_may_import_more(make_sandbox: Make) -> None:
     assert result.ok, result
     assert box.call_literal("()").ok
     assert box._backend.starts == 1  # type: ignore[attr-defined]  # a new import is not leaked state
+
+
+def test_string_hashes_are_the_same_in_every_process_sandbox() -> None:
+    # Set order of strings must not differ between the agent's sandbox and the coder's.
+    code = "def test_func():\n    return (hash('abc'), list({'apple', 'kiwi', 'fig', 'plum'}))"
+    values = set()
+    for _ in range(3):
+        with Sandbox(code, backend="process") as box:
+            values.add(box.call_literal("()").value)
+    assert len(values) == 1, values
