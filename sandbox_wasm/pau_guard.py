@@ -18,6 +18,7 @@ a fresh one before the next call, so no state leaks between queries. Detecting i
 from __future__ import annotations
 
 import builtins
+import os
 import sys
 from typing import Any
 
@@ -78,6 +79,11 @@ _BLOCKED_PREFIXES = (
     # A sleep blocks inside the host, where the epoch deadline cannot interrupt it.
     "time.sleep",
 )
+#: ``open`` flags that write, create or truncate (refused in the process backend).
+_WRITE_FLAGS = 0
+for _flag in ("O_WRONLY", "O_RDWR", "O_CREAT", "O_TRUNC", "O_APPEND"):
+    _WRITE_FLAGS |= getattr(os, _flag, 0)
+del _flag
 #: In the process backend (trusted code, real filesystem) only the dangerous ones.
 _PROCESS_BLOCKED = (
     "os.system",
@@ -148,8 +154,15 @@ def audit(event: str, args: tuple[Any, ...]) -> None:
         blocked = event.startswith(_BLOCKED_PREFIXES)
     else:
         # Trusted code may read files (lazy imports do), but not write them.
+        # ``open`` is audited as (path, mode, flags); ``os.open`` passes mode None, so
+        # the flags decide there (and are checked for ``open()`` too).
         mode = args[1] if event == "open" and _len(args) > 1 and isinstance(args[1], str) else ""
-        blocked = event.startswith(_PROCESS_BLOCKED) or any(c in mode for c in "wax+")
+        flags = args[2] if event == "open" and _len(args) > 2 and isinstance(args[2], int) else 0
+        blocked = (
+            event.startswith(_PROCESS_BLOCKED)
+            or any(c in mode for c in "wax+")
+            or bool(flags & _WRITE_FLAGS)
+        )
     if blocked:
         G.tainted = G.tainted or event
         target = f" {args[0]!r}" if args and isinstance(args[0], (str, bytes, int)) else ""

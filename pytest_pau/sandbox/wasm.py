@@ -33,6 +33,9 @@ class WasmBackend:
         self._call: Any = None
         self._lock = threading.Lock()
         self._closed = False
+        # Set when loading the code itself trapped (fuel, stack, memory): every later
+        # call reports it without paying for another instance and compile.
+        self._load_error: dict[str, Any] | None = None
 
     def _start(self) -> None:
         from wasmtime import Store, WasiConfig, WasmtimeError
@@ -54,13 +57,23 @@ class WasmBackend:
                 raise SandboxError(
                     "the sandbox component exports no load/call; rebuild it with `pau sandbox build --force`"
                 )
-            load(store, self.code, self.entry)
-            load.post_return(store)
         except WasmtimeError as exc:
             store.close()
             raise SandboxError(f"could not start a sandbox instance: {_first_line(exc)}") from exc
-        self._store, self._call = store, call
         self.instances_started += 1
+        try:
+            load(store, self.code, self.entry)
+            load.post_return(store)
+        except (WasmtimeError, WaitRefused) as exc:
+            # The method's code trapped while loading: report it on every call as
+            # ``ok=False`` (never raised), and never try to load it again.
+            out = self._trap_result(exc)
+            out["message"] = f"the code could not be loaded: {out['message']}"
+            out["fuel"] = self.fuel - store.get_fuel()
+            store.close()
+            self._load_error = out
+            return
+        self._store, self._call = store, call
 
     def _discard(self) -> None:
         if self._store is not None:
@@ -74,8 +87,12 @@ class WasmBackend:
         with self._lock:
             if self._closed:
                 raise SandboxError("this sandbox is closed; create a new Sandbox")
+            if self._load_error is not None:
+                return dict(self._load_error)
             if self._store is None:
                 self._start()
+                if self._load_error is not None:
+                    return dict(self._load_error)
             store, call = self._store, self._call
             assert self._runtime is not None
             store.set_fuel(self.fuel)

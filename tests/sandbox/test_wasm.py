@@ -90,6 +90,33 @@ def test_bad_code_never_raises_and_every_call_reports_it(
         assert result.error_type == error_type, result
 
 
+@pytest.mark.parametrize(
+    ("code", "fuel"),
+    [
+        ("def test_func():\n    return 1\n" + "x=1\n" * 300_000, 10**8),
+        ("def test_func():\n    return " + "-" * 200_000 + "1", 10**8),
+        ("x = " + "not " * 100_000 + "1", 10**8),
+    ],
+    ids=["long-module", "deep-unary", "deep-not"],
+)
+def test_code_whose_loading_traps_is_reported_by_every_call(
+    make_sandbox: Make, code: str, fuel: int
+) -> None:
+    box = make_sandbox(code, fuel=fuel)  # must not raise
+    results = []
+    for _ in range(2):
+        started = time.perf_counter()
+        result = box.call_literal("()")  # must not raise either
+        assert time.perf_counter() - started < 10.0
+        assert not result.ok, result
+        assert result.error_type, result
+        assert "could not be loaded" in (result.message or ""), result
+        results.append(result)
+    assert results[0].error_type == results[1].error_type
+    # The load is not retried: one instance served both calls.
+    assert box._backend.instances_started == 1  # type: ignore[attr-defined]
+
+
 def test_infinite_loop_stopped_by_fuel_then_next_call_works(make_sandbox: Make) -> None:
     box = make_sandbox(method("if args[0]:\n    while True: pass\nreturn 'fine'"))
     started = time.perf_counter()
