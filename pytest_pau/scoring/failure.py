@@ -71,7 +71,7 @@ def self_contradiction(
     """Run the coder's ``code`` on the agent's own queried inputs and compare.
 
     Only the agent's own calls count (not the starting examples), and calls that never ran
-    the method (refused input, timeout) are skipped. Code that cannot run (no
+    the method (refused input, timeout) are skipped, on either side. Code that cannot run (no
     ``test_func``, syntax error, an error as it loads) never fires: that is the coder's
     failure, not evidence about the agent.
 
@@ -81,13 +81,21 @@ def self_contradiction(
         backend: Sandbox backend.
         runner: A live :class:`CodeRunner` of ``code`` to reuse (code match's).
     """
+    from pytest_pau.sandbox.compare import NOT_METHOD_ERRORS
+
     examples = as_examples(trajectory.observed())
     if not examples or check_code(code) is not None:
         return SelfContradiction(fired=False, checked=0)
     own = runner is None
     runner = runner or CodeRunner(code, backend=backend)
     try:
-        result = run_code(code, examples, runner=runner)
+        # The coder's code timing out (or the sandbox failing) on an input says nothing
+        # about the agent's evidence: only inputs where the code really answered count.
+        # Calls are memoized, so filtering costs no second run.
+        usable = [
+            ex for ex in examples if runner.call(ex.input).error_type not in NOT_METHOD_ERRORS
+        ]
+        result = run_code(code, usable, runner=runner)
         fired = result.n_matched < result.n_inputs and runner.load_error() is None
     finally:
         if own:

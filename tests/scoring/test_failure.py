@@ -73,3 +73,15 @@ def test_classifier_call_and_default(double: Instance, scripted) -> None:
     llm, client = scripted([(MARKERS["classify"], "Hard to say.")])
     label, parsed, _ = classify_failure(client, double, traj, "Doubles numbers.")
     assert (label, parsed) == ("insufficient_exploration", False)
+
+
+def test_coder_code_that_times_out_is_no_evidence_against_the_agent(double: Instance) -> None:
+    traj = queried(double, "(3,)", "(4,)")
+    # Loops forever on 3 (fuel runs out), agrees on 4: nothing contradicts what was seen.
+    looping = "def test_func(x):\n    while x == 3:\n        pass\n    return 2 * x\n"
+    check = self_contradiction(looping, traj)
+    assert not check.fired
+    assert check.checked == 1
+    # The same code, wrong on 4: the one input it really answered does count.
+    wrong = "def test_func(x):\n    while x == 3:\n        pass\n    return 3 * x\n"
+    assert self_contradiction(wrong, traj).fired
