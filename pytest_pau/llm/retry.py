@@ -107,8 +107,12 @@ def retry_after_s(exc: BaseException) -> float | None:
     try:
         return max(0.0, float(value))
     except ValueError:
-        when = email.utils.parsedate_to_datetime(value) if value else None
-        return max(0.0, when.timestamp() - time.time()) if when else None
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None  # "soon" or garbage: fall back to our own backoff, keep retrying
+    return max(0.0, when.timestamp() - time.time())
 
 
 def is_retryable(exc: BaseException) -> bool:

@@ -44,6 +44,8 @@ def test_retry_after_forms() -> None:
     date = email.utils.formatdate(time.time() + 10, usegmt=True)
     assert 8 <= (retry_after_s(FakeError(429, {"Retry-After": date})) or 0) <= 10
     assert retry_after_s(FakeError(429)) is None
+    # A malformed header must not stop the retries: our own backoff applies instead.
+    assert retry_after_s(FakeError(429, {"Retry-After": "soon"})) is None
 
 
 def test_backoff_grows_with_jitter_and_caps() -> None:
