@@ -116,11 +116,14 @@ class PauPlugin:
         if not _collect.uses_instances(items):
             items.extend(_collect.builtin_items(session))
 
-    @pytest.hookimpl(trylast=True, specname="pytest_collection_modifyitems")
+    @pytest.hookimpl(wrapper=True, tryfirst=True, specname="pytest_collection_modifyitems")
     def pytest_collection_modifyitems_limit(
         self, config: pytest.Config, items: list[pytest.Item]
-    ) -> None:
-        # After -k/-m deselection: --pau-limit takes the first N of what is left.
+    ) -> Generator[None, None, None]:
+        # --pau-limit takes the first N of what every other selection left: after -k/-m
+        # (plain hooks) and after --lf/--ff, whose tryfirst wrapper was registered before
+        # this one, so it runs inside it.
+        yield
         limit = self.state.settings.limit
         if limit is not None:
             dropped = _collect.apply_limit(items, limit, self.state.order)
@@ -167,7 +170,19 @@ class PauPlugin:
 
     def pytest_terminal_summary(self, terminalreporter: Any, config: pytest.Config) -> None:
         summary = self.state.summary
-        if summary is None or not summary["counts"]["items"]:
+        if summary is None:
+            return
+        if not summary["counts"]["items"]:
+            if gate_failed(summary):
+                # Without this line the run would exit 1 with nothing saying why.
+                failed = [g for g in summary["gates"] if not g["passed"]]
+                names = ", ".join(f"{g['option']}={g['threshold']:g}" for g in failed)
+                terminalreporter.line(
+                    f"PAU release gate failed ({names}): no PAU item produced a result "
+                    "to measure (check -k/-m and --pau-limit): exit status 1",
+                    red=True,
+                    bold=True,
+                )
             return
         from pytest_pau.report.render import render
 
