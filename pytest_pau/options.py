@@ -226,8 +226,8 @@ DATASET_OPTIONS = (
     OptionSpec("split", "Dataset split. Default: test.", parse_text, "test", "NAME"),
     OptionSpec(
         "limit",
-        "Run only the first N instances left after -k/-m selection, in "
-        "dataset order. Default: all.",
+        "Run only the first N instances left after -k/-m (and --lf/--ff) "
+        "selection, in dataset order. Default: all.",
         parse_positive_int,
         None,
         "N",
