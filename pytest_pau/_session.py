@@ -10,6 +10,7 @@ which pytest's report serialization carries), so gathering is the same with or w
 
 from __future__ import annotations
 
+import os
 import platform
 import sys
 import tempfile
@@ -69,6 +70,10 @@ class PauSession:
         self.summary: dict[str, Any] | None = None
         self.run_info: RunInfo | None = None
         self.report_written: Path | None = None
+        self.report_error: str | None = None
+        """Why the ``--pau-report`` file could not be written, when it could not."""
+        self.interrupted = False
+        """The run really stopped early (Ctrl-C, ``-x``/``--maxfail``, ``session.shouldstop``)."""
         self.outputs: list[str] = []
         self._evaluator: Evaluator | None = None
         self._memo: dict[str, InstanceResult] = {}
@@ -102,9 +107,13 @@ class PauSession:
 
         Two xdist workers creating a fresh SQLite file at the same moment can collide on
         switching it to WAL mode ("database is locked"); once the file exists in WAL mode,
-        workers only open it. Also makes a broken ``--pau-cache-dir`` fail before any item.
+        workers only open it. Also makes a broken ``--pau-cache-dir`` (or an unwritable
+        ``--pau-report`` location) fail before any item.
         """
-        if self.is_worker or self.settings.no_cache or self.settings.cache_dir is None:
+        if self.is_worker:
+            return
+        self.check_report_path()
+        if self.settings.no_cache or self.settings.cache_dir is None:
             return
         from pytest_pau.llm.cache import ResponseCache
 
@@ -115,6 +124,36 @@ class PauSession:
                 f"--pau-cache-dir={str(self.settings.cache_dir)!r}: cannot create the model "
                 f"cache there ({exc}); pick a writable folder or pass --pau-no-cache"
             ) from None
+
+    def check_report_path(self) -> None:
+        """Fail before any item when the ``--pau-report`` file could never be written.
+
+        Creates nothing: walks up to the nearest existing folder and checks that it is a
+        writable folder (``write_report`` creates the missing ones), and that the report
+        path itself is not a folder.
+
+        Raises:
+            ConfigError: naming ``--pau-report``, the path and the problem.
+        """
+        if self.settings.report is None:
+            return
+        target = self.resolve(self.settings.report.expanduser())
+        problem = None
+        if target.is_dir():
+            problem = "it is a folder"
+        else:
+            ancestor = target.parent
+            while not ancestor.exists() and ancestor != ancestor.parent:
+                ancestor = ancestor.parent
+            if not ancestor.is_dir():
+                problem = f"{str(ancestor)!r} is not a folder"
+            elif not os.access(ancestor, os.W_OK | os.X_OK):
+                problem = f"folder {str(ancestor)!r} is not writable"
+        if problem is not None:
+            raise ConfigError(
+                f"--pau-report={str(self.settings.report)!r}: cannot write the report there "
+                f"({problem}); pick a writable path"
+            )
 
     # -- evaluation (workers, or the single process) ------------------------------------------
 
@@ -255,9 +294,31 @@ class PauSession:
                 f"the {role} is the embedded {model!r} model, so these scores are low fidelity; "
                 f"set a stronger one with {option}=MODEL (e.g. {option}=gpt-5-mini)"
             )
-        if self.summary and self.summary["counts"]["selected"] > self.summary["counts"]["items"]:
-            out.append("the run stopped early: re-run it; finished items come from the model cache")
+        counts = self.summary["counts"] if self.summary else None
+        if counts and counts["selected"] > counts["items"]:
+            missing = counts["selected"] - counts["items"]
+            if self.interrupted:
+                out.append(
+                    "the run stopped early: re-run it; finished items come from the model cache"
+                )
+            else:
+                out.append(
+                    f"{missing} selected item{'s' if missing != 1 else ''} produced no PAU "
+                    "result (skipped or errored before evaluation: see the test outcomes above)"
+                )
+        if self.report_error is not None:
+            out.append(self.report_error)
         return out
+
+    def _stopped_early(self, interrupted: bool) -> bool:
+        """Ctrl-C (``interrupted``), or pytest was told to stop (``-x``, ``--maxfail``...)."""
+        if interrupted:
+            return True
+        session = self.config.pluginmanager.get_plugin("session")
+        return bool(
+            session is not None
+            and (getattr(session, "shouldstop", False) or getattr(session, "shouldfail", False))
+        )
 
     def finish(self, exitstatus: int, interrupted: bool) -> None:
         """Summary, gates, report files. Called once, on the controller."""
@@ -273,13 +334,28 @@ class PauSession:
             wall_s=time.perf_counter() - self.t0,
             selected=max(self.selected, len(results)),
         )
-        self.run_info = self.build_run_info(interrupted)
+        self.interrupted = self._stopped_early(interrupted)
+        self.run_info = self.build_run_info(self.interrupted)
         report = Report(run=self.run_info, instances=results, summary=self.summary)
         if s.report is not None:
             from pytest_pau.report.json_report import write_report
 
-            self.report_written = write_report(self.resolve(s.report), report)
+            try:
+                self.report_written = write_report(self.resolve(s.report), report)
+            except OSError as exc:
+                # Keep going: the summary, the gates and the other outputs still matter.
+                self.report_error = (
+                    f"--pau-report={str(s.report)!r}: could not write the JSON report ({exc})"
+                )
+                _warn(self.report_error)
+                self._fail_session()
         self._write_extras(report)
+
+    def _fail_session(self) -> None:
+        """Make the exit status non-zero (a requested output is missing), unless it already is."""
+        session = self.config.pluginmanager.get_plugin("session")
+        if session is not None and session.exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
     def resolve(self, path: Path) -> Path:
         """Relative output paths are taken from the invocation folder, as pytest does."""
@@ -306,6 +382,14 @@ class PauSession:
                     "install the plots extra: pip install 'pytest-pau[plots]'",
                     stacklevel=1,
                 )
+
+
+def _warn(message: str) -> None:
+    """A warning in pytest's summary; never an exception (``-W error``) at session end."""
+    try:
+        warnings.warn(message, stacklevel=2)
+    except Warning:
+        print(f"warning: {message}", file=sys.stderr)
 
 
 def gate_failed(summary: dict[str, Any] | None) -> bool:

@@ -120,7 +120,8 @@ def render(
     Args:
         summary: The dict from :func:`pytest_pau.report.summary.build_summary`.
         writer: Where to write (pytest's terminal reporter or a :class:`TextWriter`).
-        run: The report's ``run`` block, for the header line (model, dataset...).
+        run: The report's ``run`` block, for the header line (model, dataset...) and
+            whether the run was interrupted.
         notes: Warnings to print before the gates (low-fidelity judge...).
         extra_lines: Lines from ``pytest_pau_summary_extra`` implementations.
         unicode: Draw bars with block characters (else ``#``).
@@ -140,8 +141,12 @@ def render(
     if c["skipped"]:
         parts.append(f"{c['skipped']} skipped")
     head = f"items {c['items']}: " + ", ".join(parts)
-    if c.get("selected", c["items"]) > c["items"]:
-        head += f"  (of {c['selected']} selected: run interrupted)"
+    selected = c.get("selected", c["items"])
+    if selected > c["items"]:
+        if run and run.get("interrupted"):
+            head += f"  (of {selected} selected: run interrupted)"
+        else:
+            head += f"  (of {selected} selected; {selected - c['items']} without a result)"
     writer.line(head)
     writer.write("pass rate    ")
     rate = summary["pass_rate"]

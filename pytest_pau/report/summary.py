@@ -110,7 +110,8 @@ def build_summary(
         gates: Release-gate thresholds to evaluate; None for no gates.
         wall_s: Wall time of the whole run, when known.
         selected: How many items were selected to run (more than ``len(results)`` when
-            the run was interrupted).
+            the run was interrupted, or when some selected items produced no result, e.g.
+            skipped by a ``skip`` mark or errored in another fixture before evaluation).
         resamples: Bootstrap resamples for the 95% intervals.
 
     Returns:

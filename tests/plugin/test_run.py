@@ -305,3 +305,79 @@ def test_spent_budget_skips_the_remaining_items(run_pau) -> None:
     result.stdout.fnmatch_lines(
         ["skipped 2: budget --pau-max-cost-usd spent*", "SKIPPED*budget --pau-max-cost-usd spent*"]
     )
+
+
+def test_unwritable_report_location_is_a_usage_error_before_any_item(pau_pytester, run_pau) -> None:
+    (pau_pytester.path / "afile").touch()
+    result = run_pau("--pau-report=afile/r.json")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--pau-report='afile/r.json': cannot write the report there*"])
+    assert "INTERNALERROR" not in result.stdout.str() + result.stderr.str()
+    assert "PAU summary" not in result.stdout.str()
+
+
+def test_report_write_failure_keeps_summary_gates_and_other_outputs(pau_pytester, run_pau) -> None:
+    # The folder is fine at start; a file takes its name while the items run.
+    pau_pytester.makeconftest(
+        """
+        def pytest_runtest_logfinish(nodeid, location):
+            open("out", "w").close()
+        """
+    )
+    result = run_pau(
+        "-m", "smoke", "--pau-report=out/r.json", "--pau-html=r.html", "--pau-min-pass-rate=0.5"
+    )
+    result.assert_outcomes(passed=2)
+    out = result.stdout.str()
+    assert "INTERNALERROR" not in out + result.stderr.str()
+    # Every item passed and the gate is met, but the requested report is missing.
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(
+        [
+            "items 2: 2 passed, 0 failed",
+            "*--pau-report='out/r.json': could not write the JSON report (*)*",
+            "release gates",
+            "  PASS *(--pau-min-pass-rate)",
+            "HTML report: */r.html",
+        ]
+    )
+    assert (pau_pytester.path / "r.html").is_file()
+    assert not (pau_pytester.path / "out").is_dir()
+
+
+def test_items_skipped_by_a_mark_are_not_an_interrupted_run(pau_pytester, run_pau) -> None:
+    pau_pytester.makeconftest(
+        """
+        import pytest
+
+        def pytest_collection_modifyitems(items):
+            for item in items:
+                if item.nodeid.endswith("[toy/add]"):
+                    item.add_marker(pytest.mark.skip(reason="not today"))
+        """
+    )
+    result = run_pau("--pau-report=r.json")
+    result.assert_outcomes(passed=2, failed=1, errors=1, skipped=1)
+    report = read_report(pau_pytester.path / "r.json")
+    assert not report.run.interrupted
+    assert report.summary["counts"]["selected"] == 5
+    assert report.summary["counts"]["items"] == 4
+    result.stdout.fnmatch_lines(
+        [
+            "items 4: 2 passed, 1 failed, 1 error (infrastructure)  (of 5 selected; 1 without a result)",
+            "*1 selected item produced no PAU result*",
+        ]
+    )
+    out = result.stdout.str()
+    assert "run interrupted" not in out
+    assert "stopped early" not in out
+
+
+def test_exitfirst_counts_as_a_run_that_stopped_early(pau_pytester, run_pau) -> None:
+    result = run_pau("-x", "--pau-report=r.json")
+    result.assert_outcomes(passed=3, failed=1)
+    report = read_report(pau_pytester.path / "r.json")
+    assert report.run.interrupted
+    result.stdout.fnmatch_lines(
+        ["items 4: 3 passed, 1 failed  (of 5 selected: run interrupted)", "*stopped early*"]
+    )
