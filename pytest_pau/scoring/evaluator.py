@@ -222,8 +222,17 @@ class Evaluator:
 
         c = self.config
         progress("explore")
-        with Sandbox(instance.code, backend=c.sandbox) as box:
-            traj = self.agent.run(instance, box)
+        # The agent's client counts every call; if the episode ends in an exception
+        # (budget spent, provider outage) the calls it already made still cost money.
+        client_usage = getattr(getattr(self.agent, "client", None), "usage", None)
+        before = client_usage.model_copy() if isinstance(client_usage, Usage) else None
+        try:
+            with Sandbox(instance.code, backend=c.sandbox) as box:
+                traj = self.agent.run(instance, box)
+        except PauError:
+            if before is not None:
+                usage.add(_minus(client_usage, before))  # type: ignore[arg-type]
+            raise
         usage.add(traj.usage)
         result.prediction = traj.prediction
         result.trajectory = list(traj.steps)
@@ -320,3 +329,14 @@ class Evaluator:
         if parsed:
             return label, "classifier"
         return label, f"classifier answer unparseable: defaulted to {label}"
+
+
+def _minus(after: Usage, before: Usage) -> Usage:
+    """What a client spent between two snapshots of its usage."""
+    return Usage(
+        prompt_tokens=after.prompt_tokens - before.prompt_tokens,
+        completion_tokens=after.completion_tokens - before.completion_tokens,
+        cost_usd=after.cost_usd - before.cost_usd,
+        calls=after.calls - before.calls,
+        cache_hits=after.cache_hits - before.cache_hits,
+    )

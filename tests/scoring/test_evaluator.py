@@ -168,3 +168,13 @@ def test_clients_are_built_once_and_shared(double: Instance, scripted) -> None:
     ev.evaluate(double)
     ev.evaluate(double)
     assert len(ev._clients) == 1  # judge and coder use the same model here
+
+
+def test_calls_made_before_an_outage_are_still_counted(double: Instance, scripted) -> None:
+    # The model under test answers 4 calls, then the provider fails for good mid-episode.
+    llm, _ = scripted([(r".", "INPUT: (3,)\nCONCLUDE: NO\nSUMMARY: doubles")])
+    llm.fail("500", times=50, at=5)
+    result = evaluator(llm, model=llm.model).evaluate(double)
+    assert result.failure_mode == "infrastructure"
+    assert result.model_calls == 4  # not 0: the item's cost must include them
+    assert result.tokens["prompt"] > 0
