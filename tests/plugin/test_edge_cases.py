@@ -4,10 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-# Loaded before pytester's in-process runs, which unload what they import (numpy cannot
-# be imported twice in one process).
-import pytest_pau.report.stats  # noqa: F401
-
 
 def test_gate_without_any_pau_item_says_why_it_fails(run_pau, pau_pytester) -> None:
     pau_pytester.makepyfile(test_other="def test_other():\n    pass\n")
