@@ -136,6 +136,7 @@ def init(strict: bool = True) -> None:
     for name in PRELOAD:
         with contextlib.suppress(ImportError):  # a module this build of CPython lacks
             importlib.import_module(name)
+    _warm_lazy_globals()
     sys.set_int_max_str_digits(0)
     _G.strict = strict
     if strict:
@@ -148,6 +149,19 @@ def init(strict: bool = True) -> None:
     sys.modules.pop("pau_guard", None)
     sys.modules.pop("pau_literals", None)
     sys.addaudithook(pau_guard.audit)
+
+
+def _warm_lazy_globals() -> None:
+    """Run the stdlib paths that bind a module global on first use, before the snapshot.
+
+    ``Counter.most_common(n)`` imports ``heapq`` into ``collections``' namespace the first
+    time; after the snapshot that looked like a method changing shared state, so every
+    call using it got a fresh interpreter (6.4 ms instead of 0.28 ms per call).
+    """
+    with contextlib.suppress(Exception):
+        import collections
+
+        collections.Counter("ab").most_common(1)
 
 
 def seal() -> None:
