@@ -13,9 +13,11 @@ a thread during shutdown, make Rust print a panic.
 from __future__ import annotations
 
 import atexit
+import functools
 import itertools
 import threading
 import weakref
+from collections.abc import Iterator
 from typing import Any, Protocol
 
 #: Seconds between two epoch ticks (the wall-clock limit's resolution).
@@ -38,6 +40,10 @@ WAIT_REFUSED = "waiting on a clock (sleep, select or poll timeouts) is not allow
 
 class WaitRefused(Exception):
     """Raised by the host clock when the guest tries to wait; traps the call."""
+
+
+def _monotonic_now(ticks: Iterator[int], _store: Any) -> int:
+    return next(ticks) * MONOTONIC_STEP_NS
 
 
 def _refuse_wait(_store: Any, _when: int) -> None:
@@ -103,7 +109,7 @@ class Runtime:
                     # advances by a fixed step per read, so timings are reproducible too.
                     mono = root.add_instance(name)
                     ticks = itertools.count(1)
-                    mono.add_func("now", lambda _store: next(ticks) * MONOTONIC_STEP_NS)
+                    mono.add_func("now", functools.partial(_monotonic_now, ticks))
                     mono.add_func("resolution", lambda _store: MONOTONIC_STEP_NS)
                     mono.add_func("subscribe-instant", _refuse_wait)
                     mono.add_func("subscribe-duration", _refuse_wait)
