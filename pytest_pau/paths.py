@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import tempfile
 from pathlib import Path
 
 from pytest_pau._version import __version__
@@ -26,3 +28,33 @@ def versioned_cache_dir(name: str) -> Path:
     path = user_cache_dir() / name / __version__
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
+    """Write ``text`` to ``path`` so that no reader ever sees half a file.
+
+    The text goes to a temporary file in the same folder, is flushed to disk, gets the
+    mode a plain ``open()`` would give (``mkstemp`` makes it 0600, which a CI artefact
+    upload or another user could not read), then is renamed over ``path``. A run killed
+    mid-write leaves the old file, never a partial one, and no temporary file behind.
+
+    Returns:
+        The absolute path written.
+    """
+    target = Path(path).expanduser().resolve()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    return target

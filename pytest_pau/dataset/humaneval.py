@@ -25,9 +25,7 @@ import hashlib
 import inspect
 import json
 import logging
-import os
 import re
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +33,7 @@ from pytest_pau.dataset.execute import run_inputs, to_pair
 from pytest_pau.dataset.files import load_file
 from pytest_pau.errors import DatasetError
 from pytest_pau.models import Instance
+from pytest_pau.paths import write_text_atomic
 
 log = logging.getLogger("pytest_pau.dataset")
 
@@ -316,13 +315,7 @@ def load_humaneval(
     target = cache_path(cache_dir, data)
     if not target.is_file():
         rows, skipped = convert_problems(read_problems(data), backend=backend)
-        cache_dir.mkdir(parents=True, exist_ok=True)
-        # Write then rename, so a concurrent loader (xdist workers) never reads half a file.
-        fd, tmp = tempfile.mkstemp(dir=cache_dir, prefix=".humaneval-", suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            for row in rows:
-                handle.write(json.dumps(row) + "\n")
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, target)
+        # Atomic, so a concurrent loader (xdist workers) never reads half a file.
+        write_text_atomic(target, "".join(json.dumps(row) + "\n" for row in rows))
         target.with_suffix(".skipped.json").write_text(json.dumps(skipped, indent=1))
     return load_file(target, source=SOURCE)

@@ -15,10 +15,8 @@ network fetch, so the file renders the same offline and cannot leak data.
 from __future__ import annotations
 
 import base64
-import contextlib
 import json
 import os
-import tempfile
 from html import escape
 from importlib import resources
 from pathlib import Path
@@ -26,6 +24,7 @@ from typing import Any
 
 from pytest_pau.errors import ConfigError
 from pytest_pau.models import FAILURE_MODES, InstanceResult, Report, Step
+from pytest_pau.paths import write_text_atomic
 from pytest_pau.report.summary import build_summary
 
 #: Longest model text kept per field; the rest is cut with a note (keeps big runs usable).
@@ -292,18 +291,4 @@ def write_html(report: Report, path: str | os.PathLike[str], *, plots: bool = Tr
     Returns:
         The absolute path written.
     """
-    target = Path(path).expanduser().resolve()
-    target.parent.mkdir(parents=True, exist_ok=True)
-    text = render_html(report, plots=plots)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        # mkstemp makes the file private (0600); a report is meant to be shared.
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    return target
+    return write_text_atomic(path, render_html(report, plots=plots))

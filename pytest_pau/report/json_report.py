@@ -7,9 +7,7 @@ The schema is :class:`pytest_pau.models.Report`: ``run`` (what produced it),
 
 from __future__ import annotations
 
-import contextlib
 import os
-import tempfile
 from pathlib import Path
 from typing import TypeVar
 
@@ -17,6 +15,7 @@ from pydantic import BaseModel, ValidationError
 
 from pytest_pau.errors import ConfigError
 from pytest_pau.models import Report
+from pytest_pau.paths import write_text_atomic
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -30,25 +29,7 @@ def write_report(path: str | os.PathLike[str], report: Report) -> Path:
     Returns:
         The absolute path written.
     """
-    target = Path(path).expanduser().resolve()
-    target.parent.mkdir(parents=True, exist_ok=True)
-    data = report.model_dump_json(indent=1)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        # mkstemp makes the file 0600; give it the mode a plain open() would (umask applies).
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    return target
+    return write_text_atomic(path, report.model_dump_json(indent=1))
 
 
 def read_report(path: str | os.PathLike[str]) -> Report:
