@@ -28,6 +28,7 @@ _NAMES: dict[str, Any] = {
     "None": None,
 }
 _ATOMS = (int, float, complex, str, bytes, bool, type(None))
+_ATOM_SET = frozenset(_ATOMS)
 _MAX_DEPTH = 200
 
 
@@ -152,6 +153,19 @@ def is_literal(value: Any) -> bool:
     Exact built-in types only: a ``Counter``, a named tuple or an ``IntEnum`` writes a repr
     that is not a literal. Cyclic and very deep containers are not literals either.
     """
+    kind = type(value)
+    if kind in _ATOM_SET:
+        return True
+    # The common case in C, without the cycle bookkeeping: a flat container of atoms
+    # (a container of atoms cannot contain itself).
+    if kind in (tuple, list, set, frozenset) and all(map(_ATOM_SET.__contains__, map(type, value))):
+        return True
+    if (
+        kind is dict
+        and all(map(_ATOM_SET.__contains__, map(type, value)))
+        and all(map(_ATOM_SET.__contains__, map(type, value.values())))
+    ):
+        return True
     return _is_literal(value, 0, set())
 
 
