@@ -1,25 +1,21 @@
-"""The sandbox's isolation policy: what a method may not do, and when its instance must go.
+"""The sandbox's isolation policy: what a method may not do while it runs.
 
-Used by :mod:`pau_runner` (the Wasm guest and the process worker). Two parts:
+Used by :mod:`pau_runner` (the Wasm guest and the process worker):
 
-- the audit hook (:func:`audit`): refuses I/O, processes and OS access outright while a
+- the audit hook (:func:`audit`) refuses I/O, processes and OS access outright while a
   method runs, and marks the call as having touched shared state (``tainted``) on events
   such as ``object.__setattr__``, frame or garbage-collector introspection, or an import;
-- the state check (:func:`snapshot`, :func:`changed`): an identity fingerprint of every
-  module namespace, compared after each call. Only the modules the call imported are
-  compared unless the method's code is :func:`risky` (it could reach other modules
-  without importing them).
+- :func:`tracking_import`, the methods' ``__import__``, records which modules a call
+  imported: the state check (:mod:`pau_state`) compares those after the call.
 
-Either one makes the call ``dirty``: the host then throws this interpreter away and starts
-a fresh one before the next call, so no state leaks between queries. Detecting is cheap
-(about 0.1 ms in Wasm); restarting costs about 1 ms, paid only after such calls.
+A tainted or changed call is ``dirty``: the host throws this interpreter away and starts
+a fresh one before the next call, so no state leaks between queries.
 """
 
 from __future__ import annotations
 
 import builtins
 import os
-import sys
 from typing import Any
 
 #: Audit events after which the interpreter is replaced (state may have been touched).
@@ -29,7 +25,6 @@ _TAINT_EVENTS = frozenset(
         "object.__delattr__",
         "object.__getattr__",
         "sys._getframe",
-        "sys._getframemodulename",
         "sys._current_frames",
         "sys.settrace",
         "sys.setprofile",
@@ -40,7 +35,6 @@ _TAINT_EVENTS = frozenset(
         "builtins.input",
         "sys.addaudithook",
         "cpython.PyInterpreterState_Clear",
-        "function.__new__",
     }
 )
 #: Audit events refused outright while a method runs (the Wasm guest lacks these
@@ -128,18 +122,40 @@ class _Guard:
     def __init__(self) -> None:
         self.in_call = False
         self.tainted: str | None = None
-        self.snapshot: dict[
-            str, tuple[Any, dict[str, Any], list[str], list[int], tuple[str, ...]]
-        ] = {}
+        #: The loaded code is ``pau_state.risky``: compare everything after each call.
         self.full_check = True
+        #: Every name the loaded code spells (``pau_state.code_names``).
+        self.names: frozenset[str] = frozenset()
+        #: Modules the current call imported (:func:`tracking_import`).
         self.touched: set[str] = set()
-        self.n_modules = 0
+        #: The current call used a builtin that reaches objects by computed name
+        #: (:data:`REACHING`): compare everything after it, as for risky code.
+        self.reach_all = False
+        #: Every class and function at the snapshot, by identity hash (``pau_state.snapshot``).
+        self.known: dict[int, Any] = {}
         self.strict = True
 
 
 G = _Guard()
+#: ``__name__`` of the module a method's code runs in (registered only during its call).
+METHOD_MODULE = "__pau_method__"
+#: Attribute events that leave no trace when the object is the method's own class or
+#: function (dataclasses, typing and namedtuple read and set those on its behalf).
+_OWNABLE_EVENTS = frozenset({"object.__setattr__", "object.__delattr__", "object.__getattr__"})
 # Bound once, so a method that rebinds builtins cannot change how its call is checked.
-_id, _list, _map, _len, _type = id, list, map, len, type
+_len, _type = len, type
+# Plain C functions: none of them runs code the method could have planted.
+_Function = _type(lambda: None)
+_identity_hash = object.__hash__
+
+
+def _own(obj: Any) -> bool:
+    """Whether ``obj`` is a class or function made during this call (by the method, or by
+    the standard library on its behalf): one that did not exist at the snapshot."""
+    kind = _type(obj)
+    if kind is not _Function and not issubclass(kind, type):
+        return False
+    return G.known.get(_identity_hash(obj)) is not obj
 
 
 def audit(event: str, args: tuple[Any, ...]) -> None:
@@ -147,7 +163,7 @@ def audit(event: str, args: tuple[Any, ...]) -> None:
     if not G.in_call:
         return
     if event in _TAINT_EVENTS:
-        if G.tainted is None:
+        if G.tainted is None and not (event in _OWNABLE_EVENTS and args and _own(args[0])):
             G.tainted = event
         return
     if G.strict:
@@ -171,209 +187,6 @@ def audit(event: str, args: tuple[Any, ...]) -> None:
         )
 
 
-def snapshot() -> None:
-    """Fingerprint every module namespace: the state :func:`changed` compares against."""
-    snap = {}
-    by_id = {_id(m): n for n, m in _list(sys.modules.items())}
-    for name, mod in _list(sys.modules.items()):
-        d = getattr(mod, "__dict__", None)
-        if _type(d) is not dict:
-            continue
-        # Modules reachable in one attribute step (``os.path`` from ``os``) are checked
-        # together with the module itself.
-        near = tuple(
-            {by_id[_id(v)] for v in d.values() if _id(v) in by_id and _type(v) is _type(sys)}
-        )
-        snap[name] = (mod, d, _list(d), _list(_map(_id, d.values())), near)
-    G.snapshot = snap
-    G.n_modules = _len(sys.modules)
-
-
-def hide(names: tuple[str, ...]) -> None:
-    """Unregister modules after the snapshot, keeping the snapshot consistent with it.
-
-    The component's own modules must stay in ``sys.modules`` while componentize-py
-    snapshots the interpreter at build time; they are hidden when an instance starts,
-    before any method runs, and without making every later call look like an import.
-    """
-    for name in names:
-        sys.modules.pop(name, None)
-        G.snapshot.pop(name, None)
-    G.n_modules = _len(sys.modules)
-
-
-def _module_changed(name: str) -> bool:
-    entry = G.snapshot.get(name)
-    if entry is None:
-        return False
-    mod, d, keys, ids, _near = entry
-    return (
-        sys.modules.get(name) is not mod
-        or _len(d) != _len(keys)
-        or _list(_map(_id, d.values())) != ids
-        or _list(d) != keys
-    )
-
-
-def changed(old_only: bool = False) -> str | None:
-    """Name of the first module whose namespace differs from the snapshot, or None.
-
-    In the fast mode only the modules the method imported (and their direct module
-    attributes) are compared: comparing all ~6000 module attributes costs ~2 ms in Wasm,
-    ten times a typical call. Code that could reach other modules without importing them
-    (``getattr``, ``__globals__``, ``sys``...) runs in the full mode (see :func:`risky`).
-
-    Args:
-        old_only: Ignore modules imported since the snapshot.
-    """
-    modules = sys.modules
-    if _len(modules) != G.n_modules and not old_only:
-        return "sys.modules"
-    if G.full_check:
-        if G.strict:
-            # Comparing everything costs ~8 ms in Wasm; a fresh instance costs ~1 ms.
-            return "risky code: fresh interpreter per call"
-        names = G.snapshot
-    else:
-        names = {"builtins"}
-        for name in G.touched:
-            names.add(name)
-            entry = G.snapshot.get(name)
-            if entry is not None:
-                names.update(entry[4])
-    for name in names:
-        if _module_changed(name):
-            return name
-    return None
-
-
-#: Names whose presence in a method's code could reach modules it does not import, or
-#: the sandbox's own state; such code gets the full (slower) state check on every call.
-_RISKY_NAMES = frozenset(
-    {
-        "getattr",
-        "setattr",
-        "delattr",
-        "vars",
-        "globals",
-        "locals",
-        "eval",
-        "exec",
-        "compile",
-        "__import__",
-        "breakpoint",
-        "format",
-        "format_map",
-        "attrgetter",
-        "methodcaller",
-        "Formatter",
-        "sys",
-        "gc",
-        "inspect",
-        "importlib",
-        "builtins",
-        "modules",
-        "object",
-        "type",
-        "super",
-        "dir",
-        "help",
-        "open",
-        "memoryview",
-        "pickle",
-        "copyreg",
-        "marshal",
-        "tb_frame",
-        "f_globals",
-        "f_back",
-        "f_builtins",
-        "f_locals",
-        "gi_frame",
-        "cr_frame",
-        "ag_frame",
-        "gi_code",
-    }
-)
-_SAFE_DUNDERS = frozenset(
-    {
-        "__init__",
-        "__name__",
-        "__main__",
-        "__module__",
-        "__qualname__",
-        "__firstlineno__",
-        "__static_attributes__",
-        "__classcell__",
-        "__doc__",
-        "__annotations__",
-        "__annotate__",
-        "__repr__",
-        "__str__",
-        "__len__",
-        "__iter__",
-        "__next__",
-        "__getitem__",
-        "__setitem__",
-        "__delitem__",
-        "__contains__",
-        "__eq__",
-        "__ne__",
-        "__lt__",
-        "__le__",
-        "__gt__",
-        "__ge__",
-        "__hash__",
-        "__bool__",
-        "__add__",
-        "__sub__",
-        "__mul__",
-        "__truediv__",
-        "__floordiv__",
-        "__mod__",
-        "__pow__",
-        "__neg__",
-        "__pos__",
-        "__abs__",
-        "__call__",
-        "__enter__",
-        "__exit__",
-        "__slots__",
-        "__post_init__",
-        "__radd__",
-        "__rmul__",
-        "__and__",
-        "__or__",
-        "__xor__",
-        "__invert__",
-        "__index__",
-        "__int__",
-        "__float__",
-        "__lshift__",
-        "__rshift__",
-        "__matmul__",
-        "__iadd__",
-        "__isub__",
-        "__imul__",
-        "__reversed__",
-        "__missing__",
-        "__format__",
-    }
-)
-
-
-def risky(code: Any) -> bool:
-    """Whether compiled code names anything that escapes the import-based state check."""
-    for name in code.co_names:
-        if name in _RISKY_NAMES or (name.startswith("__") and name not in _SAFE_DUNDERS):
-            return True
-    for const in code.co_consts:
-        if _type(const) is str and "__" in const and const not in _SAFE_DUNDERS:
-            return True
-        if hasattr(const, "co_names") and risky(const):
-            return True
-    return False
-
-
 def tracking_import(
     name: str, globals: Any = None, locals: Any = None, fromlist: Any = (), level: int = 0
 ) -> Any:
@@ -391,3 +204,38 @@ def tracking_import(
 
 
 _real_import = builtins.__import__
+
+
+def _reaching(name: str, func: Any) -> Any:
+    def reaching(*args: Any, **kwargs: Any) -> Any:
+        G.reach_all = True
+        return func(*args, **kwargs)
+
+    reaching.__name__ = reaching.__qualname__ = name
+    reaching.__doc__ = func.__doc__
+    return reaching
+
+
+def _compile(
+    source: Any,
+    filename: Any,
+    mode: str,
+    flags: int = 0,
+    dont_inherit: bool = False,
+    optimize: int = -1,
+    **kwargs: Any,
+) -> Any:
+    # dont_inherit: the method's code must not inherit this module's __future__ flags.
+    return _real_compile(source, filename, mode, flags, True, optimize, **kwargs)
+
+
+_real_compile = builtins.compile
+#: The methods' versions of builtins that reach objects by a computed name, which the
+#: name-based state check cannot follow: calling one makes the call's check full.
+#: (As attributes the names are harmless: ``re.compile`` is not ``compile``.)
+REACHING = {
+    "compile": _reaching("compile", _compile),
+    "getattr": _reaching("getattr", builtins.getattr),
+    "setattr": _reaching("setattr", builtins.setattr),
+    "delattr": _reaching("delattr", builtins.delattr),
+}

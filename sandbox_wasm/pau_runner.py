@@ -7,10 +7,11 @@ JSON object (ASCII only, so it crosses any boundary unchanged) with the fields o
 ``pytest_pau.models.CallResult`` plus ``dirty``.
 
 ``dirty`` says that the method may have changed state shared between calls (a module
-attribute such as ``math.pi = 3``, an attribute of a class or function, a newly imported
-module, frame or garbage-collector introspection): the host then throws this interpreter
+attribute such as ``math.pi = 3``, a module's list or dict changed in place, an attribute
+of a class or function, a newly imported module, frame or garbage-collector introspection): the host then throws this interpreter
 away and starts a fresh one before the next call, so no state leaks between queries.
-What is refused and what makes a call dirty is decided by :mod:`pau_guard`.
+What is refused is decided by :mod:`pau_guard`, what makes a call dirty by it and by
+:mod:`pau_state`.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from typing import Any
 
 import pau_guard
 import pau_literals
+import pau_state
 
 #: Standard-library modules PAU-style methods use. The Wasm component only contains what
 #: is imported when it is built, so everything a method may import is imported here.
@@ -87,6 +89,30 @@ PRELOAD = (
     "locale",
     "weakref",
     "_pylong",
+    # Codecs found by name at run time (`s.encode('utf-16')`, `codecs.encode(s, 'rot13')`).
+    "encodings.ascii",
+    "encodings.base64_codec",
+    "encodings.cp1252",
+    "encodings.cp437",
+    "encodings.hex_codec",
+    "encodings.idna",
+    "encodings.iso8859_15",
+    "encodings.latin_1",
+    "encodings.mac_roman",
+    "encodings.punycode",
+    "encodings.quopri_codec",
+    "encodings.raw_unicode_escape",
+    "encodings.rot_13",
+    "encodings.unicode_escape",
+    "encodings.utf_16",
+    "encodings.utf_16_be",
+    "encodings.utf_16_le",
+    "encodings.utf_32",
+    "encodings.utf_32_be",
+    "encodings.utf_32_le",
+    "encodings.utf_8",
+    "encodings.utf_8_sig",
+    "encodings.zlib_codec",
 )
 _MAX_MESSAGE = 2000
 _MAX_FRAMES = 6
@@ -109,9 +135,11 @@ _G = pau_guard.G
 # reported after it returns.
 _len, _type, _repr, _str = len, type, repr, str
 _dumps = json.dumps
+_Module, _METHOD_MODULE = _type(sys), pau_guard.METHOD_MODULE
 _isnt_literal = pau_literals.is_literal
 _parse, _LiteralError = pau_literals.parse_literal, pau_literals.LiteralError
-_changed, _snapshot, _risky = pau_guard.changed, pau_guard.snapshot, pau_guard.risky
+_changed, _snapshot = pau_state.changed, pau_state.snapshot
+_risky, _code_names = pau_state.risky, pau_state.code_names
 
 
 class _Sink(io.TextIOBase):
@@ -144,9 +172,11 @@ def init(strict: bool = True) -> None:
         sys.modules["select"] = None  # type: ignore[assignment]
     _S.builtins_dict = dict(builtins.__dict__)
     _S.builtins_dict["__import__"] = pau_guard.tracking_import
+    _S.builtins_dict.update(pau_guard.REACHING)
     # The method must not find these modules (and their state) through sys.modules.
     sys.modules.pop("pau_runner", None)
     sys.modules.pop("pau_guard", None)
+    sys.modules.pop("pau_state", None)
     sys.modules.pop("pau_literals", None)
     sys.addaudithook(pau_guard.audit)
 
@@ -156,12 +186,18 @@ def _warm_lazy_globals() -> None:
 
     ``Counter.most_common(n)`` imports ``heapq`` into ``collections``' namespace the first
     time; after the snapshot that looked like a method changing shared state, so every
-    call using it got a fresh interpreter (6.4 ms instead of 0.28 ms per call).
+    call using it got a fresh interpreter (6.4 ms instead of 0.28 ms per call). Found by
+    running the builtin dataset and ``tests/sandbox/test_state.py``'s stdlib corpus with
+    one instance per method.
     """
     with contextlib.suppress(Exception):
-        import collections
-
         collections.Counter("ab").most_common(1)
+    with contextlib.suppress(Exception):
+        import typing
+
+        # typing binds `annotationlib` over its `_lazy_annotationlib` placeholder on the
+        # first repr of a generic alias (`str(List[int])`).
+        str(typing.List[int])  # noqa: UP006 (typing.List is the point)
 
 
 def seal() -> None:
@@ -178,13 +214,15 @@ def load(code: str, entry: str) -> str:
     _S.code = None
     _S.load_error = None
     try:
-        _S.code = compile(code, "<method>", "exec")
+        # dont_inherit: this module's `from __future__ import annotations` is not the method's.
+        _S.code = compile(code, "<method>", "exec", dont_inherit=True)
     except (
         BaseException
     ) as exc:  # SyntaxError, ValueError (null bytes), RecursionError, MemoryError
         _S.load_error = _error(exc, with_traceback=False)
         return _dumps(_S.load_error)
     _G.full_check = _risky(_S.code)
+    _G.names = _code_names(_S.code)
     import linecache
 
     # Lets tracebacks show the method's own source lines.
@@ -243,9 +281,16 @@ def call(args_text: str, seed: int, max_output: int) -> str:
     sys.stdout, sys.stderr, sys.stdin = _Sink(), _Sink(), io.StringIO()
     _G.tainted = None
     _G.touched = set()
+    _G.reach_all = False
+    # A real module, registered while the call runs: dataclasses, typing and pickle look
+    # a class's module up in sys.modules.
+    module = _Module(_METHOD_MODULE)
+    namespace = module.__dict__
+    namespace["__builtins__"] = dict(_S.builtins_dict)
+    modules = sys.modules
+    modules[_METHOD_MODULE] = module
     _G.in_call = True
     try:
-        namespace = {"__name__": "__pau_method__", "__builtins__": dict(_S.builtins_dict)}
         exec(_S.code, namespace)
         func = namespace.get(_S.entry)
         if func is None:
@@ -260,6 +305,7 @@ def call(args_text: str, seed: int, max_output: int) -> str:
             out["dirty"] = "MemoryError"  # give the grown heap back to the host
     finally:
         _G.in_call = False
+        modules.pop(_METHOD_MODULE, None)
         sys.stdout, sys.stderr, sys.stdin = saved
         if _G.full_check or "random" in _G.touched:
             _S.seeded = None

@@ -3,7 +3,7 @@
 The instance is created on the first call (about 1 ms, the component being shared and
 pre-initialised) and reused while calls leave no trace. It is thrown away, and a fresh
 one started for the next call, after a trap (fuel, wall clock, stack) or when the guest
-reports that the method touched shared state (``dirty``, see ``pau_guard.py``).
+reports that the method touched shared state (``dirty``, see ``pau_state.py``).
 """
 
 from __future__ import annotations
@@ -28,6 +28,9 @@ class WasmBackend:
         self.timeout_s = timeout_s
         self.memory_mb = memory_mb
         self.instances_started = 0
+        #: Why the last instance was replaced: the guest's ``dirty`` reason (``"keyword.kwlist"``,
+        #: ``"sys.modules"``...) or the trap's error type; None while none was.
+        self.last_restart: str | None = None
         self._runtime: Runtime | None = None
         self._store: Any = None
         self._call: Any = None
@@ -104,11 +107,14 @@ class WasmBackend:
                 out = self._trap_result(exc)
                 out["fuel"] = self.fuel - store.get_fuel()
                 self._discard()  # a trapped instance is in an unknown state
+                self.last_restart = out["error_type"]
                 return out
             used = self.fuel - store.get_fuel()
             out = json.loads(raw)
-            if out.pop("dirty", None):
+            dirty = out.pop("dirty", None)
+            if dirty:
                 self._discard()
+                self.last_restart = str(dirty)
             out["fuel"] = used
             return out
 
