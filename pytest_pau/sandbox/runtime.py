@@ -17,7 +17,7 @@ import functools
 import itertools
 import threading
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, Protocol
 
 #: Seconds between two epoch ticks (the wall-clock limit's resolution).
@@ -50,6 +50,14 @@ def _refuse_wait(_store: Any, _when: int) -> None:
     raise WaitRefused(WAIT_REFUSED)
 
 
+class _FixedType:
+    """The parts of a wasmtime-py ``FuncType`` a call reads, read once."""
+
+    def __init__(self, func_type: Any) -> None:
+        self.params = func_type.params
+        self.result = func_type.result
+
+
 class Runtime:
     """The shared engine, component and linker (use :func:`get_runtime`)."""
 
@@ -74,6 +82,7 @@ class Runtime:
         self.linker.add_wasip2()
         self._freeze_clocks()
         self.users: weakref.WeakSet[Any] = weakref.WeakSet()
+        self._types: dict[str, _FixedType] = {}
         self._stop = threading.Event()
         self._ticker = threading.Thread(target=self._tick, name="pau-wasm-epoch", daemon=True)
         self._ticker.start()
@@ -123,6 +132,13 @@ class Runtime:
         finally:
             root.close()
         self.linker.allow_shadowing = False  # type: ignore[assignment]
+
+    def fixed_type(self, name: str, func: Any, store: Any) -> Callable[[Any], _FixedType]:
+        """A stand-in for ``func.type``: the export's type, read from the component once."""
+        fixed = self._types.get(name)
+        if fixed is None:
+            fixed = self._types[name] = _FixedType(func.type(store))
+        return lambda _store: fixed
 
     def _tick(self) -> None:
         while not self._stop.wait(TICK_S):

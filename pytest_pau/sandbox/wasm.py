@@ -60,6 +60,9 @@ class WasmBackend:
                 raise SandboxError(
                     "the sandbox component exports no load/call; rebuild it with `pau sandbox build --force`"
                 )
+            # wasmtime-py reads the function's type anew on every call (~10 us of ctypes);
+            # it is the same for every instance of the component, so read it once.
+            call.type = runtime.fixed_type("call", call, store)
         except WasmtimeError as exc:
             store.close()
             raise SandboxError(f"could not start a sandbox instance: {_first_line(exc)}") from exc
