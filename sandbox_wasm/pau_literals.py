@@ -29,6 +29,7 @@ _NAMES: dict[str, Any] = {
 }
 _ATOMS = (int, float, complex, str, bytes, bool, type(None))
 _ATOM_SET = frozenset(_ATOMS)
+_CONTAINERS = frozenset({tuple, list, set, frozenset, dict})
 _MAX_DEPTH = 200
 
 
@@ -153,28 +154,27 @@ def is_literal(value: Any) -> bool:
     Exact built-in types only: a ``Counter``, a named tuple or an ``IntEnum`` writes a repr
     that is not a literal. Cyclic and very deep containers are not literals either.
     """
-    kind = type(value)
-    if kind in _ATOM_SET:
-        return True
-    # The common case in C, without the cycle bookkeeping: a flat container of atoms
-    # (a container of atoms cannot contain itself).
-    if kind in (tuple, list, set, frozenset) and all(map(_ATOM_SET.__contains__, map(type, value))):
-        return True
-    if (
-        kind is dict
-        and all(map(_ATOM_SET.__contains__, map(type, value)))
-        and all(map(_ATOM_SET.__contains__, map(type, value.values())))
-    ):
-        return True
     return _is_literal(value, 0, set())
+
+
+def _flat(value: Any, kind: type) -> bool:
+    # A container of atoms, checked in C; it cannot contain itself, so it needs no id()
+    # (an audited call: inside the sandbox each one runs the audit hook).
+    if kind is dict:
+        return all(map(_ATOM_SET.__contains__, map(type, value))) and all(
+            map(_ATOM_SET.__contains__, map(type, value.values()))
+        )
+    return all(map(_ATOM_SET.__contains__, map(type, value)))
 
 
 def _is_literal(value: Any, depth: int, active: set[int]) -> bool:
     kind = type(value)
-    if kind in _ATOMS:
+    if kind in _ATOM_SET:
         return True
-    if depth > _MAX_DEPTH or kind not in (tuple, list, set, frozenset, dict):
+    if depth > _MAX_DEPTH or kind not in _CONTAINERS:
         return False
+    if _flat(value, kind):
+        return True
     key = id(value)
     if key in active:
         return False  # a cycle: repr writes [...]

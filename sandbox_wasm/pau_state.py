@@ -54,7 +54,7 @@ _SEQUENCES = (list, set, _deque)
 _BLOBS = (bytearray, _array)
 _MODULE = type(sys)
 # Bound once, so a method that rebinds builtins cannot change how its call is checked.
-_all, _len, _list, _map, _type, _bytes = all, len, list, map, type, bytes
+_all, _any, _len, _list, _map, _type, _bytes = all, any, len, list, map, type, bytes
 _from_iterable, _values = chain.from_iterable, dict.values
 
 
@@ -64,6 +64,8 @@ class _Contents:
     __slots__ = (
         "blobs",
         "dicts",
+        "empty",
+        "empty_labels",
         "items",
         "keys",
         "labels",
@@ -75,6 +77,10 @@ class _Contents:
     )
 
     def __init__(self, found: list[tuple[str, Any]]) -> None:
+        # Most are empty (the __dict__ of a function): one C pass over their lengths.
+        self.empty_labels = [label for label, o in found if not _len(o)]
+        self.empty = [o for _, o in found if not _len(o)]
+        found = [(label, o) for label, o in found if _len(o)]
         dicts = [(label, o) for label, o in found if issubclass(_type(o), dict)]
         seqs = [(label, o) for label, o in found if issubclass(_type(o), _SEQUENCES)]
         blobs = [(label, o) for label, o in found if issubclass(_type(o), _BLOBS)]
@@ -92,7 +98,8 @@ class _Contents:
     def same(self) -> bool:
         """Whether every object still holds exactly what it held (identity, not equality)."""
         return (
-            _list(_map(_len, self.objects)) == self.lens
+            not _any(_map(_len, self.empty))
+            and _list(_map(_len, self.objects)) == self.lens
             and _all(_map(is_, _from_iterable(_map(_values, self.dicts)), self.vals))
             and _all(_map(is_, _from_iterable(self.dicts), self.keys))
             and _all(_map(is_, _from_iterable(self.seqs), self.items))
@@ -101,6 +108,9 @@ class _Contents:
 
     def first_change(self) -> str:
         """The label of the first object that changed (the slow path, for the report)."""
+        for label, obj in zip(self.empty_labels, self.empty, strict=True):
+            if _len(obj):
+                return label
         n_dicts, at = _len(self.dicts), 0
         for i, d in enumerate(self.dicts):
             n = self.lens[i]

@@ -30,6 +30,18 @@ LEAKS = {
         "import keyword\nfirst = keyword.kwlist[0]\nkeyword.kwlist[0] = 'zzz'\nreturn first",
         "keyword.kwlist",
     ),
+    "imported by name": (
+        "from keyword import kwlist\nn = len(kwlist)\nkwlist.clear()\nreturn n",
+        "keyword.kwlist",
+    ),
+    "replacement that claims to be equal": (
+        # Compared by identity: a planted __eq__ neither hides the change nor runs.
+        "import keyword\nfirst = keyword.kwlist[0]\n"
+        "class Same(str):\n    def __eq__(self, other):\n        return True\n"
+        "    __hash__ = str.__hash__\n"
+        "keyword.kwlist[0] = Same('False')\nreturn type(first).__name__",
+        "keyword.kwlist",
+    ),
     "function attribute": (
         "import json\nseen = hasattr(json.dumps, 'counter')\njson.dumps.counter = 1\nreturn seen",
         "json.dumps.__dict__",
