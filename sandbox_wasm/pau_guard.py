@@ -206,14 +206,24 @@ def tracking_import(
 _real_import = builtins.__import__
 
 
-def _reaching(name: str, func: Any) -> Any:
-    def reaching(*args: Any, **kwargs: Any) -> Any:
-        G.reach_all = True
-        return func(*args, **kwargs)
+class _Reaching:
+    """A builtin that reaches objects by a computed name: calling it marks the call.
 
-    reaching.__name__ = reaching.__qualname__ = name
-    reaching.__doc__ = func.__doc__
-    return reaching
+    Slotted, so a method cannot leave an attribute on it for the next call; the function
+    it wraps sits in a dunder slot, which makes code that reads it risky.
+    """
+
+    __slots__ = ("__wrapped__",)
+
+    def __init__(self, func: Any) -> None:
+        self.__wrapped__ = func
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        G.reach_all = True
+        return self.__wrapped__(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"<built-in function {self.__wrapped__.__name__.lstrip('_')}>"
 
 
 def _compile(
@@ -234,8 +244,8 @@ _real_compile = builtins.compile
 #: name-based state check cannot follow: calling one makes the call's check full.
 #: (As attributes the names are harmless: ``re.compile`` is not ``compile``.)
 REACHING = {
-    "compile": _reaching("compile", _compile),
-    "getattr": _reaching("getattr", builtins.getattr),
-    "setattr": _reaching("setattr", builtins.setattr),
-    "delattr": _reaching("delattr", builtins.delattr),
+    "compile": _Reaching(_compile),
+    "getattr": _Reaching(builtins.getattr),
+    "setattr": _Reaching(builtins.setattr),
+    "delattr": _Reaching(builtins.delattr),
 }

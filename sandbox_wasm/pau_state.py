@@ -196,10 +196,7 @@ def snapshot() -> None:
             )
         )
         modules[name] = (mod, d, _list(d), _list(d.values()), near)
-        if name not in (
-            "sys",
-            "builtins",
-        ):  # sys: only risky code names it; builtins: no containers
+        if name != "sys":  # only risky code can reach it
             contents[name] = _contents_of(name, d)
     S.modules, S.contents = modules, contents
     S.n_modules = _len(sys.modules)
@@ -257,9 +254,10 @@ def _reach(touched: set[str], names: frozenset[str]) -> set[str]:
     """The modules a call can reach: those it imported, and from those the neighbour
     modules whose attribute name its code spells (``json.decoder``), transitively.
 
-    ``builtins`` is not among them: a method runs with its own copy of the builtins, and
+    ``builtins``' namespace is not among them: a method runs with its own copy of it, and
     the real module is only reachable through names that make the code risky
-    (``builtins``, ``__builtins__``, ``sys``, ``vars``) or through ``getattr``.
+    (``builtins``, ``__builtins__``, ``sys``, ``vars``) or through ``getattr``. The objects
+    in it (``exit``, ``license``) are shared, so their contents are always compared.
     """
     reach: set[str] = set()
     todo = [name for name in touched if name in S.modules]
@@ -289,15 +287,19 @@ def changed(old_only: bool = False) -> str | None:
         return "sys.modules"
     if G.full_check or G.reach_all:
         if G.strict:
-            # Comparing everything costs ~8 ms in Wasm; a fresh instance costs ~1 ms.
-            return "risky code: fresh interpreter per call"
+            # Comparing everything would cost about as much as a fresh instance (~4 ms
+            # in Wasm); the fresh instance is certain.
+            if G.full_check:
+                return "risky code: fresh interpreter per call"
+            return "computed attribute access (getattr & co.): fresh interpreter"
         reach: Any = S.modules.keys()
     else:
         reach = _reach(G.touched, G.names)
     for name in reach:
         if _namespace_changed(name):
             return name
-    for name in reach:
+    # Every method reaches the objects in builtins (`exit.x = 1`), imported or not.
+    for name in (*reach, "builtins"):
         contents = S.contents.get(name)
         if contents is not None and not contents.same():
             return contents.first_change()

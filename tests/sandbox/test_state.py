@@ -59,6 +59,10 @@ LEAKS = {
         "textwrap.TextWrapper.unicode_whitespace_trans[ord('a')] = 'Q'\nreturn out",
         "textwrap.TextWrapper.unicode_whitespace_trans",
     ),
+    "builtins object, nothing imported": (
+        "seen = hasattr(exit, 'marker')\nexit.marker = 1\nreturn seen",
+        "builtins.exit.__dict__",
+    ),
     "neighbour module spelled out": (
         "import json\nn = len(json.decoder.BACKSLASH)\njson.decoder.BACKSLASH['q'] = 'q'\nreturn n",
         "json.decoder.BACKSLASH",
@@ -96,6 +100,17 @@ def test_computed_attribute_access_gets_a_fresh_interpreter(make_sandbox: Make) 
     box = make_sandbox(method(body))
     assert len({box.call_literal("()").value for _ in range(3)}) == 1
     assert box._backend.instances_started == 3  # type: ignore[attr-defined]
+
+
+def test_the_wrapped_builtins_hold_no_state(make_sandbox: Make) -> None:
+    body = (
+        "try:\n    getattr.marker = 1\nexcept AttributeError:\n    return 'refused'\nreturn 'set'"
+    )
+    box = make_sandbox(method(body))
+    assert [box.call_literal("()").value for _ in range(2)] == ["'refused'"] * 2
+    assert make_sandbox(method("return repr(getattr)")).call_literal("()").value == repr(
+        "<built-in function getattr>"
+    )
 
 
 def test_a_method_cannot_claim_a_standard_library_class(make_sandbox: Make) -> None:
