@@ -14,6 +14,8 @@ when logprobs are not asked for.
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import os
 import threading
 import time
@@ -48,6 +50,19 @@ def default_threads() -> int:
 
 
 _models: dict[str, Llama] = {}
+
+
+@atexit.register
+def _close_models() -> None:
+    # Freed by the garbage collector at interpreter teardown, a Llama's __del__ finds
+    # llama_cpp's module globals already gone and prints "Exception ignored in
+    # Llama.__del__" at the end of every run that used a local model.
+    with _load_lock:
+        models = list(_models.values())
+        _models.clear()
+    for llm in models:
+        with contextlib.suppress(Exception):
+            llm.close()
 
 
 def is_local(model: str) -> bool:
