@@ -18,20 +18,27 @@ from pytest_pau.errors import PauError
 
 #: subcommand name -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
-    "call": ("pytest_pau.cli.call", "Run one input through a method in the sandbox and print the result."),
+    "call": (
+        "pytest_pau.cli.call",
+        "Run one input through a method in the sandbox and print the result.",
+    ),
     "sandbox": ("pytest_pau.cli.sandbox", "Build or inspect the WebAssembly sandbox component."),
     "show": ("pytest_pau.cli.show", "Print one instance's trajectory from a JSON report."),
     "compare": ("pytest_pau.cli.compare", "Compare runs: paired statistics between JSON reports."),
     "plot": ("pytest_pau.cli.plot", "Draw PNG plots from JSON reports."),
     "init": ("pytest_pau.cli.init", "Write conftest templates into a project."),
-    "train": ("pytest_pau.cli.train", "Post-train a model with Asymmetric Actor Critic on PAU instances."),
+    "train": (
+        "pytest_pau.cli.train",
+        "Post-train a model with Asymmetric Actor Critic on PAU instances.",
+    ),
 }
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The top-level parser; with ``only``, import just that subcommand's module."""
     parser = argparse.ArgumentParser(
-        prog="pau", description="pytest-pau command-line tools. The benchmark itself runs as `pytest --pau-model=MODEL`."
+        prog="pau",
+        description="pytest-pau command-line tools. The benchmark itself runs as `pytest --pau-model=MODEL`.",
     )
     parser.add_argument("--version", action="version", version=f"pytest-pau {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
