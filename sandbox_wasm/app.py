@@ -10,7 +10,7 @@ import wit_world
 
 _HIDDEN = ("app", "wit_world", "componentize_py_runtime")
 
-pau_runner.init(strict=True)
+pau_runner.init(strict=True, host_taint=wit_world.taint)
 _load, _call = pau_runner.load, pau_runner.call
 
 

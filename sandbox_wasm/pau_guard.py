@@ -142,6 +142,10 @@ METHOD_MODULE = "__pau_method__"
 #: Attribute events that leave no trace when the object is the method's own class or
 #: function (dataclasses, typing and namedtuple read and set those on its behalf).
 _OWNABLE_EVENTS = frozenset({"object.__setattr__", "object.__delattr__", "object.__getattr__"})
+#: Audited reads that give nothing mutable to hold on to (dataclasses reads them from the
+#: standard library's functions it copies into a slotted class). Code that spells them
+#: is risky anyway (pau_names).
+_HARMLESS_READS = frozenset({("__code__",), ("__defaults__",), ("__kwdefaults__",)})
 # Bound once, so a method that rebinds builtins cannot change how its call is checked.
 _len, _type = len, type
 # Plain C functions: none of them runs code the method could have planted.
@@ -158,13 +162,32 @@ def _own(obj: Any) -> bool:
     return G.known.get(_identity_hash(obj)) is not obj
 
 
+def _no_host(reason: str) -> None:
+    """The process backend has no host latch: its worker trusts the code it runs."""
+
+
+_report = _no_host
+
+
+def report_to(host_taint: Any) -> None:
+    """Send every taint to the host too (the Wasm guest's ``taint`` import), where the
+    method cannot take it back."""
+    global _report
+    _report = host_taint
+
+
 def audit(event: str, args: tuple[Any, ...]) -> None:
     """The audit hook (installed by ``pau_runner.init``); acts only while a method runs."""
     if not G.in_call:
         return
     if event in _TAINT_EVENTS:
-        if G.tainted is None and not (event in _OWNABLE_EVENTS and args and _own(args[0])):
+        if G.tainted is None and not (
+            event in _OWNABLE_EVENTS
+            and args
+            and (_own(args[0]) or (event == "object.__getattr__" and args[1:2] in _HARMLESS_READS))
+        ):
             G.tainted = event
+            _report(event)
         return
     if G.strict:
         blocked = event.startswith(_BLOCKED_PREFIXES)
@@ -180,7 +203,9 @@ def audit(event: str, args: tuple[Any, ...]) -> None:
             or bool(flags & _WRITE_FLAGS)
         )
     if blocked:
-        G.tainted = G.tainted or event
+        if G.tainted is None:
+            G.tainted = event
+            _report(event)
         target = f" {args[0]!r}" if args and isinstance(args[0], (str, bytes, int)) else ""
         raise PermissionError(
             f"sandbox: {event}{target} is not allowed (no filesystem, network, processes or OS access)"
@@ -219,7 +244,9 @@ class _Reaching:
         self.__wrapped__ = func
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        G.reach_all = True
+        if not G.reach_all:
+            G.reach_all = True
+            _report(self.__wrapped__.__name__.lstrip("_"))
         return self.__wrapped__(*args, **kwargs)
 
     def __repr__(self) -> str:

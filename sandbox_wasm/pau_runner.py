@@ -19,16 +19,22 @@ from __future__ import annotations
 import builtins
 import collections
 import contextlib
+import contextvars
 import decimal
 import io
-import json
 import random
 import sys
 from typing import Any
 
 import pau_guard
 import pau_literals
+import pau_names
 import pau_state
+
+try:
+    from _json import encode_basestring_ascii as _quote
+except ImportError:  # a CPython built without the C accelerator
+    from json.encoder import py_encode_basestring_ascii as _quote
 
 #: Standard-library modules PAU-style methods use. The Wasm component only contains what
 #: is imported when it is built, so everything a method may import is imported here.
@@ -127,6 +133,9 @@ class _State:
         self.load_error: dict[str, Any] | None = None
         self.seeded: int | None = None
         self.builtins_dict: dict[str, Any] = {}
+        #: ``random``'s shared generator's attributes, and what they were at start-up.
+        self.random_attrs: dict[str, Any] = {}
+        self.pristine_random_attrs: dict[str, Any] = {}
 
 
 _S = _State()
@@ -134,12 +143,37 @@ _G = pau_guard.G
 # Bound once, so a method that rebinds builtins or json cannot change how results are
 # reported after it returns.
 _len, _type, _repr, _str = len, type, repr, str
-_dumps = json.dumps
+_int_repr = int.__repr__
+
+
+def _dumps(out: dict[str, Any]) -> str:
+    """The answer as JSON, written only with C functions bound at start-up.
+
+    ``json.dumps`` runs ``JSONEncoder`` methods, which a method can replace on the class:
+    it could then write its own answer (``"dirty": null`` included). Values are str, int,
+    bool or None.
+    """
+    parts = []
+    for key, value in out.items():
+        if value is None:
+            text = "null"
+        elif value is True:
+            text = "true"
+        elif value is False:
+            text = "false"
+        elif _type(value) is int:
+            text = _int_repr(value)
+        else:
+            text = _quote(value)
+        parts.append(f"{_quote(key)}: {text}")
+    return "{" + ", ".join(parts) + "}"
+
+
 _Module, _METHOD_MODULE = _type(sys), pau_guard.METHOD_MODULE
 _isnt_literal = pau_literals.is_literal
 _parse, _LiteralError = pau_literals.parse_literal, pau_literals.LiteralError
-_changed, _snapshot = pau_state.changed, pau_state.snapshot
-_risky, _code_names = pau_state.risky, pau_state.code_names
+_changed, _snapshot, _S_STATE = pau_state.changed, pau_state.snapshot, pau_state.S
+_spell, _risky = pau_names.spell, pau_names.risky
 
 
 class _Sink(io.TextIOBase):
@@ -152,12 +186,14 @@ class _Sink(io.TextIOBase):
         return True
 
 
-def init(strict: bool = True) -> None:
+def init(strict: bool = True, host_taint: Any = None) -> None:
     """Import :data:`PRELOAD` and install the audit hook; :func:`seal` comes after.
 
     Args:
         strict: True in the Wasm guest; False in the process backend, where reading
             ``.py`` files for lazy stdlib imports must stay possible.
+        host_taint: The host's ``taint(reason)`` import (Wasm): what the guard reports
+            there stays reported, even if the method later reaches the guard's state.
     """
     import importlib
 
@@ -167,9 +203,13 @@ def init(strict: bool = True) -> None:
     _warm_lazy_globals()
     sys.set_int_max_str_digits(0)
     _G.strict = strict
+    if host_taint is not None:
+        pau_guard.report_to(host_taint)
     if strict:
         # select() with a timeout would also block inside the host; nothing PAU needs.
         sys.modules["select"] = None  # type: ignore[assignment]
+    _S.random_attrs = random._inst.__dict__  # type: ignore[attr-defined]
+    _S.pristine_random_attrs = dict(_S.random_attrs)
     _S.builtins_dict = dict(builtins.__dict__)
     _S.builtins_dict["__import__"] = pau_guard.tracking_import
     _S.builtins_dict.update(pau_guard.REACHING)
@@ -177,6 +217,7 @@ def init(strict: bool = True) -> None:
     sys.modules.pop("pau_runner", None)
     sys.modules.pop("pau_guard", None)
     sys.modules.pop("pau_state", None)
+    sys.modules.pop("pau_names", None)
     sys.modules.pop("pau_literals", None)
     sys.addaudithook(pau_guard.audit)
 
@@ -198,6 +239,26 @@ def _warm_lazy_globals() -> None:
         # typing binds `annotationlib` over its `_lazy_annotationlib` placeholder on the
         # first repr of a generic alias (`str(List[int])`).
         str(typing.List[int])  # noqa: UP006 (typing.List is the point)
+    with contextlib.suppress(Exception):
+        import string
+
+        # Template compiles its pattern, and sets its flags, on first use (3.14).
+        string.Template("$a").substitute(a=1)
+    with contextlib.suppress(Exception):
+        import base64
+
+        # The base32/base85/ascii85 tables are built on first use.
+        for encode, decode in (
+            (base64.b32encode, base64.b32decode),
+            (base64.b32hexencode, base64.b32hexdecode),
+            (base64.b85encode, base64.b85decode),
+            (base64.a85encode, base64.a85decode),
+        ):
+            decode(encode(b"pau"))
+    with contextlib.suppress(Exception):
+        import locale
+
+        locale.format_string("%d", 1234567, grouping=True)
 
 
 def seal() -> None:
@@ -209,7 +270,11 @@ def seal() -> None:
 
 
 def load(code: str, entry: str) -> str:
-    """Compile the method's source; returns ``""`` or a JSON error result."""
+    """Compile the method's source; returns ``{"risky": bool}`` or a JSON error result.
+
+    The verdict is given before any of the method's code runs, so the host can hold on to
+    it: a risky method could otherwise reach the guard's state and clear it.
+    """
     _S.entry = entry
     _S.code = None
     _S.load_error = None
@@ -221,15 +286,18 @@ def load(code: str, entry: str) -> str:
     ) as exc:  # SyntaxError, ValueError (null bytes), RecursionError, MemoryError
         _S.load_error = _error(exc, with_traceback=False)
         return _dumps(_S.load_error)
-    _G.full_check = _risky(_S.code)
-    _G.names = _code_names(_S.code)
+    spelling = _spell(_S.code)
+    reason = _risky(spelling, _S_STATE.aliases)
+    _G.full_check = reason is not None
+    _G.names = spelling.names
     import linecache
 
     # Lets tracebacks show the method's own source lines.
     linecache.cache["<method>"] = (len(code), None, code.splitlines(True), "<method>")
-    return ""
+    return _dumps({"risky": reason, "reader": "lean" if pau_names.LEAN_READER else "dis"})
 
 
+_PRISTINE_CONTEXT = contextvars.copy_context()
 _PRISTINE_DECIMAL = decimal.Context(
     prec=28,
     rounding=decimal.ROUND_HALF_EVEN,
@@ -243,15 +311,27 @@ _PRISTINE_DECIMAL = decimal.Context(
 
 
 def _reset(seed: int) -> None:
-    # Seeding costs ~9 us (a sixth of a whole call), so ``random`` is re-seeded only
-    # when the previous call may have drawn from it (it imported random, or its code is
-    # risky) or the seed changed.
+    # Seeding costs ~9 us in Wasm, so ``random`` is re-seeded only when the previous call
+    # may have drawn from it (it reached a module that reaches random, or its code is
+    # risky) or the seed changed. Attributes left on the shared generator go too.
     if _S.seeded != seed:
+        _S.random_attrs.clear()
+        _S.random_attrs.update(_S.pristine_random_attrs)
         random.seed(seed)
         _S.seeded = seed
-    decimal.setcontext(_PRISTINE_DECIMAL.copy())
     sys.setrecursionlimit(1000)
     sys.set_int_max_str_digits(0)
+
+
+def _run(namespace: dict[str, Any], args: tuple[Any, ...], max_output: int) -> dict[str, Any]:
+    decimal.setcontext(_PRISTINE_DECIMAL.copy())
+    exec(_S.code, namespace)
+    func = namespace.get(_S.entry)
+    if func is None:
+        raise NameError(f"the code defines no function {_S.entry!r}")
+    if not callable(func):
+        raise TypeError(f"{_S.entry!r} is a {_type(func).__name__}, not a function")
+    return _value(func(*args), max_output)
 
 
 def call(args_text: str, seed: int, max_output: int) -> str:
@@ -291,14 +371,9 @@ def call(args_text: str, seed: int, max_output: int) -> str:
     modules[_METHOD_MODULE] = module
     _G.in_call = True
     try:
-        exec(_S.code, namespace)
-        func = namespace.get(_S.entry)
-        if func is None:
-            raise NameError(f"the code defines no function {_S.entry!r}")
-        if not callable(func):
-            raise TypeError(f"{_S.entry!r} is a {_type(func).__name__}, not a function")
-        result = func(*args)
-        out = _value(result, max_output)
+        # In a copy of the context the interpreter started with: a ContextVar the method
+        # sets (decimal's context, a library's) is gone when the call ends.
+        out = _PRISTINE_CONTEXT.copy().run(_run, namespace, args, max_output)
     except BaseException as exc:
         out = _error(exc, with_traceback=True)
         if _type(exc) is MemoryError:
@@ -307,8 +382,8 @@ def call(args_text: str, seed: int, max_output: int) -> str:
         _G.in_call = False
         modules.pop(_METHOD_MODULE, None)
         sys.stdout, sys.stderr, sys.stdin = saved
-        if _G.full_check or "random" in _G.touched:
-            _S.seeded = None
+        if _G.full_check or _G.reach_all or not _G.touched.isdisjoint(_S_STATE.uses_random):
+            _S.seeded = None  # it may have drawn from random's shared generator
     dirty = out.get("dirty") or _G.tainted or _changed()
     if dirty in ("import", "sys.modules") and not _G.strict and _changed(old_only=True) is None:
         # Process backend: a newly imported module is fresh state, not leaked state;

@@ -28,28 +28,22 @@ not compared; code that names one is :func:`risky`.
 
 from __future__ import annotations
 
+import builtins
 import sys
 from array import array as _array
 from collections import deque as _deque
 from itertools import chain
+from operator import getitem as _getitem
 from operator import is_
 from typing import Any
 
 import pau_guard
+from pau_names import CACHES, CLASS_CACHES
 
 G = pau_guard.G
-#: ``module.attribute`` objects the standard library mutates as a cache while it is used
-#: (compiled patterns, codec lookups): a change there is not state a method left behind.
-CACHES = frozenset(
-    {
-        "re._cache",
-        "re._cache2",
-        "_strptime._regex_cache",
-        "_strptime._TimeRE_cache",
-        "encodings._cache",
-        "random._inst",
-    }
-)
+#: Objects not compared: the standard library's caches, and ``random``'s shared instance,
+#: which the runner re-seeds (and clears of attributes) before a call that may use it.
+_SKIPPED = CACHES | {"random._inst"}
 _SEQUENCES = (list, set, _deque)
 _BLOBS = (bytearray, _array)
 _MODULE = type(sys)
@@ -154,17 +148,110 @@ def _contents_of(name: str, namespace: dict[str, Any]) -> _Contents:
 
     for key, value in _list(namespace.items()):
         label = f"{name}.{key}"
-        if key.startswith("__") or label in CACHES:
+        if key.startswith("__") or label in _SKIPPED:
             continue
         if issubclass(_type(value), type):
-            if getattr(value, "__module__", None) != name:
-                continue  # imported from elsewhere: that module's contents
+            # Also the classes it imported: `json.JSONDecoder` is reached through json.
             for attr, member in _list(value.__dict__.items()):
-                if not attr.startswith("__"):
+                if not attr.startswith("__") and attr not in CLASS_CACHES:
                     add(f"{label}.{attr}", member)
         else:
             add(label, value)
     return _Contents(found)
+
+
+_IMMUTABLE_TYPE = 1 << 8  # Py_TPFLAGS_IMMUTABLETYPE: built-in types refuse new attributes
+_class_dict = type.__dict__["__dict__"].__get__
+_DATA = (int, float, complex, str, bytes, bool, type(None), tuple, frozenset)
+
+
+class _Classes:
+    """The classes one module binds (and the classes nested in those), as they were.
+
+    Setting an attribute on a class raises no audit event, so a method could replace
+    ``Counter.most_common``, and a library function could bump a class-level counter
+    (``difflib.HtmlDiff``). Compared after a call: how many entries each class has, its
+    data attributes (numbers, strings, tuples), and every entry whose name the method's
+    code spells.
+    """
+
+    __slots__ = (
+        "by_key",
+        "data_keys",
+        "data_proxies",
+        "data_vals",
+        "keys",
+        "labels",
+        "lens",
+        "proxies",
+    )
+
+    def __init__(self, name: str, classes: list[type]) -> None:
+        self.labels = [f"{name}.{c.__qualname__}" for c in classes]
+        self.proxies = [_class_dict(c) for c in classes]
+        self.lens = _list(_map(_len, self.proxies))
+        data = [
+            (proxy, key, value)
+            for proxy in self.proxies
+            for key, value in proxy.items()
+            if _type(value) in _DATA and not key.startswith("__") and key not in CLASS_CACHES
+        ]
+        self.data_proxies = [d[0] for d in data]
+        self.data_keys = [d[1] for d in data]
+        self.data_vals = [d[2] for d in data]
+        self.by_key: dict[str, list[tuple[Any, Any]]] = {}
+        for proxy in self.proxies:
+            for key, value in proxy.items():
+                if key not in CLASS_CACHES:
+                    self.by_key.setdefault(key, []).append((proxy, value))
+        self.keys = frozenset(self.by_key)
+
+    def first_change(self, names: frozenset[str]) -> str | None:
+        """The first class that changed, or None."""
+        if _list(_map(_len, self.proxies)) != self.lens:
+            for label, proxy, n in zip(self.labels, self.proxies, self.lens, strict=True):
+                if _len(proxy) != n:
+                    return label
+        try:
+            same = _all(
+                _map(is_, _map(_getitem, self.data_proxies, self.data_keys), self.data_vals)
+            )
+        except KeyError:
+            same = False
+        if not same:
+            return self._label_of_data_change()
+        for key in names & self.keys:
+            for proxy, value in self.by_key[key]:
+                if proxy.get(key) is not value:
+                    return f"{self.labels[self.proxies.index(proxy)]}.{key}"
+        return None
+
+    def _label_of_data_change(self) -> str:
+        for proxy, key, value in zip(
+            self.data_proxies, self.data_keys, self.data_vals, strict=True
+        ):
+            if proxy.get(key) is not value:
+                return f"{self.labels[self.proxies.index(proxy)]}.{key}"
+        return "class attribute"
+
+
+def _classes_of(name: str, namespace: dict[str, Any]) -> _Classes:
+    found: list[type] = []
+    seen: set[int] = set()
+    todo = [v for v in _list(namespace.values()) if isinstance(v, type)]
+    depth = {id(v): 0 for v in todo}
+    while todo:
+        cls = todo.pop()
+        if id(cls) in seen or cls.__flags__ & _IMMUTABLE_TYPE:
+            continue
+        seen.add(id(cls))
+        found.append(cls)
+        if depth.get(id(cls), 1) == 0:  # and the classes nested in it, one level
+            for member in _list(_class_dict(cls).values()):
+                if isinstance(member, type) and id(member) not in seen:
+                    depth.setdefault(id(member), 1)
+                    todo.append(member)
+    return _Classes(name, found)
 
 
 class _Snapshot:
@@ -176,7 +263,12 @@ class _Snapshot:
             str, tuple[Any, dict[str, Any], list[str], list[Any], tuple[tuple[str, str], ...]]
         ] = {}
         self.contents: dict[str, _Contents] = {}
+        self.classes: dict[str, _Classes] = {}
         self.n_modules = 0
+        #: Attribute names bound to ``sys`` or ``builtins`` in some module (``collections._sys``).
+        self.aliases: frozenset[str] = frozenset()
+        #: Modules from which ``random`` (and its shared generator) is reachable.
+        self.uses_random: frozenset[str] = frozenset()
 
 
 S = _Snapshot()
@@ -184,7 +276,7 @@ S = _Snapshot()
 
 def snapshot() -> None:
     """Record every module's namespace and contents: what :func:`changed` compares against."""
-    modules, contents = {}, {}
+    modules, contents, classes = {}, {}, {}
     by_id = {id(m): n for n, m in _list(sys.modules.items())}
     for name, mod in _list(sys.modules.items()):
         d = getattr(mod, "__dict__", None)
@@ -198,9 +290,30 @@ def snapshot() -> None:
         modules[name] = (mod, d, _list(d), _list(d.values()), near)
         if name != "sys":  # only risky code can reach it
             contents[name] = _contents_of(name, d)
-    S.modules, S.contents = modules, contents
+            classes[name] = _classes_of(name, d)
+    S.modules, S.contents, S.classes = modules, contents, classes
     S.n_modules = _len(sys.modules)
+    S.aliases = frozenset(
+        key
+        for entry in modules.values()
+        for key, value in zip(entry[2], entry[3], strict=True)
+        if value is sys or value is builtins
+    ) - {"sys", "__builtins__"}  # judged by their own rules (pau_names.risky)
+    S.uses_random = _reaching_module("random", modules)
     G.known = _known(modules.values())
+
+
+def _reaching_module(target: str, modules: dict[str, Any]) -> frozenset[str]:
+    """The modules from which ``target`` is reachable through module attributes."""
+    users = {target}
+    grew = True
+    while grew:
+        grew = False
+        for name, entry in modules.items():
+            if name not in users and any(other in users for _, other in entry[4]):
+                users.add(name)
+                grew = True
+    return frozenset(users)
 
 
 def _known(entries: Any) -> dict[int, Any]:
@@ -234,6 +347,7 @@ def hide(names: tuple[str, ...]) -> None:
         sys.modules.pop(name, None)
         S.modules.pop(name, None)
         S.contents.pop(name, None)
+        S.classes.pop(name, None)
     S.n_modules = _len(sys.modules)
 
 
@@ -303,147 +417,11 @@ def changed(old_only: bool = False) -> str | None:
         contents = S.contents.get(name)
         if contents is not None and not contents.same():
             return contents.first_change()
+    names = G.names
+    for name in reach:
+        classes = S.classes.get(name)
+        if classes is not None:
+            change = classes.first_change(names)
+            if change is not None:
+                return change
     return None
-
-
-#: Names whose presence in a method's code could reach modules it does not import, or
-#: the sandbox's own state; such code runs in a fresh interpreter per call (Wasm) or gets
-#: the full state check (process backend). The attribute names of :data:`CACHES` are added.
-_RISKY_NAMES = frozenset(
-    {
-        "vars",
-        "globals",
-        "locals",
-        "eval",
-        "exec",
-        "__import__",
-        "breakpoint",
-        "attrgetter",
-        "methodcaller",
-        "Formatter",
-        "sys",
-        "gc",
-        "inspect",
-        "importlib",
-        "builtins",
-        "modules",
-        "dir",
-        "help",
-        "open",
-        "memoryview",
-        "pickle",
-        "copyreg",
-        "marshal",
-        "tb_frame",
-        "f_globals",
-        "f_back",
-        "f_builtins",
-        "f_locals",
-        "gi_frame",
-        "cr_frame",
-        "ag_frame",
-        "gi_code",
-        # Stateful standard-library registries a method could leave an entry in.
-        "register",
-        "register_dialect",
-        "setlocale",
-        "filterwarnings",
-        "simplefilter",
-    }
-    | {cache.rsplit(".", 1)[1] for cache in CACHES}
-)
-_SAFE_DUNDERS = frozenset(
-    {
-        "__init__",
-        "__name__",
-        "__main__",
-        "__module__",
-        "__qualname__",
-        "__firstlineno__",
-        "__static_attributes__",
-        "__classcell__",
-        "__doc__",
-        "__annotations__",
-        "__annotate__",
-        "__repr__",
-        "__str__",
-        "__len__",
-        "__iter__",
-        "__next__",
-        "__getitem__",
-        "__setitem__",
-        "__delitem__",
-        "__contains__",
-        "__eq__",
-        "__ne__",
-        "__lt__",
-        "__le__",
-        "__gt__",
-        "__ge__",
-        "__hash__",
-        "__bool__",
-        "__add__",
-        "__sub__",
-        "__mul__",
-        "__truediv__",
-        "__floordiv__",
-        "__mod__",
-        "__pow__",
-        "__neg__",
-        "__pos__",
-        "__abs__",
-        "__call__",
-        "__enter__",
-        "__exit__",
-        "__slots__",
-        "__post_init__",
-        "__radd__",
-        "__rmul__",
-        "__and__",
-        "__or__",
-        "__xor__",
-        "__invert__",
-        "__index__",
-        "__int__",
-        "__float__",
-        "__lshift__",
-        "__rshift__",
-        "__matmul__",
-        "__iadd__",
-        "__isub__",
-        "__imul__",
-        "__reversed__",
-        "__missing__",
-        "__format__",
-        # Generated by the compiler for every class body (3.12+).
-        "__classdictcell__",
-        "__classdict__",
-        "__annotate_func__",
-        "__conditional_annotations__",
-        "__type_params__",
-    }
-)
-
-
-def code_names(code: Any) -> frozenset[str]:
-    """Every name compiled code (and the code nested in it) uses: globals, attributes, imports."""
-    names: set[str] = set()
-    todo = [code]
-    while todo:
-        current = todo.pop()
-        names.update(current.co_names)
-        todo.extend(c for c in current.co_consts if hasattr(c, "co_names"))
-    return frozenset(names)
-
-
-def risky(code: Any) -> bool:
-    """Whether compiled code names anything that escapes the import-based state check."""
-    for name in code.co_names:
-        if name in _RISKY_NAMES or (name.startswith("__") and name not in _SAFE_DUNDERS):
-            return True
-    for const in code.co_consts:
-        if _type(const) is str and "__" in const and const not in _SAFE_DUNDERS:
-            return True
-        if hasattr(const, "co_names") and risky(const):
-            return True
-    return False

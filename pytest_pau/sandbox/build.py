@@ -32,6 +32,7 @@ GUEST_FILES = (
     "app.py",
     "pau_runner.py",
     "pau_guard.py",
+    "pau_names.py",
     "pau_state.py",
     "pau_literals.py",
     "wit/sandbox.wit",

@@ -80,15 +80,18 @@ class Runtime:
         self.component: Any = load_component(self.engine, CONFIG_TAG)
         self.linker = Linker(self.engine)
         self.linker.add_wasip2()
-        self._freeze_clocks()
+        self._link_host_functions()
         self.users: weakref.WeakSet[Any] = weakref.WeakSet()
         self._types: dict[str, _FixedType] = {}
+        #: Per thread, the backend whose guest is running (for the ``taint`` import).
+        self.calling = threading.local()
         self._stop = threading.Event()
         self._ticker = threading.Thread(target=self._tick, name="pau-wasm-epoch", daemon=True)
         self._ticker.start()
 
-    def _freeze_clocks(self) -> None:
-        """Replace WASI's wall clock and randomness by fixed ones: results are reproducible.
+    def _link_host_functions(self) -> None:
+        """Provide the guest's ``taint`` import, and replace WASI's wall clock and
+        randomness by fixed ones: results are reproducible.
 
         ``time.time()`` and ``datetime.now()`` read :data:`FROZEN_EPOCH_S`. The monotonic
         clock is a counter that advances :data:`MONOTONIC_STEP_NS` per read, and any wait
@@ -105,6 +108,7 @@ class Runtime:
         self.linker.allow_shadowing = True  # type: ignore[assignment]
         root = self.linker.root()
         try:
+            root.add_func("taint", self._taint)
             for name in self.component.type.imports(self.engine):
                 if name.startswith("wasi:clocks/wall-clock@"):
                     clock = root.add_instance(name)
@@ -139,6 +143,12 @@ class Runtime:
         if fixed is None:
             fixed = self._types[name] = _FixedType(func.type(store))
         return lambda _store: fixed
+
+    def _taint(self, _store: Any, reason: str) -> None:
+        """The guest's ``taint`` import: latch it on the sandbox whose call is running."""
+        backend = getattr(self.calling, "backend", None)
+        if backend is not None:
+            backend.tainted = backend.tainted or reason
 
     def _tick(self) -> None:
         while not self._stop.wait(TICK_S):

@@ -31,6 +31,10 @@ class WasmBackend:
         #: Why the last instance was replaced: the guest's ``dirty`` reason (``"keyword.kwlist"``,
         #: ``"sys.modules"``...) or the trap's error type; None while none was.
         self.last_restart: str | None = None
+        #: What the guest reported through the ``taint`` import during the running call.
+        self.tainted: str | None = None
+        # The guest's verdict at load, before any of the method's code ran.
+        self._risky: str | None = None
         self._runtime: Runtime | None = None
         self._store: Any = None
         self._call: Any = None
@@ -68,7 +72,7 @@ class WasmBackend:
             raise SandboxError(f"could not start a sandbox instance: {_first_line(exc)}") from exc
         self.instances_started += 1
         try:
-            load(store, self.code, self.entry)
+            answer = load(store, self.code, self.entry)
             load.post_return(store)
         except (WasmtimeError, WaitRefused) as exc:
             # The method's code trapped while loading: report it on every call as
@@ -79,6 +83,14 @@ class WasmBackend:
             store.close()
             self._load_error = out
             return
+        verdict = _parse_answer(answer)
+        # Errors of the code itself are reported by every call; a verdict we cannot read
+        # is taken as risky.
+        risky = "unreadable load answer" if verdict is None else verdict.get("risky")
+        #: How the guest read the code's bytecode ("lean", or "dis" where the lean reader
+        #: disagreed with dis at start-up): ~3 ms more per load.
+        self.reader = None if verdict is None else verdict.get("reader")
+        self._risky = f"risky code ({risky})" if risky else None
         self._store, self._call = store, call
 
     def _discard(self) -> None:
@@ -103,6 +115,9 @@ class WasmBackend:
             assert self._runtime is not None
             store.set_fuel(self.fuel)
             store.set_epoch_deadline(self._runtime.ticks_for(self.timeout_s))
+            self.tainted = None
+            calling = self._runtime.calling
+            calling.backend = self
             try:
                 raw = call(store, args_text, seed, max_output)
                 call.post_return(store)
@@ -112,9 +127,20 @@ class WasmBackend:
                 self._discard()  # a trapped instance is in an unknown state
                 self.last_restart = out["error_type"]
                 return out
+            finally:
+                calling.backend = None
             used = self.fuel - store.get_fuel()
-            out = json.loads(raw)
-            dirty = out.pop("dirty", None)
+            out = _parse_answer(raw, RESULT_FIELDS)
+            if out is None:
+                out = {
+                    "ok": False,
+                    "error_type": "SandboxError",
+                    "message": "the guest's answer could not be read; its interpreter was replaced",
+                    "dirty": "unreadable answer",
+                }
+            # The host's own latches first: the guest's answer is the method's last word.
+            guest_says = out.pop("dirty", None)
+            dirty = self.tainted or self._risky or guest_says
             if dirty:
                 self._discard()
                 self.last_restart = str(dirty)
@@ -166,6 +192,43 @@ class WasmBackend:
         with self._lock:
             self._closed = True
             self._discard()
+
+
+#: The fields of the guest's answer to ``call`` and their types (``pau_runner.call``).
+RESULT_FIELDS: dict[str, tuple[type, ...]] = {
+    "ok": (bool,),
+    "value": (str, type(None)),
+    "literal": (bool,),
+    "truncated": (bool,),
+    "error_type": (str, type(None)),
+    "message": (str, type(None)),
+    "traceback": (str, type(None)),
+    "dirty": (str, type(None)),
+}
+
+
+def _parse_answer(
+    raw: Any, fields: dict[str, tuple[type, ...]] | None = None
+) -> dict[str, Any] | None:
+    """The guest's JSON answer as a dict, or None when it is not one we can trust.
+
+    With ``fields``: every key must be one of them with a value of its type, and ``ok``
+    must be there.
+    """
+    try:
+        out = json.loads(raw)
+    except (TypeError, ValueError):
+        return None
+    if type(out) is not dict:
+        return None
+    if fields is not None:
+        if "ok" not in out:
+            return None
+        for key, value in out.items():
+            kinds = fields.get(key)
+            if kinds is None or type(value) not in kinds:
+                return None
+    return out
 
 
 def _first_line(exc: Exception) -> str:

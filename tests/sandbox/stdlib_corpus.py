@@ -261,4 +261,59 @@ STDLIB_USE: dict[str, str] = {
         "def test_func(s):\n"
         "    return type(D({s: 1})).__name__, type(s).__name__, format(3.14159, '.2f'), object() is not None"
     ),
+    "re flags combined": (
+        "import re\n"
+        "def test_func(s):\n"
+        "    return re.findall('a', s, re.I | re.M), re.compile('b', re.S | re.X).pattern"
+    ),
+    "base32_base85": (
+        "import base64\n"
+        "def test_func(s):\n"
+        "    b = s.encode()\n"
+        "    return base64.b32encode(b), base64.b32decode(base64.b32encode(b)), base64.b85encode(b), base64.a85encode(b)"
+    ),
+    "locale grouping": (
+        "import locale\n"
+        "def test_func(s):\n"
+        "    return locale.format_string('%d', 1234567 * len(s), grouping=True)"
+    ),
+    "dataclass slots": (
+        "from dataclasses import dataclass\n"
+        "@dataclass(slots=True)\n"
+        "class P:\n"
+        "    x: int\n"
+        "def test_func(s):\n"
+        "    return P(len(s)).x"
+    ),
+    "llm-style class": (
+        "from __future__ import annotations\n"
+        "import sys\n"
+        "from typing import List, Optional\n"
+        "class Stack:\n"
+        '    """A stack; see __init__."""\n'
+        "    def __init__(self) -> None:\n"
+        "        self.items: List[str] = []\n"
+        "    def __repr__(self) -> str:\n"
+        "        return f'{self.__class__.__name__}({self.items!r})'\n"
+        "    def __radd__(self, other):\n"
+        "        return self\n"
+        "def test_func(s: str) -> Optional[str]:\n"
+        "    sys.setrecursionlimit(10000)\n"
+        "    st = Stack()\n"
+        "    for part in s.split(','):\n"
+        "        st.items.append(part)\n"
+        "    return repr(st) if len(s) < sys.maxsize else None"
+    ),
+    "sys.stdout write": (
+        "import sys\n"
+        "def test_func(s):\n"
+        "    print(s, file=sys.stderr)\n"
+        "    sys.stdout.write(s)\n"
+        "    return len(s)"
+    ),
+    "statistics random": (
+        "import statistics\n"
+        "def test_func(s):\n"
+        "    return round(statistics.NormalDist(0, 1).samples(1, seed=len(s))[0], 6)"
+    ),
 }

@@ -9,7 +9,9 @@ the standard library must not look dirty, or every call pays ~4 ms for a fresh i
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -62,6 +64,19 @@ LEAKS = {
     "builtins object, nothing imported": (
         "seen = hasattr(exit, 'marker')\nexit.marker = 1\nreturn seen",
         "builtins.exit.__dict__",
+    ),
+    "stdlib method replaced on its class": (
+        "from collections import Counter\nout = Counter('aab').most_common(1)\n"
+        "Counter.most_common = lambda self, n=None: 'pwned'\nreturn out",
+        "collections.Counter.most_common",
+    ),
+    "class-level counter bumped by the library": (
+        "import difflib\nreturn difflib.HtmlDiff().make_table(['a'], ['b']).count('difflib_chg_to0')",
+        "difflib.HtmlDiff._default_prefix",
+    ),
+    "function of a class imported from another module": (
+        "import json\nseen = hasattr(json.JSONDecoder.decode, 'mark')\njson.JSONDecoder.decode.mark = 1\nreturn seen",
+        "json.JSONDecoder.decode.__dict__",
     ),
     "neighbour module spelled out": (
         "import json\nn = len(json.decoder.BACKSLASH)\njson.decoder.BACKSLASH['q'] = 'q'\nreturn n",
@@ -186,3 +201,104 @@ def test_codecs_looked_up_by_name_are_available(make_sandbox: Make) -> None:
         "import codecs\nreturn codecs.encode('abc', 'rot13'), 'a'.encode('utf-16-le'), 'x'.encode('idna')"
     )
     assert make_sandbox(code).call_literal("()").value == "('nop', b'a\\x00', b'x')"
+
+
+#: Hostile code that used to leave state behind undetected; each now costs it a fresh
+#: interpreter (the label is whatever made the host replace it).
+HOSTILE = {
+    "forged answer through the JSON encoder": (
+        "import json\njson.JSONEncoder.encode = lambda self, o: "
+        '\'{"ok": true, "value": "forged", "literal": true, "truncated": false, "dirty": null}\'\n'
+        "return 1"
+    ),
+    "guard state cleared through getattr": (
+        "d = chr(95) * 2\n"
+        "G = getattr(getattr(type(getattr), d + 'call' + d), d + 'globals' + d)['G']\n"
+        "import keyword\nn = len(keyword.kwlist)\nkeyword.kwlist.append('x')\n"
+        "G.reach_all = False\nG.touched = set()\nreturn n"
+    ),
+    "guard state cleared by risky code": (
+        "G = type(getattr).__call__.__globals__['G']\n"
+        "import keyword\nn = len(keyword.kwlist)\nkeyword.kwlist.append('x')\n"
+        "G.full_check = False\nG.touched = set()\nreturn n"
+    ),
+    "sys through another module": (
+        "import collections\nn = len(collections._sys.path)\ncollections._sys.path.append('x')\nreturn n"
+    ),
+    "codec error handler registered": (
+        "import codecs\ntry:\n    codecs.lookup_error('pau')\n    seen = True\nexcept LookupError:\n    seen = False\n"
+        "codecs.register_error('pau', lambda e: ('?', e.end))\nreturn seen"
+    ),
+    "decimal template context changed": (
+        "import decimal\nold = decimal.DefaultContext.prec\ndecimal.DefaultContext.prec = 5\nreturn old"
+    ),
+}
+
+
+@pytest.mark.parametrize("name", HOSTILE)
+def test_hostile_code_leaves_nothing_behind(make_sandbox: Make, name: str) -> None:
+    box = make_sandbox(method(HOSTILE[name]))
+    values = [box.call_literal("()") for _ in range(3)]
+    assert all(v.ok for v in values), values
+    assert len({v.value for v in values}) == 1, values
+    assert values[0].value != "'forged'"
+    assert box._backend.instances_started == 3  # type: ignore[attr-defined]
+
+
+def test_context_variables_are_fresh_every_call(make_sandbox: Make) -> None:
+    code = method(
+        "import _warnings\nvar = _warnings._warnings_context\nold = var.get(None)\nvar.set('planted')\nreturn old"
+    )
+    box = make_sandbox(code)
+    assert [box.call_literal("()").value for _ in range(3)] == ["None"] * 3
+
+
+def test_random_is_reseeded_for_a_module_that_uses_it(make_sandbox: Make) -> None:
+    # statistics draws from random's shared generator; the method never imports random.
+    box = make_sandbox(method("import statistics\nreturn statistics.NormalDist(0, 1).samples(1)"))
+    assert len({box.call_literal("()").value for _ in range(3)}) == 1
+    assert box._backend.instances_started == 1  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "",
+        "not json",
+        "[1]",
+        '{"value": "x"}',
+        '{"ok": true, "value": 5}',
+        '{"ok": true, "extra": 1}',
+    ],
+)
+def test_an_answer_the_host_cannot_trust_is_refused(raw: str) -> None:
+    from pytest_pau.sandbox.wasm import RESULT_FIELDS, _parse_answer
+
+    assert _parse_answer(raw, RESULT_FIELDS) is None
+    assert _parse_answer(
+        '{"ok": false, "error_type": "E", "message": "m", "dirty": null}', RESULT_FIELDS
+    )
+
+
+def test_the_guest_reads_bytecode_with_the_lean_reader(make_sandbox: Make) -> None:
+    # The lean reader is used only where it agreed with dis when the guest started; dis
+    # costs ~3 ms more for every sandbox.
+    box = make_sandbox(method("return 1"))
+    assert box.call_literal("()").ok
+    assert box._backend.reader == "lean"  # type: ignore[attr-defined]
+
+
+@pytest.mark.skipif(sys.version_info < (3, 12), reason="the lean reader needs 3.12+ bytecode")
+def test_lean_reader_agrees_with_dis_on_this_interpreter(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pytest_pau.sandbox.build import guest_dir
+
+    monkeypatch.syspath_prepend(str(guest_dir()))
+    import pau_names
+
+    assert pau_names.LEAN_READER
+    root = Path(__file__).resolve().parents[2]
+    for path in [*root.glob("pytest_pau/**/*.py"), *root.glob("scripts/builtin_methods/*.py")]:
+        code = compile(path.read_text(), str(path), "exec", dont_inherit=True)
+        assert pau_names._spell(code, pau_names._uses) == pau_names._spell(
+            code, pau_names._uses_dis
+        ), path
