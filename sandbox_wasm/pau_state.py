@@ -5,8 +5,9 @@ Used by :mod:`pau_runner` after every call (the Wasm guest and the process worke
 
 - every module's namespace: which names it binds, and to which objects;
 - every module's *contents*: the mutable objects it holds (lists, dicts, sets, deques,
-  byte arrays, the ``__dict__`` of its functions and instances, and the same one level down
-  in the classes it defines), and what each of them held.
+  byte arrays, the ``__dict__`` of its functions and instances, the same inside the
+  classes it binds, and again one level further in), and what each of them held;
+- every module's classes: their entries (setting a class attribute is not audited).
 
 :func:`changed` compares, after a call, the modules the call can reach: the modules it
 imported and, transitively, the neighbour modules whose attribute name its code spells
@@ -17,8 +18,8 @@ the host replaces the interpreter before the next call. Code that could reach mo
 without importing or spelling them (:func:`risky` names, ``getattr`` & co.) is never
 trusted to leave no trace. Not followed: slots of standard-library functions changed by a
 standard-library helper on the method's behalf (``functools.update_wrapper(json.dumps, f)``
-renames ``json.dumps``), objects more than one level inside a module's containers, and
-caches the interpreter keeps in C (codec lookups, ``functools.lru_cache``).
+renames ``json.dumps``), objects deeper than that inside a module, and objects that only
+the interpreter's C caches hold (a ``codecs.lookup`` result, a ``typing.List[int]`` alias).
 
 The comparisons are identity-only C loops (``map(operator.is_, ...)``): no ``id()`` (an
 audited call, so each one runs the audit hook), and never an ``__eq__`` the method could
@@ -157,6 +158,15 @@ def _contents_of(name: str, namespace: dict[str, Any]) -> _Contents:
                     add(f"{label}.{attr}", member)
         else:
             add(label, value)
+    # One level further in: the objects those containers and attribute dicts hold
+    # (`functools._convert['__lt__']`, `os.environ._data`, `copy._deepcopy_dispatch[list]`).
+    for label, obj in _list(found):
+        if issubclass(_type(obj), dict):
+            for key, value in _list(obj.items()):
+                add(f"{label}[{key!r}]" if _type(key) is str else f"{label}[...]", value)
+        elif issubclass(_type(obj), _SEQUENCES):
+            for value in _list(obj):
+                add(f"{label}[...]", value)
     return _Contents(found)
 
 

@@ -78,6 +78,15 @@ LEAKS = {
         "import json\nseen = hasattr(json.JSONDecoder.decode, 'mark')\njson.JSONDecoder.decode.mark = 1\nreturn seen",
         "json.JSONDecoder.decode.__dict__",
     ),
+    "list inside a module dict": (
+        "import typing\nn = len(typing._PROTO_ALLOWLIST['collections.abc'])\n"
+        "typing._PROTO_ALLOWLIST['collections.abc'].append('X')\nreturn n",
+        "typing._PROTO_ALLOWLIST['collections.abc']",
+    ),
+    "dict inside a module-level instance": (
+        "import os\nold = os.environ.get('FOO')\nos.environ._data[b'FOO'] = b'bar'\nreturn old",
+        "os.environ.__dict__['_data']",
+    ),
     "neighbour module spelled out": (
         "import json\nn = len(json.decoder.BACKSLASH)\njson.decoder.BACKSLASH['q'] = 'q'\nreturn n",
         "json.decoder.BACKSLASH",
