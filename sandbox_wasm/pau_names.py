@@ -99,6 +99,7 @@ _RISKY_ANYWHERE = frozenset(
         "simplefilter",
         "setswitchinterval",
         "_cache_lock",
+        "cache_info",
         "DefaultContext",
         "BasicContext",
         "ExtendedContext",

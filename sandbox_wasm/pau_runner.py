@@ -95,6 +95,10 @@ PRELOAD = (
     "locale",
     "weakref",
     "_pylong",
+    "warnings",
+    "queue",
+    "threading",
+    "_ast_unparse",
     # Codecs found by name at run time (`s.encode('utf-16')`, `codecs.encode(s, 'rot13')`).
     "encodings.ascii",
     "encodings.base64_codec",
@@ -255,6 +259,10 @@ def _warm_lazy_globals() -> None:
             (base64.a85encode, base64.a85decode),
         ):
             decode(encode(b"pau"))
+    with contextlib.suppress(Exception):
+        import ast
+
+        ast.unparse(ast.parse("a + 1"))  # imports its unparser into ast on first use
     with contextlib.suppress(Exception):
         import locale
 

@@ -316,4 +316,17 @@ STDLIB_USE: dict[str, str] = {
         "def test_func(s):\n"
         "    return round(statistics.NormalDist(0, 1).samples(1, seed=len(s))[0], 6)"
     ),
+    "ast unparse": (
+        "import ast\n"
+        "def test_func(s):\n"
+        "    return ast.unparse(ast.parse(s.replace(',', '+').replace(';', '-') or 'x'))"
+    ),
+    "warnings and queue": (
+        "import warnings, queue\n"
+        "def test_func(s):\n"
+        "    warnings.warn('w ' + s)\n"
+        "    q = queue.Queue()\n"
+        "    q.put(s)\n"
+        "    return q.get()"
+    ),
 }
