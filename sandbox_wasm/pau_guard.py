@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import builtins
 import os
+import sys
 from typing import Any
 
 #: Audit events after which the interpreter is replaced (state may have been touched).
@@ -212,45 +213,7 @@ def audit(event: str, args: tuple[Any, ...]) -> None:
         )
 
 
-def tracking_import(
-    name: str, globals: Any = None, locals: Any = None, fromlist: Any = (), level: int = 0
-) -> Any:
-    """The methods' ``__import__``: records what a call imports, for the fast :func:`changed`."""
-    module = _real_import(name, globals, locals, fromlist, level)
-    if level == 0 and _type(name) is str:
-        touched = G.touched
-        parts = name.split(".")
-        for i in range(1, _len(parts) + 1):
-            touched.add(".".join(parts[:i]))
-        for item in fromlist or ():
-            if _type(item) is str:
-                touched.add(f"{name}.{item}")
-    return module
-
-
 _real_import = builtins.__import__
-
-
-class _Reaching:
-    """A builtin that reaches objects by a computed name: calling it marks the call.
-
-    Slotted, so a method cannot leave an attribute on it for the next call; the function
-    it wraps sits in a dunder slot, which makes code that reads it risky.
-    """
-
-    __slots__ = ("__wrapped__",)
-
-    def __init__(self, func: Any) -> None:
-        self.__wrapped__ = func
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if not G.reach_all:
-            G.reach_all = True
-            _report(self.__wrapped__.__name__.lstrip("_"))
-        return self.__wrapped__(*args, **kwargs)
-
-    def __repr__(self) -> str:
-        return f"<built-in function {self.__wrapped__.__name__.lstrip('_')}>"
 
 
 def _compile(
@@ -267,12 +230,85 @@ def _compile(
 
 
 _real_compile = builtins.compile
+_getframe = sys._getframe
+#: Classes and functions of the guard itself that a method can reach (``type(getattr)``):
+#: ``pau_state`` compares them after every call.
+INTERNAL: list[Any] = []
+
+
+def _callable(name: str, func: Any, reaching: bool) -> Any:
+    """A slotted, attribute-free callable standing in for the builtin ``name``.
+
+    ``func`` is held in a closure, out of reach of safe names (``__getstate__``,
+    ``__reduce_ex__`` see no slots). With ``reaching``, the first call in a call reports
+    to the host: the builtin reaches objects by a computed name the check cannot follow.
+    """
+
+    def __call__(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if reaching and not G.reach_all:
+            G.reach_all = True
+            _report(name)
+        return func(*args, **kwargs)
+
+    def __repr__(self: Any) -> str:
+        return f"<built-in function {name}>"
+
+    cls = type(name, (), {"__slots__": (), "__call__": __call__, "__repr__": __repr__})
+    cls.__module__ = "builtins"
+    INTERNAL.append(cls)
+    return cls()
+
+
+def _eval(source: Any, globals: Any = None, locals: Any = None, /, **kwargs: Any) -> Any:
+    if globals is None:  # the method's frame: it called the stand-in, which called this
+        frame = _getframe(2)
+        globals, locals = frame.f_globals, frame.f_locals if locals is None else locals
+    return _real_eval(source, globals, locals, **kwargs)
+
+
+def _exec(source: Any, globals: Any = None, locals: Any = None, /, **kwargs: Any) -> Any:
+    if globals is None:
+        frame = _getframe(2)
+        globals, locals = frame.f_globals, frame.f_locals if locals is None else locals
+    return _real_exec(source, globals, locals, **kwargs)
+
+
+def _vars(*args: Any) -> Any:
+    return _real_vars(*args) if args else _getframe(2).f_locals
+
+
+_real_eval, _real_exec, _real_vars = builtins.eval, builtins.exec, builtins.vars
 #: The methods' versions of builtins that reach objects by a computed name, which the
-#: name-based state check cannot follow: calling one makes the call's check full.
-#: (As attributes the names are harmless: ``re.compile`` is not ``compile``.)
+#: name-based state check cannot follow: calling one makes the host replace the
+#: interpreter after the call. (As attributes the names are harmless: ``re.compile`` is
+#: not ``compile``.) A method also finds them in ``globals()['__builtins__']``.
 REACHING = {
-    "compile": _Reaching(_compile),
-    "getattr": _Reaching(builtins.getattr),
-    "setattr": _Reaching(builtins.setattr),
-    "delattr": _Reaching(builtins.delattr),
+    "compile": _callable("compile", _compile, True),
+    "getattr": _callable("getattr", builtins.getattr, True),
+    "setattr": _callable("setattr", builtins.setattr, True),
+    "delattr": _callable("delattr", builtins.delattr, True),
+    "eval": _callable("eval", _eval, True),
+    "exec": _callable("exec", _exec, True),
+    "vars": _callable("vars", _vars, True),
+    "breakpoint": _callable("breakpoint", builtins.breakpoint, True),
 }
+
+
+def _tracking_import(
+    name: str, globals: Any = None, locals: Any = None, fromlist: Any = (), level: int = 0
+) -> Any:
+    """Records what a call imports: the modules the state check compares."""
+    module = _real_import(name, globals, locals, fromlist, level)
+    if level == 0 and _type(name) is str:
+        touched = G.touched
+        parts = name.split(".")
+        for i in range(1, _len(parts) + 1):
+            touched.add(".".join(parts[:i]))
+        for item in fromlist or ():
+            if _type(item) is str:
+                touched.add(f"{name}.{item}")
+    return module
+
+
+#: The methods' ``__import__``.
+tracking_import = _callable("__import__", _tracking_import, False)

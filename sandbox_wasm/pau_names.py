@@ -53,7 +53,6 @@ _SAFE_SYS = frozenset(
         "hexversion",
         "byteorder",
         "platform",
-        "implementation",
         "flags",
         "getsizeof",
         "getrecursionlimit",
@@ -66,10 +65,20 @@ _SAFE_SYS = frozenset(
         "stdout",
         "stderr",
         "exit",
-        "argv",
+        "exc_info",
+        "exception",
     }
 )
-_SYS_ATTRS = frozenset(vars(sys))
+#: ``sys`` attributes that reach mutable state or act on the interpreter (sys.path,
+#: sys.modules, settrace...). Rebinding an immutable one (``sys.prefix = ...``) is seen by
+#: the namespace check, so names like ``prefix`` stay usable in code that imports sys.
+_SYS_RISKY = frozenset(
+    name
+    for name, value in vars(sys).items()
+    if not name.startswith("__")
+    and name not in _SAFE_SYS
+    and not isinstance(value, (str, bytes, int, float, tuple, frozenset, type(None)))
+)
 #: Names that are risky however they are used: they reach frames, module registries or
 #: state the interpreter keeps in C.
 _RISKY_ANYWHERE = frozenset(
@@ -99,6 +108,7 @@ _RISKY_ANYWHERE = frozenset(
         "simplefilter",
         "setswitchinterval",
         "_cache_lock",
+        "global_enum",
         "cache_info",
         "DefaultContext",
         "BasicContext",
@@ -125,13 +135,15 @@ _SAFE_DUNDERS = frozenset(
         "__main__",
         "__future__",
         "__class__",
-        "__dict__",
+        "__cause__",
+        "__context__",
+        "__suppress_context__",
+        "__notes__",
         "__all__",
         "__slots__",
         "__annotations__",
         "__annotate__",
         "__match_args__",
-        "__wrapped__",
         "__orig_bases__",
         "__parameters__",
         "__args__",
@@ -347,7 +359,7 @@ def risky(spelling: Spelling, aliases: frozenset[str] = frozenset()) -> str | No
         if name != "sys":
             return name
     if "sys" in names:
-        unsafe = {n for n in names & _SYS_ATTRS if not n.startswith("__")} - _SAFE_SYS - {"sys"}
+        unsafe = names & _SYS_RISKY
         if unsafe:
             return f"sys.{min(unsafe)}"
     for name in names | spelling.strings:

@@ -137,6 +137,8 @@ class _State:
         self.load_error: dict[str, Any] | None = None
         self.seeded: int | None = None
         self.builtins_dict: dict[str, Any] = {}
+        #: Globals of the sandbox's own modules (and the entry module's, see :func:`seal`).
+        self.internal_globals: list[dict[str, Any]] = []
         #: ``random``'s shared generator's attributes, and what they were at start-up.
         self.random_attrs: dict[str, Any] = {}
         self.pristine_random_attrs: dict[str, Any] = {}
@@ -215,6 +217,7 @@ def init(strict: bool = True, host_taint: Any = None) -> None:
     _S.random_attrs = random._inst.__dict__  # type: ignore[attr-defined]
     _S.pristine_random_attrs = dict(_S.random_attrs)
     _S.builtins_dict = dict(builtins.__dict__)
+    pau_guard.INTERNAL.append(_Sink)  # reachable as type(sys.stdout)
     _S.builtins_dict["__import__"] = pau_guard.tracking_import
     _S.builtins_dict.update(pau_guard.REACHING)
     # The method must not find these modules (and their state) through sys.modules.
@@ -274,6 +277,13 @@ def seal() -> None:
 
     Call it last, once the entry module has defined everything it defines.
     """
+    _S.internal_globals = [
+        *(m.__dict__ for m in (pau_guard, pau_literals, pau_names, pau_state)),
+        globals(),
+    ]
+    main = sys._getframe(1).f_globals  # the entry module (app.py in the Wasm guest)
+    if all(main is not g for g in _S.internal_globals):
+        _S.internal_globals.append(main)
     _snapshot()
 
 
@@ -387,6 +397,12 @@ def call(args_text: str, seed: int, max_output: int) -> str:
         if _type(exc) is MemoryError:
             out["dirty"] = "MemoryError"  # give the grown heap back to the host
     finally:
+        # Still guarded: finalizers and weakref callbacks of the method's objects run
+        # now, before the state check, not after it.
+        namespace.clear()
+        for internal_globals in _S.internal_globals:
+            # warnings.warn(stacklevel=2) records "already shown" in the caller's module.
+            internal_globals.pop("__warningregistry__", None)
         _G.in_call = False
         modules.pop(_METHOD_MODULE, None)
         sys.stdout, sys.stderr, sys.stdin = saved

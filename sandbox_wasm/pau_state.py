@@ -34,6 +34,7 @@ import sys
 from array import array as _array
 from collections import deque as _deque
 from itertools import chain
+from itertools import count as _count
 from operator import getitem as _getitem
 from operator import is_
 from typing import Any
@@ -51,6 +52,9 @@ _MODULE = type(sys)
 # Bound once, so a method that rebinds builtins cannot change how its call is checked.
 _all, _any, _len, _list, _map, _type, _bytes = all, any, len, list, map, type, bytes
 _from_iterable, _values = chain.from_iterable, dict.values
+_count_repr = _count.__repr__
+_FUNCTION = _type(lambda: None)
+_METHOD_WRAPPER = _type(_count().__next__)
 
 
 class _Contents:
@@ -58,6 +62,9 @@ class _Contents:
 
     __slots__ = (
         "blobs",
+        "counter_labels",
+        "counter_reprs",
+        "counters",
         "dicts",
         "empty",
         "empty_labels",
@@ -71,7 +78,13 @@ class _Contents:
         "vals",
     )
 
-    def __init__(self, found: list[tuple[str, Any]]) -> None:
+    def __init__(
+        self, found: list[tuple[str, Any]], counters: list[tuple[str, Any]] | None = None
+    ) -> None:
+        # itertools.count objects keep their state in C: compared by their repr.
+        self.counter_labels = [label for label, _ in counters or ()]
+        self.counters = [c for _, c in counters or ()]
+        self.counter_reprs = _list(_map(_count_repr, self.counters))
         # Most are empty (the __dict__ of a function): one C pass over their lengths.
         self.empty_labels = [label for label, o in found if not _len(o)]
         self.empty = [o for _, o in found if not _len(o)]
@@ -99,12 +112,18 @@ class _Contents:
             and _all(_map(is_, _from_iterable(self.dicts), self.keys))
             and _all(_map(is_, _from_iterable(self.seqs), self.items))
             and _list(_map(_bytes, self.blobs)) == self.raw
+            and _list(_map(_count_repr, self.counters)) == self.counter_reprs
         )
 
     def first_change(self) -> str:
         """The label of the first object that changed (the slow path, for the report)."""
         for label, obj in zip(self.empty_labels, self.empty, strict=True):
             if _len(obj):
+                return label
+        for label, counter, text in zip(
+            self.counter_labels, self.counters, self.counter_reprs, strict=True
+        ):
+            if _count_repr(counter) != text:
                 return label
         n_dicts, at = _len(self.dicts), 0
         for i, d in enumerate(self.dicts):
@@ -128,8 +147,13 @@ class _Contents:
         return "contents"
 
 
-def _contents_of(name: str, namespace: dict[str, Any]) -> _Contents:
+def _contents_of(
+    name: str, namespace: dict[str, Any], instance_types: set[type] | None = None
+) -> _Contents:
+    """The mutable objects ``namespace`` holds; the classes of the instances among them
+    are added to ``instance_types`` (their class attributes are compared too)."""
     found: list[tuple[str, Any]] = []
+    counters: list[tuple[str, Any]] = []
     seen: set[int] = set()
 
     def add(label: str, obj: Any) -> None:
@@ -140,12 +164,20 @@ def _contents_of(name: str, namespace: dict[str, Any]) -> _Contents:
         if issubclass(kind, (dict, *_SEQUENCES, *_BLOBS)):
             found.append((label, obj))
             return
+        if kind is _count:
+            counters.append((label, obj))
+            return
+        if kind is _METHOD_WRAPPER and _type(getattr(obj, "__self__", None)) is _count:
+            counters.append((label, obj.__self__))  # threading._counter = count().__next__
+            return
         try:
             attrs = object.__getattribute__(obj, "__dict__")
         except (AttributeError, TypeError):
             return
         if _type(attrs) is dict:
             found.append((f"{label}.__dict__", attrs))
+            if instance_types is not None and kind is not _FUNCTION:
+                instance_types.add(kind)
 
     for key, value in _list(namespace.items()):
         label = f"{name}.{key}"
@@ -167,9 +199,13 @@ def _contents_of(name: str, namespace: dict[str, Any]) -> _Contents:
         elif issubclass(_type(obj), _SEQUENCES):
             for value in _list(obj):
                 add(f"{label}[...]", value)
-    return _Contents(found)
+    return _Contents(found, counters)
 
 
+#: The pseudo-module of the sandbox's own reachable classes (``pau_guard.INTERNAL``).
+_INTERNAL = "<sandbox>"
+#: Compared after every call, whatever the call imported.
+_ALWAYS = ("builtins", _INTERNAL)
 _IMMUTABLE_TYPE = 1 << 8  # Py_TPFLAGS_IMMUTABLETYPE: built-in types refuse new attributes
 _class_dict = type.__dict__["__dict__"].__get__
 _DATA = (int, float, complex, str, bytes, bool, type(None), tuple, frozenset)
@@ -245,22 +281,24 @@ class _Classes:
         return "class attribute"
 
 
-def _classes_of(name: str, namespace: dict[str, Any]) -> _Classes:
+def _classes_of(name: str, namespace: dict[str, Any], extra: set[type] = frozenset()) -> _Classes:  # type: ignore[assignment]
+    """The classes a method reaches from a module without spelling another module: those
+    it binds, the classes nested in those, and, for all of them and for the classes of
+    its instances (``extra``), their bases and metaclasses (``type(type(re.I))``)."""
     found: list[type] = []
     seen: set[int] = set()
-    todo = [v for v in _list(namespace.values()) if isinstance(v, type)]
-    depth = {id(v): 0 for v in todo}
+    bound = [v for v in _list(namespace.values()) if isinstance(v, type)]
+    nested = [m for c in bound for m in _list(_class_dict(c).values()) if isinstance(m, type)]
+    todo = [*bound, *nested, *extra]
     while todo:
         cls = todo.pop()
-        if id(cls) in seen or cls.__flags__ & _IMMUTABLE_TYPE:
+        if id(cls) in seen:
             continue
         seen.add(id(cls))
-        found.append(cls)
-        if depth.get(id(cls), 1) == 0:  # and the classes nested in it, one level
-            for member in _list(_class_dict(cls).values()):
-                if isinstance(member, type) and id(member) not in seen:
-                    depth.setdefault(id(member), 1)
-                    todo.append(member)
+        todo.extend(cls.__mro__[1:])
+        todo.append(_type(cls))
+        if not cls.__flags__ & _IMMUTABLE_TYPE:
+            found.append(cls)
     return _Classes(name, found)
 
 
@@ -299,8 +337,14 @@ def snapshot() -> None:
         )
         modules[name] = (mod, d, _list(d), _list(d.values()), near)
         if name != "sys":  # only risky code can reach it
-            contents[name] = _contents_of(name, d)
-            classes[name] = _classes_of(name, d)
+            instance_types: set[type] = set()
+            contents[name] = _contents_of(name, d, instance_types)
+            classes[name] = _classes_of(name, d, instance_types)
+    # The guard's and runner's own classes a method can reach (`type(getattr)`,
+    # `type(sys.stdout)`), compared with builtins' objects after every call.
+    internal = {f"{cls.__name__}#{i}": cls for i, cls in enumerate(pau_guard.INTERNAL)}
+    contents[_INTERNAL] = _contents_of(_INTERNAL, internal)
+    classes[_INTERNAL] = _classes_of(_INTERNAL, internal)
     S.modules, S.contents, S.classes = modules, contents, classes
     S.n_modules = _len(sys.modules)
     S.aliases = frozenset(
@@ -359,6 +403,11 @@ def hide(names: tuple[str, ...]) -> None:
         S.contents.pop(name, None)
         S.classes.pop(name, None)
     S.n_modules = _len(sys.modules)
+    os = sys.modules.get("os")
+    if os is not None:
+        # The runtime empties os.environ when an instance starts (no environment is
+        # given); recorded as it was at build time, every `import os` looked dirty.
+        S.contents["os"] = _contents_of("os", os.__dict__)
 
 
 def _namespace_changed(name: str) -> bool:
@@ -422,13 +471,14 @@ def changed(old_only: bool = False) -> str | None:
     for name in reach:
         if _namespace_changed(name):
             return name
-    # Every method reaches the objects in builtins (`exit.x = 1`), imported or not.
-    for name in (*reach, "builtins"):
+    # Every method reaches the objects in builtins (`exit.x = 1`), imported or not, and
+    # the sandbox's own stand-ins for builtins.
+    for name in (*reach, *_ALWAYS):
         contents = S.contents.get(name)
         if contents is not None and not contents.same():
             return contents.first_change()
     names = G.names
-    for name in reach:
+    for name in (*reach, *_ALWAYS):
         classes = S.classes.get(name)
         if classes is not None:
             change = classes.first_change(names)

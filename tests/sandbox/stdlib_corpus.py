@@ -329,4 +329,22 @@ STDLIB_USE: dict[str, str] = {
         "    q.put(s)\n"
         "    return q.get()"
     ),
+    "os path": (
+        "import os\n"
+        "def test_func(s):\n"
+        "    return os.path.basename('/x/' + s), os.path.splitext(s + '.txt'), os.sep, os.getenv('HOME')"
+    ),
+    "sys names": (
+        "import sys\n"
+        "class Node:\n"
+        "    def __init__(self, prefix):\n"
+        "        self.prefix = prefix\n"
+        "def test_func(s):\n"
+        "    try:\n"
+        "        raise ValueError(s) from KeyError(s)\n"
+        "    except ValueError as e:\n"
+        "        cause = type(e.__cause__).__name__\n"
+        "        info = sys.exc_info()[0].__name__\n"
+        "    return Node(s).prefix, cause, info, sys.maxsize > 2**31"
+    ),
 }

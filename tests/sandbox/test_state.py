@@ -87,6 +87,18 @@ LEAKS = {
         "import os\nold = os.environ.get('FOO')\nos.environ._data[b'FOO'] = b'bar'\nreturn old",
         "os.environ.__dict__['_data']",
     ),
+    "class of a builtins object, nothing imported": (
+        "t = type(exit)\nseen = hasattr(t, 'mark')\nt.mark = 1\nreturn seen",
+        "builtins.Quitter",
+    ),
+    "the sandbox's own classes": (
+        "import sys\nt = type(sys.stdout)\nseen = hasattr(t, 'mark')\nt.mark = 1\nreturn seen",
+        "<sandbox>._Sink",
+    ),
+    "counter kept in C": (
+        "import threading\nreturn threading.Thread(target=len).name",
+        "threading._counter",
+    ),
     "neighbour module spelled out": (
         "import json\nn = len(json.decoder.BACKSLASH)\njson.decoder.BACKSLASH['q'] = 'q'\nreturn n",
         "json.decoder.BACKSLASH",
@@ -238,6 +250,30 @@ HOSTILE = {
         "import codecs\ntry:\n    codecs.lookup_error('pau')\n    seen = True\nexcept LookupError:\n    seen = False\n"
         "codecs.register_error('pau', lambda e: ('?', e.end))\nreturn seen"
     ),
+    "the real getattr read off its stand-in": (
+        "import json\nstate = getattr.__getstate__()\n"
+        "g = list(state[1].values())[0] if state else getattr\n"
+        "d = g(json, 'dec' + 'oder').BACKSLASH\nn = len(d)\nd['q'] = 'q'\nreturn n"
+    ),
+    "eval taken from the builtins copy": (
+        "b = [v for k, v in globals().items() if k[2:6] == 'buil'][0]\n"
+        "d = b['ev' + 'al'](\"__import__('json').decoder.BACKSLASH\")\nn = len(d)\nd['q'] = 'q'\nreturn n"
+    ),
+    "module __dict__ indexed with a computed key": (
+        "import json\nd = json.__dict__['dec' + 'oder'].BACKSLASH\nn = len(d)\nd['q'] = 'q'\nreturn n"
+    ),
+    "sys.argv": "import sys\nn = len(sys.argv)\nsys.argv.append('x')\nreturn n",
+    "metaclass of a reached class": (
+        "import re\nE = type(type(re.I))\nseen = hasattr(E, 'mark')\nE.mark = 1\nreturn seen"
+    ),
+    "enum.global_enum into another module": (
+        "import calendar, enum\nclass E(enum.Enum):\n    __module__ = 'datetime'\n    date = 1\n"
+        "out = calendar.weekday(2024, 1, 1)\nenum.global_enum(E)\nreturn str(out)"
+    ),
+    "weakref callback when the namespace goes": (
+        "import keyword, weakref\nn = len(keyword.kwlist)\no = set()\n"
+        "r = weakref.ref(o, keyword.kwlist.append)\ng = globals()\ng.clear()\ng['a'] = o\ng['b'] = r\nreturn n"
+    ),
     "decimal template context changed": (
         "import decimal\nold = decimal.DefaultContext.prec\ndecimal.DefaultContext.prec = 5\nreturn old"
     ),
@@ -311,3 +347,19 @@ def test_lean_reader_agrees_with_dis_on_this_interpreter(monkeypatch: pytest.Mon
         assert pau_names._spell(code, pau_names._uses) == pau_names._spell(
             code, pau_names._uses_dis
         ), path
+
+
+def test_warnings_show_again_in_the_next_call(make_sandbox: Make) -> None:
+    # The "already shown" registry of a warning attributed to the runner's frame was kept.
+    code = method(
+        "import sys, io, warnings\nsys.stderr = buf = io.StringIO()\n"
+        "warnings.warn('pau', stacklevel=2)\nreturn len(buf.getvalue()) > 0"
+    )
+    box = make_sandbox(code)
+    assert [box.call_literal("()").value for _ in range(3)] == ["True"] * 3
+
+
+def test_import_os_keeps_one_instance(make_sandbox: Make) -> None:
+    box = make_sandbox(method("import os\nreturn os.path.join('a', os.sep.join(['b', 'c']))"))
+    assert [box.call_literal("()").value for _ in range(3)] == ["'a/b/c'"] * 3
+    assert box._backend.instances_started == 1  # type: ignore[attr-defined]
