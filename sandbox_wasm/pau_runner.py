@@ -22,6 +22,7 @@ import contextlib
 import contextvars
 import decimal
 import io
+import os
 import random
 import sys
 from typing import Any
@@ -152,6 +153,9 @@ _len, _type, _repr, _str = len, type, repr, str
 _int_repr = int.__repr__
 
 
+_OK_ANSWER = '{"ok": true, "value": %s, "literal": %s, "truncated": %s, "dirty": null}'
+
+
 def _dumps(out: dict[str, Any]) -> str:
     """The answer as JSON, written only with C functions bound at start-up.
 
@@ -159,6 +163,13 @@ def _dumps(out: dict[str, Any]) -> str:
     it could then write its own answer (``"dirty": null`` included). Values are str, int,
     bool or None.
     """
+    if _len(out) == 5 and out.get("ok") is True and out.get("dirty") is None:
+        # The common answer, in one format: about half the time of the loop below.
+        return _OK_ANSWER % (
+            _quote(out["value"]),
+            "true" if out["literal"] else "false",
+            "true" if out["truncated"] else "false",
+        )
     parts = []
     for key, value in out.items():
         if value is None:
@@ -214,6 +225,9 @@ def init(strict: bool = True, host_taint: Any = None) -> None:
     if strict:
         # select() with a timeout would also block inside the host; nothing PAU needs.
         sys.modules["select"] = None  # type: ignore[assignment]
+        # The guest runs with no environment; what the build process had must not be
+        # recorded as os.environ's state (nor be seen by methods).
+        os.environ._data.clear()  # type: ignore[attr-defined]
     _S.random_attrs = random._inst.__dict__  # type: ignore[attr-defined]
     _S.pristine_random_attrs = dict(_S.random_attrs)
     _S.builtins_dict = dict(builtins.__dict__)

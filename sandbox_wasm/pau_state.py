@@ -58,22 +58,28 @@ _METHOD_WRAPPER = _type(_count().__next__)
 
 
 class _Contents:
-    """The mutable objects one module holds, and what they held at the snapshot."""
+    """Mutable objects, and what they held at the snapshot.
+
+    Built per module by :func:`_contents_of`; :meth:`merge` joins the parts a call
+    reached into one, so the check is a few C passes whatever the number of modules.
+    """
 
     __slots__ = (
+        "blob_labels",
         "blobs",
         "counter_labels",
         "counter_reprs",
         "counters",
+        "dict_labels",
+        "dict_lens",
         "dicts",
         "empty",
         "empty_labels",
         "items",
         "keys",
-        "labels",
-        "lens",
-        "objects",
         "raw",
+        "seq_labels",
+        "seq_lens",
         "seqs",
         "vals",
     )
@@ -92,22 +98,45 @@ class _Contents:
         dicts = [(label, o) for label, o in found if issubclass(_type(o), dict)]
         seqs = [(label, o) for label, o in found if issubclass(_type(o), _SEQUENCES)]
         blobs = [(label, o) for label, o in found if issubclass(_type(o), _BLOBS)]
-        self.labels = [label for label, _ in dicts + seqs + blobs]
+        self.dict_labels = [label for label, _ in dicts]
         self.dicts = [o for _, o in dicts]
-        self.seqs = [o for _, o in seqs]
-        self.blobs = [o for _, o in blobs]
-        self.objects = self.dicts + self.seqs
-        self.lens = _list(_map(_len, self.objects))
+        self.dict_lens = _list(_map(_len, self.dicts))
         self.keys = _list(_from_iterable(self.dicts))
         self.vals = _list(_from_iterable(_map(_values, self.dicts)))
+        self.seq_labels = [label for label, _ in seqs]
+        self.seqs = [o for _, o in seqs]
+        self.seq_lens = _list(_map(_len, self.seqs))
         self.items = _list(_from_iterable(self.seqs))
+        self.blob_labels = [label for label, _ in blobs]
+        self.blobs = [o for _, o in blobs]
         self.raw = _list(_map(_bytes, self.blobs))
+
+    @classmethod
+    def merge(cls, parts: list[_Contents]) -> _Contents:
+        """One record of all of ``parts`` (every field is a list, kept in part order)."""
+        merged = cls.__new__(cls)
+        for field in cls.__slots__:
+            setattr(merged, field, [x for part in parts for x in getattr(part, field)])
+        return merged
+
+    @classmethod
+    def of_namespaces(cls, names: list[str]) -> _Contents:
+        """Module namespaces as they were at the snapshot, as a record of dicts."""
+        record = cls([])
+        entries = [S.modules[name] for name in names]
+        record.dict_labels = _list(names)
+        record.dicts = [entry[1] for entry in entries]
+        record.dict_lens = [_len(entry[2]) for entry in entries]
+        record.keys = [key for entry in entries for key in entry[2]]
+        record.vals = [value for entry in entries for value in entry[3]]
+        return record
 
     def same(self) -> bool:
         """Whether every object still holds exactly what it held (identity, not equality)."""
         return (
             not _any(_map(_len, self.empty))
-            and _list(_map(_len, self.objects)) == self.lens
+            and _list(_map(_len, self.dicts)) == self.dict_lens
+            and _list(_map(_len, self.seqs)) == self.seq_lens
             and _all(_map(is_, _from_iterable(_map(_values, self.dicts)), self.vals))
             and _all(_map(is_, _from_iterable(self.dicts), self.keys))
             and _all(_map(is_, _from_iterable(self.seqs), self.items))
@@ -125,25 +154,23 @@ class _Contents:
         ):
             if _count_repr(counter) != text:
                 return label
-        n_dicts, at = _len(self.dicts), 0
-        for i, d in enumerate(self.dicts):
-            n = self.lens[i]
+        at = 0
+        for label, d, n in zip(self.dict_labels, self.dicts, self.dict_lens, strict=True):
             if (
                 _len(d) != n
                 or not _all(_map(is_, d, self.keys[at : at + n]))
                 or not _all(_map(is_, d.values(), self.vals[at : at + n]))
             ):
-                return self.labels[i]
+                return label
             at += n
         at = 0
-        for j, seq in enumerate(self.seqs):
-            n = self.lens[n_dicts + j]
+        for label, seq, n in zip(self.seq_labels, self.seqs, self.seq_lens, strict=True):
             if _len(seq) != n or not _all(_map(is_, seq, self.items[at : at + n])):
-                return self.labels[n_dicts + j]
+                return label
             at += n
-        for k, blob in enumerate(self.blobs):
-            if _bytes(blob) != self.raw[k]:
-                return self.labels[_len(self.objects) + k]
+        for label, blob, raw in zip(self.blob_labels, self.blobs, self.raw, strict=True):
+            if _bytes(blob) != raw:
+                return label
         return "contents"
 
 
@@ -252,6 +279,19 @@ class _Classes:
                     self.by_key.setdefault(key, []).append((proxy, value))
         self.keys = frozenset(self.by_key)
 
+    @classmethod
+    def merge(cls, parts: list[_Classes]) -> _Classes:
+        """One record of all of ``parts``."""
+        merged = cls.__new__(cls)
+        for field in ("labels", "proxies", "lens", "data_proxies", "data_keys", "data_vals"):
+            setattr(merged, field, [x for part in parts for x in getattr(part, field)])
+        merged.by_key = {}
+        for part in parts:
+            for key, entries in part.by_key.items():
+                merged.by_key.setdefault(key, []).extend(entries)
+        merged.keys = frozenset(merged.by_key)
+        return merged
+
     def first_change(self, names: frozenset[str]) -> str | None:
         """The first class that changed, or None."""
         if _list(_map(_len, self.proxies)) != self.lens:
@@ -312,6 +352,8 @@ class _Snapshot:
         ] = {}
         self.contents: dict[str, _Contents] = {}
         self.classes: dict[str, _Classes] = {}
+        #: (modules a call imported, names its code spells) -> what to compare.
+        self.checks: dict[tuple[frozenset[str], frozenset[str]], _Check] = {}
         self.n_modules = 0
         #: Attribute names bound to ``sys`` or ``builtins`` in some module (``collections._sys``).
         self.aliases: frozenset[str] = frozenset()
@@ -346,6 +388,7 @@ def snapshot() -> None:
     contents[_INTERNAL] = _contents_of(_INTERNAL, internal)
     classes[_INTERNAL] = _classes_of(_INTERNAL, internal)
     S.modules, S.contents, S.classes = modules, contents, classes
+    S.checks = {}
     S.n_modules = _len(sys.modules)
     S.aliases = frozenset(
         key
@@ -403,24 +446,7 @@ def hide(names: tuple[str, ...]) -> None:
         S.contents.pop(name, None)
         S.classes.pop(name, None)
     S.n_modules = _len(sys.modules)
-    os = sys.modules.get("os")
-    if os is not None:
-        # The runtime empties os.environ when an instance starts (no environment is
-        # given); recorded as it was at build time, every `import os` looked dirty.
-        S.contents["os"] = _contents_of("os", os.__dict__)
-
-
-def _namespace_changed(name: str) -> bool:
-    entry = S.modules.get(name)
-    if entry is None:
-        return False
-    mod, d, keys, vals, _near = entry
-    return (
-        sys.modules.get(name) is not mod
-        or _len(d) != _len(keys)
-        or not _all(_map(is_, d.values(), vals))
-        or not _all(_map(is_, d, keys))
-    )
+    S.checks = {}
 
 
 def _reach(touched: set[str], names: frozenset[str]) -> set[str]:
@@ -445,6 +471,42 @@ def _reach(touched: set[str], names: frozenset[str]) -> set[str]:
     return reach
 
 
+class _Check:
+    """Everything to compare after a call that reached a given set of modules, merged
+    into one record of each kind (built once per set, see :func:`_check_for`)."""
+
+    __slots__ = ("classes", "contents", "module_names", "modules")
+
+    def __init__(self, reach: Any) -> None:
+        names = [name for name in reach if name in S.modules]
+        self.module_names = names
+        self.modules = [S.modules[name][0] for name in names]
+        parts = [*names, *_ALWAYS]
+        self.contents = _Contents.merge(
+            [_Contents.of_namespaces(names), *(S.contents[n] for n in parts if n in S.contents)]
+        )
+        self.classes = _Classes.merge([S.classes[n] for n in parts if n in S.classes])
+
+    def first_change(self, code_names: frozenset[str]) -> str | None:
+        if not _all(_map(is_, _map(sys.modules.get, self.module_names), self.modules)):
+            for name, module in zip(self.module_names, self.modules, strict=True):
+                if sys.modules.get(name) is not module:
+                    return name
+        if not self.contents.same():
+            return self.contents.first_change()
+        return self.classes.first_change(code_names)
+
+
+def _check_for(touched: frozenset[str], names: frozenset[str]) -> _Check:
+    key = (touched, names)
+    check = S.checks.get(key)
+    if check is None:
+        if _len(S.checks) > 64:
+            S.checks.clear()
+        check = S.checks[key] = _Check(_reach(touched, names))
+    return check
+
+
 def changed(old_only: bool = False) -> str | None:
     """What the call changed (a module, or a module's object), or None.
 
@@ -465,23 +527,7 @@ def changed(old_only: bool = False) -> str | None:
             if G.full_check:
                 return "risky code: fresh interpreter per call"
             return "computed attribute access (getattr & co.): fresh interpreter"
-        reach: Any = S.modules.keys()
+        check = _Check(S.modules.keys())
     else:
-        reach = _reach(G.touched, G.names)
-    for name in reach:
-        if _namespace_changed(name):
-            return name
-    # Every method reaches the objects in builtins (`exit.x = 1`), imported or not, and
-    # the sandbox's own stand-ins for builtins.
-    for name in (*reach, *_ALWAYS):
-        contents = S.contents.get(name)
-        if contents is not None and not contents.same():
-            return contents.first_change()
-    names = G.names
-    for name in (*reach, *_ALWAYS):
-        classes = S.classes.get(name)
-        if classes is not None:
-            change = classes.first_change(names)
-            if change is not None:
-                return change
-    return None
+        check = _check_for(frozenset(G.touched), G.names)
+    return check.first_change(G.names)
