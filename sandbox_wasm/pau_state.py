@@ -497,6 +497,9 @@ class _Check:
         return self.classes.first_change(code_names)
 
 
+_EVERYTHING: Any = ("*",)
+
+
 def _check_for(touched: frozenset[str], names: frozenset[str]) -> _Check:
     key = (touched, names)
     check = S.checks.get(key)
@@ -527,7 +530,9 @@ def changed(old_only: bool = False) -> str | None:
             if G.full_check:
                 return "risky code: fresh interpreter per call"
             return "computed attribute access (getattr & co.): fresh interpreter"
-        check = _Check(S.modules.keys())
+        check = S.checks.get(_EVERYTHING)
+        if check is None:
+            check = S.checks[_EVERYTHING] = _Check(S.modules.keys())
     else:
         check = _check_for(frozenset(G.touched), G.names)
     return check.first_change(G.names)
