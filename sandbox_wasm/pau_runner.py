@@ -21,6 +21,7 @@ import collections
 import contextlib
 import contextvars
 import decimal
+import gc
 import io
 import os
 import random
@@ -97,13 +98,22 @@ PRELOAD = (
     "weakref",
     "_pylong",
     "warnings",
+    "traceback",
+    "ipaddress",
     "queue",
     "threading",
     "_ast_unparse",
     # Codecs found by name at run time (`s.encode('utf-16')`, `codecs.encode(s, 'rot13')`).
     "encodings.ascii",
     "encodings.base64_codec",
+    "encodings.cp1250",
+    "encodings.cp1251",
     "encodings.cp1252",
+    "encodings.cp850",
+    "encodings.cp866",
+    "encodings.koi8_r",
+    "encodings.koi8_u",
+    "encodings.utf_7",
     "encodings.cp437",
     "encodings.hex_codec",
     "encodings.idna",
@@ -149,8 +159,9 @@ _S = _State()
 _G = pau_guard.G
 # Bound once, so a method that rebinds builtins or json cannot change how results are
 # reported after it returns.
-_len, _type, _repr, _str = len, type, repr, str
+_len, _type, _repr, _str, _list = len, type, repr, str, list
 _int_repr = int.__repr__
+_collect = gc.collect
 
 
 _OK_ANSWER = '{"ok": true, "value": %s, "literal": %s, "truncated": %s, "dirty": null}'
@@ -299,6 +310,8 @@ def seal() -> None:
     if all(main is not g for g in _S.internal_globals):
         _S.internal_globals.append(main)
     _snapshot()
+    gc.collect()
+    gc.freeze()  # later collections walk only what calls make
 
 
 def load(code: str, entry: str) -> str:
@@ -414,6 +427,9 @@ def call(args_text: str, seed: int, max_output: int) -> str:
         # Still guarded: finalizers and weakref callbacks of the method's objects run
         # now, before the state check, not after it.
         namespace.clear()
+        # Cycles too: collected now (the snapshot's objects are frozen, so this walks
+        # only what was made since), not during a later call.
+        _collect()
         for internal_globals in _S.internal_globals:
             # warnings.warn(stacklevel=2) records "already shown" in the caller's module.
             internal_globals.pop("__warningregistry__", None)
@@ -423,11 +439,12 @@ def call(args_text: str, seed: int, max_output: int) -> str:
         if _G.full_check or _G.reach_all or not _G.touched.isdisjoint(_S_STATE.uses_random):
             _S.seeded = None  # it may have drawn from random's shared generator
     dirty = out.get("dirty") or _G.tainted or _changed()
-    if dirty in ("import", "sys.modules") and not _G.strict and _changed(old_only=True) is None:
-        # Process backend: a newly imported module is fresh state, not leaked state;
-        # restarting the worker for it would re-import it on every call.
-        _snapshot()
-        dirty = None
+    if not _G.strict and _len(sys.modules) != _S_STATE.n_modules:
+        # Process backend: the worker is replaced, and the next one imports these before
+        # its snapshot; adopting their state after the method ran would keep what it left.
+        new = [n for n in _list(sys.modules) if n not in _S_STATE.module_names]
+        out["new_modules"] = ",".join(n for n in new if _type(n) is str and "," not in n)
+        dirty = dirty or "import"
     out["dirty"] = dirty
     return _dumps(out)
 
@@ -462,18 +479,39 @@ def _safe_text(obj: Any) -> str:
 
 
 def _error(exc: BaseException, *, with_traceback: bool) -> dict[str, Any]:
-    name = _type(exc).__name__
+    """The error answer for ``exc``. Its class may be the method's: its name, message and
+    line number are read through the base classes' own C descriptors, and anything that
+    still fails leaves a plain answer rather than an exception in the answer path."""
+    try:
+        return _describe(exc, with_traceback)
+    except BaseException:
+        return {
+            "ok": False,
+            "error_type": "Exception",
+            "message": "<the exception could not be described>",
+        }
+
+
+def _describe(exc: BaseException, with_traceback: bool) -> dict[str, Any]:
+    name = _type_name(_type(exc))
     if _type(name) is not str:
         name = "Exception"
     message = _safe_text(exc)
     if name == "MemoryError" and not message:
         message = "out of memory: the sandbox's memory cap was reached"
-    if isinstance(exc, SyntaxError) and exc.lineno:
-        message = f"{exc.msg} (line {exc.lineno})"
+    if issubclass(_type(exc), SyntaxError):
+        lineno, msg = _syntax_lineno(exc), _syntax_msg(exc)
+        if _type(lineno) is int and lineno and _type(msg) is str:
+            message = f"{msg} (line {_int_repr(lineno)})"
     out: dict[str, Any] = {"ok": False, "error_type": name, "message": message}
     if with_traceback:
         out["traceback"] = _short_traceback(exc, name, message)
     return out
+
+
+_type_name = type.__dict__["__name__"].__get__
+_syntax_lineno = SyntaxError.__dict__["lineno"].__get__
+_syntax_msg = SyntaxError.__dict__["msg"].__get__
 
 
 def _short_traceback(exc: BaseException, name: str, message: str) -> str:

@@ -30,6 +30,7 @@ not compared; code that names one is :func:`risky`.
 from __future__ import annotations
 
 import builtins
+import gc
 import sys
 from array import array as _array
 from collections import deque as _deque
@@ -53,6 +54,7 @@ _MODULE = type(sys)
 _all, _any, _len, _list, _map, _type, _bytes = all, any, len, list, map, type, bytes
 _from_iterable, _values = chain.from_iterable, dict.values
 _count_repr = _count.__repr__
+_freeze = gc.freeze
 _FUNCTION = _type(lambda: None)
 _METHOD_WRAPPER = _type(_count().__next__)
 
@@ -327,8 +329,10 @@ def _classes_of(name: str, namespace: dict[str, Any], extra: set[type] = frozens
     its instances (``extra``), their bases and metaclasses (``type(type(re.I))``)."""
     found: list[type] = []
     seen: set[int] = set()
-    bound = [v for v in _list(namespace.values()) if isinstance(v, type)]
-    nested = [m for c in bound for m in _list(_class_dict(c).values()) if isinstance(m, type)]
+    bound = [v for v in _list(namespace.values()) if issubclass(_type(v), type)]
+    nested = [
+        m for c in bound for m in _list(_class_dict(c).values()) if issubclass(_type(m), type)
+    ]
     todo = [*bound, *nested, *extra]
     while todo:
         cls = todo.pop()
@@ -355,6 +359,7 @@ class _Snapshot:
         #: (modules a call imported, names its code spells) -> what to compare.
         self.checks: dict[tuple[frozenset[str], frozenset[str]], _Check] = {}
         self.n_modules = 0
+        self.module_names: frozenset[str] = frozenset()
         #: Attribute names bound to ``sys`` or ``builtins`` in some module (``collections._sys``).
         self.aliases: frozenset[str] = frozenset()
         #: Modules from which ``random`` (and its shared generator) is reachable.
@@ -390,6 +395,7 @@ def snapshot() -> None:
     S.modules, S.contents, S.classes = modules, contents, classes
     S.checks = {}
     S.n_modules = _len(sys.modules)
+    S.module_names = frozenset(sys.modules)
     S.aliases = frozenset(
         key
         for entry in modules.values()
@@ -419,7 +425,7 @@ def _known(entries: Any) -> dict[int, Any]:
     function = _type(_known)
     class_dict = type.__dict__["__dict__"].__get__
     found: dict[int, Any] = {}
-    todo = [v for entry in entries for v in entry[3] if isinstance(v, (type, function))]
+    todo = [v for entry in entries for v in entry[3] if issubclass(_type(v), (type, function))]
     todo.extend(type.__subclasses__(object))
     while todo:
         obj = todo.pop()
@@ -427,8 +433,10 @@ def _known(entries: Any) -> dict[int, Any]:
         if key in found:
             continue
         found[key] = obj
-        if isinstance(obj, type):
-            todo.extend(v for v in class_dict(obj).values() if isinstance(v, (type, function)))
+        if issubclass(_type(obj), type):
+            todo.extend(
+                v for v in class_dict(obj).values() if issubclass(_type(v), (type, function))
+            )
             todo.extend(type.__subclasses__(obj))
     return found
 
@@ -507,21 +515,21 @@ def _check_for(touched: frozenset[str], names: frozenset[str]) -> _Check:
         if _len(S.checks) > 64:
             S.checks.clear()
         check = S.checks[key] = _Check(_reach(touched, names))
+        # Its lists hold thousands of references: out of the collector's way, or the
+        # collection that ends every call (pau_runner) would walk them all each time.
+        _freeze()
     return check
 
 
-def changed(old_only: bool = False) -> str | None:
+def changed() -> str | None:
     """What the call changed (a module, or a module's object), or None.
 
     In the fast mode only the modules the call can reach are compared (see the module
     docstring): comparing everything costs milliseconds in Wasm, ten times a typical call.
     Code that could reach other modules without importing them (:func:`risky`) gets the
     full comparison in the process backend, and a fresh interpreter per call in Wasm.
-
-    Args:
-        old_only: Ignore modules imported since the snapshot.
     """
-    if _len(sys.modules) != S.n_modules and not old_only:
+    if _len(sys.modules) != S.n_modules:
         return "sys.modules"
     if G.full_check or G.reach_all:
         if G.strict:
@@ -533,6 +541,7 @@ def changed(old_only: bool = False) -> str | None:
         check = S.checks.get(_EVERYTHING)
         if check is None:
             check = S.checks[_EVERYTHING] = _Check(S.modules.keys())
+            _freeze()
     else:
         check = _check_for(frozenset(G.touched), G.names)
     return check.first_change(G.names)

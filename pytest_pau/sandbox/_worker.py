@@ -15,6 +15,7 @@ can corrupt the protocol, which uses duplicates of the original pipes.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import json
 import math
 import os
@@ -29,6 +30,7 @@ def _virtual_bytes() -> int:
 
 def main() -> int:
     guest, memory_mb = sys.argv[1], int(sys.argv[2])
+    preload = [name for name in (sys.argv[3] if len(sys.argv) > 3 else "").split(",") if name]
     reader = os.fdopen(os.dup(0), "r", encoding="utf-8")
     writer = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
     devnull = os.open(os.devnull, os.O_RDWR)
@@ -38,6 +40,9 @@ def main() -> int:
     import pau_runner
 
     pau_runner.init(strict=False)
+    for name in preload:  # what earlier workers of this sandbox saw the method import
+        with contextlib.suppress(Exception):
+            importlib.import_module(name)
     pau_runner.seal()
     try:
         limit = _virtual_bytes() + (memory_mb << 20)

@@ -43,6 +43,8 @@ class ProcessBackend:
         self.timeout_s = timeout_s
         self.memory_mb = memory_mb
         self.starts = 0
+        #: Modules the method imported that the standard preload lacks.
+        self.preload: set[str] = set()
         self._proc: subprocess.Popen[bytes] | None = None
         self._buffer = b""
         self._lock = threading.Lock()
@@ -59,7 +61,16 @@ class ProcessBackend:
             # Not -I: it implies -E, which would ignore PYTHONHASHSEED, and string hashes
             # (set and dict order of strings) would differ between sandboxes. The
             # environment above is the whole environment, so -s -P -B isolate enough.
-            [sys.executable, "-s", "-P", "-B", str(_WORKER), str(guest_dir()), str(self.memory_mb)],
+            [
+                sys.executable,
+                "-s",
+                "-P",
+                "-B",
+                str(_WORKER),
+                str(guest_dir()),
+                str(self.memory_mb),
+                ",".join(sorted(self.preload)),
+            ],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
@@ -159,6 +170,11 @@ class ProcessBackend:
                     "error_type": "SandboxError",
                     "message": f"the worker process died (exit status {code}) and was restarted",
                 }
+            new_modules = out.pop("new_modules", "")
+            if new_modules:
+                # The next worker imports them before its snapshot: a module first
+                # imported by the method is then not new state on every call.
+                self.preload.update(n for n in new_modules.split(",") if n)
             if out.pop("dirty", None):
                 self._kill()
             return out

@@ -363,3 +363,26 @@ def test_import_os_keeps_one_instance(make_sandbox: Make) -> None:
     box = make_sandbox(method("import os\nreturn os.path.join('a', os.sep.join(['b', 'c']))"))
     assert [box.call_literal("()").value for _ in range(3)] == ["'a/b/c'"] * 3
     assert box._backend.instances_started == 1  # type: ignore[attr-defined]
+
+
+def test_an_exception_that_cannot_be_described_still_gives_an_answer(make_sandbox: Make) -> None:
+    code = (
+        "class E(SyntaxError):\n    @property\n    def lineno(self):\n        raise RuntimeError('x')\n"
+        "def test_func():\n    raise E('bad')"
+    )
+    result = make_sandbox(code).call_literal("()")
+    assert not result.ok
+    assert result.error_type == "E"
+
+
+def test_cyclic_garbage_is_finalised_within_its_own_call(make_sandbox: Make) -> None:
+    # A generator in a reference cycle runs its `finally` when the collector frees it; that
+    # used to happen during a later call, after this call's check.
+    code = (
+        "import keyword\n"
+        "def gen(box, kwlist):\n    try:\n        yield 1\n    finally:\n        kwlist.append('leak')\n"
+        "def test_func(n):\n    junk = [[] for _ in range(n)]\n    seen = keyword.kwlist.count('leak')\n"
+        "    box = []\n    g = gen(box, keyword.kwlist)\n    box.append(g)\n    next(g)\n    return seen"
+    )
+    box = make_sandbox(code)
+    assert [box.call_literal("(20000,)").value for _ in range(4)] == ["0"] * 4
