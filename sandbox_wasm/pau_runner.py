@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import builtins
 import collections
-import contextlib
 import contextvars
 import decimal
 import gc
@@ -31,6 +30,8 @@ from typing import Any
 import pau_guard
 import pau_literals
 import pau_names
+import pau_preload
+import pau_records
 import pau_state
 
 try:
@@ -38,103 +39,6 @@ try:
 except ImportError:  # a CPython built without the C accelerator
     from json.encoder import py_encode_basestring_ascii as _quote
 
-#: Standard-library modules PAU-style methods use. The Wasm component only contains what
-#: is imported when it is built, so everything a method may import is imported here.
-PRELOAD = (
-    "abc",
-    "array",
-    "ast",
-    "base64",
-    "binascii",
-    "bisect",
-    "calendar",
-    "cmath",
-    "codecs",
-    "collections",
-    "collections.abc",
-    "contextlib",
-    "copy",
-    "csv",
-    "dataclasses",
-    "datetime",
-    "decimal",
-    "difflib",
-    "enum",
-    "fractions",
-    "functools",
-    "hashlib",
-    "heapq",
-    "hmac",
-    "html",
-    "io",
-    "itertools",
-    "json",
-    "keyword",
-    "math",
-    "numbers",
-    "operator",
-    "pprint",
-    "random",
-    "re",
-    "reprlib",
-    "statistics",
-    "string",
-    "struct",
-    "textwrap",
-    "time",
-    "types",
-    "typing",
-    "unicodedata",
-    "uuid",
-    "zlib",
-    "_strptime",
-    "array",
-    "graphlib",
-    "secrets",
-    "shlex",
-    "colorsys",
-    "fnmatch",
-    "locale",
-    "weakref",
-    "_pylong",
-    "warnings",
-    "traceback",
-    "ipaddress",
-    "queue",
-    "threading",
-    "_ast_unparse",
-    # Codecs found by name at run time (`s.encode('utf-16')`, `codecs.encode(s, 'rot13')`).
-    "encodings.ascii",
-    "encodings.base64_codec",
-    "encodings.cp1250",
-    "encodings.cp1251",
-    "encodings.cp1252",
-    "encodings.cp850",
-    "encodings.cp866",
-    "encodings.koi8_r",
-    "encodings.koi8_u",
-    "encodings.utf_7",
-    "encodings.cp437",
-    "encodings.hex_codec",
-    "encodings.idna",
-    "encodings.iso8859_15",
-    "encodings.latin_1",
-    "encodings.mac_roman",
-    "encodings.punycode",
-    "encodings.quopri_codec",
-    "encodings.raw_unicode_escape",
-    "encodings.rot_13",
-    "encodings.unicode_escape",
-    "encodings.utf_16",
-    "encodings.utf_16_be",
-    "encodings.utf_16_le",
-    "encodings.utf_32",
-    "encodings.utf_32_be",
-    "encodings.utf_32_le",
-    "encodings.utf_8",
-    "encodings.utf_8_sig",
-    "encodings.zlib_codec",
-)
 _MAX_MESSAGE = 2000
 _MAX_FRAMES = 6
 
@@ -215,7 +119,8 @@ class _Sink(io.TextIOBase):
 
 
 def init(strict: bool = True, host_taint: Any = None) -> None:
-    """Import :data:`PRELOAD` and install the audit hook; :func:`seal` comes after.
+    """Import what methods may use (:mod:`pau_preload`) and install the audit hook;
+    :func:`seal` comes after.
 
     Args:
         strict: True in the Wasm guest; False in the process backend, where reading
@@ -223,12 +128,7 @@ def init(strict: bool = True, host_taint: Any = None) -> None:
         host_taint: The host's ``taint(reason)`` import (Wasm): what the guard reports
             there stays reported, even if the method later reaches the guard's state.
     """
-    import importlib
-
-    for name in PRELOAD:
-        with contextlib.suppress(ImportError):  # a module this build of CPython lacks
-            importlib.import_module(name)
-    _warm_lazy_globals()
+    pau_preload.run()
     sys.set_int_max_str_digits(0)
     _G.strict = strict
     if host_taint is not None:
@@ -251,50 +151,9 @@ def init(strict: bool = True, host_taint: Any = None) -> None:
     sys.modules.pop("pau_state", None)
     sys.modules.pop("pau_names", None)
     sys.modules.pop("pau_literals", None)
+    sys.modules.pop("pau_preload", None)
+    sys.modules.pop("pau_records", None)
     sys.addaudithook(pau_guard.audit)
-
-
-def _warm_lazy_globals() -> None:
-    """Run the stdlib paths that bind a module global on first use, before the snapshot.
-
-    ``Counter.most_common(n)`` imports ``heapq`` into ``collections``' namespace the first
-    time; after the snapshot that looked like a method changing shared state, so every
-    call using it got a fresh interpreter (6.4 ms instead of 0.28 ms per call). Found by
-    running the builtin dataset and ``tests/sandbox/test_state.py``'s stdlib corpus with
-    one instance per method.
-    """
-    with contextlib.suppress(Exception):
-        collections.Counter("ab").most_common(1)
-    with contextlib.suppress(Exception):
-        import typing
-
-        # typing binds `annotationlib` over its `_lazy_annotationlib` placeholder on the
-        # first repr of a generic alias (`str(List[int])`).
-        str(typing.List[int])  # noqa: UP006 (typing.List is the point)
-    with contextlib.suppress(Exception):
-        import string
-
-        # Template compiles its pattern, and sets its flags, on first use (3.14).
-        string.Template("$a").substitute(a=1)
-    with contextlib.suppress(Exception):
-        import base64
-
-        # The base32/base85/ascii85 tables are built on first use.
-        for encode, decode in (
-            (base64.b32encode, base64.b32decode),
-            (base64.b32hexencode, base64.b32hexdecode),
-            (base64.b85encode, base64.b85decode),
-            (base64.a85encode, base64.a85decode),
-        ):
-            decode(encode(b"pau"))
-    with contextlib.suppress(Exception):
-        import ast
-
-        ast.unparse(ast.parse("a + 1"))  # imports its unparser into ast on first use
-    with contextlib.suppress(Exception):
-        import locale
-
-        locale.format_string("%d", 1234567, grouping=True)
 
 
 def seal() -> None:
@@ -303,7 +162,10 @@ def seal() -> None:
     Call it last, once the entry module has defined everything it defines.
     """
     _S.internal_globals = [
-        *(m.__dict__ for m in (pau_guard, pau_literals, pau_names, pau_state)),
+        *(
+            m.__dict__
+            for m in (pau_guard, pau_literals, pau_names, pau_preload, pau_records, pau_state)
+        ),
         globals(),
     ]
     main = sys._getframe(1).f_globals  # the entry module (app.py in the Wasm guest)

@@ -33,6 +33,8 @@ GUEST_FILES = (
     "pau_runner.py",
     "pau_guard.py",
     "pau_names.py",
+    "pau_preload.py",
+    "pau_records.py",
     "pau_state.py",
     "pau_literals.py",
     "wit/sandbox.wit",
