@@ -144,14 +144,47 @@ METHOD_MODULE = "__pau_method__"
 #: function (dataclasses, typing and namedtuple read and set those on its behalf).
 _OWNABLE_EVENTS = frozenset({"object.__setattr__", "object.__delattr__", "object.__getattr__"})
 #: Audited reads that give nothing mutable to hold on to (dataclasses reads them from the
-#: standard library's functions it copies into a slotted class). Code that spells them
-#: is risky anyway (pau_names).
-_HARMLESS_READS = frozenset({("__code__",), ("__defaults__",), ("__kwdefaults__",)})
+#: standard library's functions it copies into a slotted class), or only a frame whose
+#: state needs a risky name to reach (``traceback.format_exc`` reads ``tb_frame``). Code
+#: that spells them is risky anyway (pau_names).
+_HARMLESS_READS = frozenset({("__code__",), ("__defaults__",), ("__kwdefaults__",), ("tb_frame",)})
 # Bound once, so a method that rebinds builtins cannot change how its call is checked.
 _len, _type = len, type
 # Plain C functions: none of them runs code the method could have planted.
 _Function = _type(lambda: None)
 _identity_hash = object.__hash__
+
+
+#: Built-in value types: their attributes are methods and read-only data.
+_VALUE_TYPES = frozenset(
+    {
+        int,
+        float,
+        complex,
+        str,
+        bytes,
+        bool,
+        type(None),
+        tuple,
+        list,
+        dict,
+        set,
+        frozenset,
+        bytearray,
+    }
+)
+
+
+def _own_value(obj: Any) -> bool:
+    """Whether ``obj`` is a value of a built-in type or an instance of a class made during
+    this call: what ``getattr`` & co. reach through it is the method's own.
+
+    Not a class or function (``getattr(own_function, '__globals__')`` reaches modules).
+    """
+    kind = _type(obj)
+    if kind in _VALUE_TYPES:
+        return True
+    return not issubclass(kind, (type, _Function)) and G.known.get(_identity_hash(kind)) is not kind
 
 
 def _own(obj: Any) -> bool:
@@ -236,16 +269,19 @@ _getframe = sys._getframe
 INTERNAL: list[Any] = []
 
 
-def _callable(name: str, func: Any, reaching: bool) -> Any:
+def _callable(name: str, func: Any, reaching: bool, on_own: bool = False) -> Any:
     """A slotted, attribute-free callable standing in for the builtin ``name``.
 
     ``func`` is held in a closure, out of reach of safe names (``__getstate__``,
     ``__reduce_ex__`` see no slots). With ``reaching``, the first call in a call reports
     to the host: the builtin reaches objects by a computed name the check cannot follow.
+    With ``on_own``, a call whose first argument is the method's own object (an instance
+    of a class it defined, or of a built-in value type) reaches nothing shared and reports
+    nothing: ``getattr(self, name, None)`` keeps the interpreter.
     """
 
     def __call__(self: Any, *args: Any, **kwargs: Any) -> Any:
-        if reaching and not G.reach_all:
+        if reaching and not G.reach_all and not (on_own and args and _own_value(args[0])):
             G.reach_all = True
             _report(name)
         return func(*args, **kwargs)
@@ -284,12 +320,12 @@ _real_eval, _real_exec, _real_vars = builtins.eval, builtins.exec, builtins.vars
 #: not ``compile``.) A method also finds them in ``globals()['__builtins__']``.
 REACHING = {
     "compile": _callable("compile", _compile, True),
-    "getattr": _callable("getattr", builtins.getattr, True),
-    "setattr": _callable("setattr", builtins.setattr, True),
-    "delattr": _callable("delattr", builtins.delattr, True),
+    "getattr": _callable("getattr", builtins.getattr, True, on_own=True),
+    "setattr": _callable("setattr", builtins.setattr, True, on_own=True),
+    "delattr": _callable("delattr", builtins.delattr, True, on_own=True),
     "eval": _callable("eval", _eval, True),
     "exec": _callable("exec", _exec, True),
-    "vars": _callable("vars", _vars, True),
+    "vars": _callable("vars", _vars, True, on_own=True),
     "breakpoint": _callable("breakpoint", builtins.breakpoint, True),
 }
 

@@ -14,11 +14,13 @@ attribute, not the builtin ``compile``; ``self.__dict__`` is read, not written. 
 from __future__ import annotations
 
 import dis
+import re
 import sys
 from dataclasses import dataclass
 from typing import Any
 
-_type = type
+_type, _list = type, list
+_IDENTIFIERS = re.compile(r"[A-Za-z_][A-Za-z0-9_]*").findall
 #: ``module.attribute`` objects the standard library mutates as a cache while it is used
 #: (compiled patterns, codec lookups, flag combinations): a change there is not state a
 #: method left behind. Their names are risky, so a method cannot plant an entry.
@@ -104,11 +106,17 @@ _RISKY_ANYWHERE = frozenset(
         "_abc_register",
         "setlocale",
         "_setlocale",
-        "filterwarnings",
-        "simplefilter",
         "setswitchinterval",
         "_cache_lock",
         "global_enum",
+        # They evaluate annotation strings: a getattr by a name the code need not spell.
+        "get_type_hints",
+        "ForwardRef",
+        "evaluate_forward_ref",
+        "get_annotations",
+        "call_annotate_function",
+        "call_evaluate_function",
+        "_eval_type",
         "cache_info",
         "DefaultContext",
         "BasicContext",
@@ -118,7 +126,9 @@ _RISKY_ANYWHERE = frozenset(
     | CLASS_CACHES
 )
 #: Builtins that are risky when called as builtins (not as attributes of something else).
-_RISKY_GLOBALS = frozenset({"eval", "exec", "vars", "breakpoint", "__import__", "__builtins__"})
+#: (``vars``, like ``getattr``, is a stand-in that reports only when it reaches past the
+#: method's own objects.)
+_RISKY_GLOBALS = frozenset({"eval", "exec", "breakpoint", "__import__", "__builtins__"})
 #: Dunder names code may read or define: the data model, and what the compiler generates.
 _SAFE_DUNDERS = frozenset(
     {
@@ -135,6 +145,8 @@ _SAFE_DUNDERS = frozenset(
         "__main__",
         "__future__",
         "__class__",
+        "__mro__",
+        "__members__",
         "__cause__",
         "__context__",
         "__suppress_context__",
@@ -253,7 +265,10 @@ class Spelling:
     imports: frozenset[str]
     """Modules imported (``import a.b`` gives ``a`` and ``a.b``)."""
     strings: frozenset[str]
-    """String constants that are dunder identifiers (``'__globals__'``)."""
+    """Dunder identifiers inside string constants (``'__globals__'``, ``'a.__class__'``)."""
+    reach: frozenset[str]
+    """Names plus every identifier in a string constant: what the state check follows
+    (``def f(x: "json.decoder")`` reaches ``json.decoder``)."""
 
 
 def spell(code: Any) -> Spelling:
@@ -307,6 +322,7 @@ def _spell(code: Any, uses: Any) -> Spelling:
     stored: set[str] = set()
     imports: set[str] = set()
     strings: set[str] = set()
+    words: set[str] = set()
     todo = [code]
     while todo:
         current = todo.pop()
@@ -325,17 +341,27 @@ def _spell(code: Any, uses: Any) -> Spelling:
             seen.add(arg)
         # A name used by an instruction not classified above counts as a global too.
         globals_.update(n for n in current.co_names if n not in seen)
-        for const in current.co_consts:
-            if hasattr(const, "co_names"):
+        # Strings: an annotation string names attributes (typing evaluates it); the
+        # attribute names of a `match` class pattern sit in a tuple, not in co_names.
+        consts = [(const, False) for const in current.co_consts]
+        while consts:
+            const, in_tuple = consts.pop()
+            kind = _type(const)
+            if kind is str:
+                found = _IDENTIFIERS(const)
+                (names if in_tuple else words).update(found)
+                strings.update(w for w in found if _is_dunder(w))
+            elif kind is tuple or kind is frozenset:
+                consts.extend((item, True) for item in const)
+            elif hasattr(const, "co_names"):
                 todo.append(const)
-            elif _type(const) is str and _is_dunder(const):
-                strings.add(const)
     return Spelling(
         frozenset(names),
         frozenset(globals_),
         frozenset(stored),
         frozenset(imports),
         frozenset(strings),
+        frozenset(words | names),
     )
 
 

@@ -73,6 +73,7 @@ PRELOAD = (
     "weakref",
     "_pylong",
     "warnings",
+    "logging",
     "traceback",
     "ipaddress",
     "queue",
@@ -149,6 +150,14 @@ def _warm_lazy_globals() -> None:
         import ast
 
         ast.unparse(ast.parse("a + 1"))  # imports its unparser into ast on first use
+    with contextlib.suppress(Exception):
+        import ipaddress
+
+        # Netmasks are cached per prefix length on the class, on first use of each.
+        for prefix in range(33):
+            ipaddress.IPv4Network(f"0.0.0.0/{prefix}")
+        for prefix in range(129):
+            ipaddress.IPv6Network(f"::/{prefix}")
     with contextlib.suppress(Exception):
         import locale
 

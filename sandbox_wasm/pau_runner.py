@@ -25,6 +25,7 @@ import io
 import os
 import random
 import sys
+import types
 from typing import Any
 
 import pau_guard
@@ -65,7 +66,29 @@ _G = pau_guard.G
 # reported after it returns.
 _len, _type, _repr, _str, _list = len, type, repr, str, list
 _int_repr = int.__repr__
-_collect = gc.collect
+_collect, _get_objects = gc.collect, gc.get_objects
+
+
+def _collect_all() -> str | None:
+    """Collect cyclic garbage until a pass changes nothing. A finalizer can make new
+    garbage, and gc.collect's counts miss generators finalized in a cycle, so the sign is
+    the number of objects the collector tracks (a few dozen: the snapshot's are frozen).
+    Returns a dirty reason when garbage keeps coming back."""
+    for _ in range(5):
+        before = _tracked()
+        _collect()
+        if _tracked() == before:
+            return None
+    return "garbage that keeps making garbage"
+
+
+def _tracked() -> int:
+    # gc.get_objects is audited; this read is the runner's, not the method's.
+    guarded, _G.in_call = _G.in_call, False
+    try:
+        return _len(_get_objects())
+    finally:
+        _G.in_call = guarded
 
 
 _OK_ANSWER = '{"ok": true, "value": %s, "literal": %s, "truncated": %s, "dirty": null}'
@@ -102,6 +125,7 @@ def _dumps(out: dict[str, Any]) -> str:
 
 
 _Module, _METHOD_MODULE = _type(sys), pau_guard.METHOD_MODULE
+_overloads: dict[str, Any] = getattr(sys.modules.get("typing"), "_overload_registry", {})
 _isnt_literal = pau_literals.is_literal
 _parse, _LiteralError = pau_literals.parse_literal, pau_literals.LiteralError
 _changed, _snapshot, _S_STATE = pau_state.changed, pau_state.snapshot, pau_state.S
@@ -196,7 +220,7 @@ def load(code: str, entry: str) -> str:
     spelling = _spell(_S.code)
     reason = _risky(spelling, _S_STATE.aliases)
     _G.full_check = reason is not None
-    _G.names = spelling.names
+    _G.names = spelling.reach
     import linecache
 
     # Lets tracebacks show the method's own source lines.
@@ -286,18 +310,23 @@ def call(args_text: str, seed: int, max_output: int) -> str:
         if _type(exc) is MemoryError:
             out["dirty"] = "MemoryError"  # give the grown heap back to the host
     finally:
-        # Still guarded: finalizers and weakref callbacks of the method's objects run
-        # now, before the state check, not after it.
+        # Still guarded: everything the method made is let go of here, so its finalizers
+        # and weakref callbacks run now, before the state check, not after it: its
+        # namespace, the argument tuple (a list argument may hold its objects), the
+        # stand-in streams (it may have hung objects on them).
         namespace.clear()
-        # Cycles too: collected now (the snapshot's objects are frozen, so this walks
-        # only what was made since), not during a later call.
-        _collect()
+        modules.pop(_METHOD_MODULE, None)
+        sys.stdout, sys.stderr, sys.stdin = saved
+        args = module = namespace = None
+        leftover = _collect_all()
+        if leftover:
+            out["dirty"] = out.get("dirty") or leftover
         for internal_globals in _S.internal_globals:
             # warnings.warn(stacklevel=2) records "already shown" in the caller's module.
             internal_globals.pop("__warningregistry__", None)
+        # typing.overload records the method's overloads under its module's name.
+        _overloads.pop(_METHOD_MODULE, None)
         _G.in_call = False
-        modules.pop(_METHOD_MODULE, None)
-        sys.stdout, sys.stderr, sys.stdin = saved
         if _G.full_check or _G.reach_all or not _G.touched.isdisjoint(_S_STATE.uses_random):
             _S.seeded = None  # it may have drawn from random's shared generator
     dirty = out.get("dirty") or _G.tainted or _changed()
@@ -372,6 +401,14 @@ def _describe(exc: BaseException, with_traceback: bool) -> dict[str, Any]:
 
 
 _type_name = type.__dict__["__name__"].__get__
+_exc_traceback = BaseException.__dict__["__traceback__"].__get__
+_Traceback, _Frame = types.TracebackType, types.FrameType
+_tb_frame = _Traceback.__dict__["tb_frame"].__get__
+_tb_next = _Traceback.__dict__["tb_next"].__get__
+_tb_lineno = _Traceback.__dict__["tb_lineno"].__get__
+_frame_code = _Frame.__dict__["f_code"].__get__
+_code_filename = types.CodeType.__dict__["co_filename"].__get__
+_code_name = types.CodeType.__dict__["co_name"].__get__
 _syntax_lineno = SyntaxError.__dict__["lineno"].__get__
 _syntax_msg = SyntaxError.__dict__["msg"].__get__
 
@@ -381,15 +418,20 @@ def _short_traceback(exc: BaseException, name: str, message: str) -> str:
     # thousand identical ones.
     frames: collections.deque[tuple[int, str]] = collections.deque(maxlen=_MAX_FRAMES)
     total = 0
-    tb = exc.__traceback__
+    # Read through C descriptors, and only real tracebacks and frames: the exception's
+    # class is the method's, and the walk runs unguarded.
+    tb = _exc_traceback(exc)
     guarded, _G.in_call = _G.in_call, False  # our own frame walk is not the method's
     try:
-        while tb is not None:
-            code = tb.tb_frame.f_code
-            if code.co_filename == "<method>":
-                frames.append((tb.tb_lineno, code.co_name))
+        while _type(tb) is _Traceback:
+            frame = _tb_frame(tb)
+            if _type(frame) is not _Frame:
+                break
+            code = _frame_code(frame)
+            if _code_filename(code) == "<method>":
+                frames.append((_tb_lineno(tb), _code_name(code)))
                 total += 1
-            tb = tb.tb_next
+            tb = _tb_next(tb)
     finally:
         _G.in_call = guarded
     import linecache

@@ -347,4 +347,32 @@ STDLIB_USE: dict[str, str] = {
         "        info = sys.exc_info()[0].__name__\n"
         "    return Node(s).prefix, cause, info, sys.maxsize > 2**31"
     ),
+    "typing overload": (
+        "from typing import overload, Union\n"
+        "@overload\n"
+        "def f(x: int) -> int: ...\n"
+        "@overload\n"
+        "def f(x: str) -> str: ...\n"
+        "def f(x: Union[int, str]):\n"
+        "    return x\n"
+        "def test_func(s):\n"
+        "    return f(s)"
+    ),
+    "ipaddress networks": (
+        "import ipaddress\n"
+        "def test_func(s):\n"
+        "    n = ipaddress.ip_network(f'192.168.{len(s)}.0/{20 + len(s)}', strict=False)\n"
+        "    return str(n), n.num_addresses, str(ipaddress.ip_interface('2001:db8::1/' + str(60 + len(s))))"
+    ),
+    "getattr and vars on own objects": (
+        "class P:\n"
+        "    def __init__(self, s):\n"
+        "        self.s = s\n"
+        "    def describe(self):\n"
+        "        return {k: getattr(self, k, None) for k in ('s', 'missing')}\n"
+        "def test_func(s):\n"
+        "    p = P(s)\n"
+        "    setattr(p, 'n', len(s))\n"
+        "    return p.describe(), sorted(vars(p)), getattr(s, 'upper')()"
+    ),
 }

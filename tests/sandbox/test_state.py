@@ -9,6 +9,7 @@ the standard library must not look dirty, or every call pays ~4 ms for a fresh i
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -98,6 +99,11 @@ LEAKS = {
     "counter kept in C": (
         "import threading\nreturn threading.Thread(target=len).name",
         "threading._counter",
+    ),
+    "neighbour module reached by a match class pattern": (
+        "import json\nout = json.dumps('hi')\nmatch json:\n    case object(encoder=m):\n"
+        "        m.encode_basestring_ascii = lambda s: 'pwned'\nreturn out",
+        "json.encoder",
     ),
     "neighbour module spelled out": (
         "import json\nn = len(json.decoder.BACKSLASH)\njson.decoder.BACKSLASH['q'] = 'q'\nreturn n",
@@ -274,6 +280,16 @@ HOSTILE = {
         "import keyword, weakref\nn = len(keyword.kwlist)\no = set()\n"
         "r = weakref.ref(o, keyword.kwlist.append)\ng = globals()\ng.clear()\ng['a'] = o\ng['b'] = r\nreturn n"
     ),
+    "guard state read by a match class pattern": (
+        "match type(getattr).__call__:\n    case object(__globals__=g):\n        pass\n"
+        "import keyword\nn = len(keyword.kwlist)\nkeyword.kwlist.append('x')\n"
+        "g['G'].touched = set()\nreturn n"
+    ),
+    "annotation string evaluated by typing": (
+        "import typing\ndef f(x: 'type(getattr).__call__.__globals__'): pass\n"
+        "G = typing.get_type_hints(f)['x']['G']\n"
+        "import keyword\nn = len(keyword.kwlist)\nkeyword.kwlist.append('x')\nG.touched = set()\nreturn n"
+    ),
     "decimal template context changed": (
         "import decimal\nold = decimal.DefaultContext.prec\ndecimal.DefaultContext.prec = 5\nreturn old"
     ),
@@ -386,3 +402,44 @@ def test_cyclic_garbage_is_finalised_within_its_own_call(make_sandbox: Make) -> 
     )
     box = make_sandbox(code)
     assert [box.call_literal("(20000,)").value for _ in range(4)] == ["0"] * 4
+
+
+def test_objects_left_in_a_list_argument_are_let_go_while_guarded(make_sandbox: Make) -> None:
+    # The argument tuple outlived the check; a weakref callback then ran unguarded.
+    code = (
+        "import weakref\nclass O:\n    pass\n"
+        "def cb(ref):\n    import math\n    math.pi = 3\n"
+        "def test_func(x):\n    import math\n    v = math.pi\n    o = O()\n"
+        "    x.append(weakref.ref(o, cb))\n    x.append(o)\n    return v"
+    )
+    box = make_sandbox(code)
+    assert {box.call_literal("([],)").value for _ in range(3)} == {repr(math.pi)}
+
+
+def test_garbage_made_by_a_finalizer_is_collected_in_the_same_call(make_sandbox: Make) -> None:
+    # A finalizer that makes a new cycle with a finalizer of its own: one collection is
+    # not enough, and gc.collect's counts do not show it.
+    code = (
+        "def gen(box):\n    try:\n        yield 1\n    finally:\n        import math\n        math.pi = 3\n"
+        "def make_leaky(gen=gen):\n    box = []\n    g = gen(box)\n    box.append(g)\n    next(g)\n"
+        "def first(box, mk=make_leaky):\n    try:\n        yield 1\n    finally:\n        mk()\n"
+        "def test_func(k):\n    import math\n    v = math.pi\n"
+        "    if k:\n        b = []\n        g = first(b)\n        b.append(g)\n        next(g)\n    return v"
+    )
+    box = make_sandbox(code)
+    values = [box.call_literal(text).value for text in ("(0,)", "(1,)", "(0,)", "(0,)")]
+    assert values == [repr(math.pi)] * 4
+
+
+def test_a_fake_traceback_runs_no_code_outside_the_guard(make_sandbox: Make) -> None:
+    # The answer path walked exc.__traceback__ unguarded; a property posing as tb_frame ran.
+    code = (
+        "def evil(self):\n    import math\n    math.pi = 3\n"
+        "T = type('T', (), {'tb_' + 'frame': property(evil), 'tb_next': None, 'tb_lineno': 1})\n"
+        "E = type('E', (Exception,), {chr(95) * 2 + 'traceback' + chr(95) * 2: property(lambda self: T())})\n"
+        "def test_func(k):\n    import math\n    if k:\n        raise E('boom')\n    return math.pi"
+    )
+    for backend in ("wasm", "process"):
+        box = make_sandbox(code, backend=backend)
+        assert box.call_literal("(1,)").error_type == "E"
+        assert box.call_literal("(0,)").value == repr(math.pi), backend
