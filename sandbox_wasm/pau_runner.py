@@ -19,7 +19,6 @@ from __future__ import annotations
 import builtins
 import collections
 import contextvars
-import decimal
 import gc
 import io
 import os
@@ -70,23 +69,25 @@ _collect, _get_objects = gc.collect, gc.get_objects
 
 
 def _collect_all() -> str | None:
-    """Collect cyclic garbage until a pass changes nothing. A finalizer can make new
-    garbage, and gc.collect's counts miss generators finalized in a cycle, so the sign is
-    the number of objects the collector tracks (a few dozen: the snapshot's are frozen).
-    Returns a dirty reason when garbage keeps coming back."""
+    """Collect cyclic garbage until a collection leaves nothing young behind.
+
+    A finalizer can make new garbage (a cycle with a finalizer of its own), and
+    gc.collect's counts do not show generators finalized in a cycle. Objects made while a
+    collection runs are the only young objects after it: none means done. Returns a dirty
+    reason when garbage keeps coming back.
+    """
     for _ in range(5):
-        before = _tracked()
         _collect()
-        if _tracked() == before:
+        if not _young():
             return None
     return "garbage that keeps making garbage"
 
 
-def _tracked() -> int:
+def _young() -> int:
     # gc.get_objects is audited; this read is the runner's, not the method's.
     guarded, _G.in_call = _G.in_call, False
     try:
-        return _len(_get_objects())
+        return _len(_get_objects(0))
     finally:
         _G.in_call = guarded
 
@@ -228,17 +229,10 @@ def load(code: str, entry: str) -> str:
     return _dumps({"risky": reason, "reader": "lean" if pau_names.LEAN_READER else "dis"})
 
 
-_PRISTINE_CONTEXT = contextvars.copy_context()
-_PRISTINE_DECIMAL = decimal.Context(
-    prec=28,
-    rounding=decimal.ROUND_HALF_EVEN,
-    Emin=-999999,
-    Emax=999999,
-    capitals=1,
-    clamp=0,
-    flags=[],
-    traps=[decimal.InvalidOperation, decimal.DivisionByZero, decimal.Overflow],
-)
+#: A call runs in a new, empty context: every ContextVar is at its default, and decimal
+#: makes a fresh default context (from DefaultContext, which only risky code can reach)
+#: the first time the method asks for one.
+_Context = contextvars.Context
 
 
 def _reset(seed: int) -> None:
@@ -255,7 +249,6 @@ def _reset(seed: int) -> None:
 
 
 def _run(namespace: dict[str, Any], args: tuple[Any, ...], max_output: int) -> dict[str, Any]:
-    decimal.setcontext(_PRISTINE_DECIMAL.copy())
     exec(_S.code, namespace)
     func = namespace.get(_S.entry)
     if func is None:
@@ -302,9 +295,9 @@ def call(args_text: str, seed: int, max_output: int) -> str:
     modules[_METHOD_MODULE] = module
     _G.in_call = True
     try:
-        # In a copy of the context the interpreter started with: a ContextVar the method
-        # sets (decimal's context, a library's) is gone when the call ends.
-        out = _PRISTINE_CONTEXT.copy().run(_run, namespace, args, max_output)
+        # In a new, empty context: a ContextVar the method sets (decimal's context, a
+        # library's) is gone when the call ends.
+        out = _Context().run(_run, namespace, args, max_output)
     except BaseException as exc:
         out = _error(exc, with_traceback=True)
         if _type(exc) is MemoryError:
