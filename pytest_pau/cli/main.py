@@ -22,7 +22,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "pytest_pau.cli.call",
         "Run one input through a method in the sandbox and print the result.",
     ),
-    "sandbox": ("pytest_pau.cli.sandbox", "Build or inspect the WebAssembly sandbox component."),
+    "sandbox": (
+        "pytest_pau.cli.sandbox",
+        "Build, inspect or clean the WebAssembly sandbox component.",
+    ),
     "show": ("pytest_pau.cli.show", "Print one instance's trajectory from a JSON report."),
     "compare": ("pytest_pau.cli.compare", "Compare runs: paired statistics between JSON reports."),
     "plot": ("pytest_pau.cli.plot", "Draw PNG plots from JSON reports."),

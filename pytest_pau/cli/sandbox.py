@@ -1,4 +1,5 @@
-"""``pau sandbox build|info``: build the WebAssembly component ahead of time, or inspect it."""
+"""``pau sandbox build|info|clean``: build the WebAssembly component ahead of time, inspect
+it, or remove the builds of other guests and versions from the cache."""
 
 from __future__ import annotations
 
@@ -11,13 +12,16 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Register ``pau sandbox``."""
     parser = subparsers.add_parser(
         "sandbox",
-        help="Build or inspect the WebAssembly sandbox component.",
-        description="Build the sandbox component into the user cache (it is otherwise built on first use), or show where it is.",
+        help="Build, inspect or clean the WebAssembly sandbox component.",
+        description="Build the sandbox component into the user cache (it is otherwise built on first use), show where it is, or remove other builds from the cache.",
     )
     parser.add_argument(
         "action",
-        choices=("build", "info"),
-        help="build: build and compile now; info: print paths, sizes and times.",
+        choices=("build", "info", "clean"),
+        help=(
+            "build: build and compile now; info: print paths, sizes and times; "
+            "clean: remove cached builds of other guests and plugin versions (~80 MiB each)."
+        ),
     )
     parser.add_argument(
         "--force", action="store_true", help="build: rebuild even when a cached component exists."
@@ -26,7 +30,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Build or describe the component."""
+    """Build, describe or clean the component's cache."""
     from pytest_pau.sandbox import build
 
     if args.action == "build":
@@ -43,6 +47,14 @@ def run(args: argparse.Namespace) -> int:
         compiled = build.compiled_path(CONFIG_TAG)
         print(
             f"compiled:  {compiled} ({compiled.stat().st_size / 2**20:.1f} MiB, {time.perf_counter() - built:.1f} s)"
+        )
+        return 0
+    if args.action == "clean":
+        removed, freed = build.clean()
+        for folder in removed:
+            print(f"removed {folder}")
+        print(
+            f"{len(removed)} stale build(s) removed, {freed / 2**20:.0f} MiB freed; kept {build.cache_dir()}"
         )
         return 0
     print(f"guest sources: {build.guest_dir()}")

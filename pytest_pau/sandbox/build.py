@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -25,7 +26,7 @@ import time
 from pathlib import Path
 
 from pytest_pau.errors import SandboxBuildError
-from pytest_pau.paths import versioned_cache_dir
+from pytest_pau.paths import user_cache_dir, versioned_cache_dir
 
 #: Files of the guest that go into the component (and into its cache key).
 GUEST_FILES = (
@@ -74,6 +75,40 @@ def cache_dir() -> Path:
     path = versioned_cache_dir("sandbox") / guest_hash()
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+def stale_builds() -> list[Path]:
+    """Cached builds other than this guest's: older guests and other plugin versions.
+
+    Each is ~80 MiB; nothing removes them on its own, since another installation (another
+    virtualenv, another version) may share the cache and still use its build.
+    """
+    current = cache_dir().resolve()
+    root = user_cache_dir() / "sandbox"
+    return sorted(
+        folder for folder in root.glob("*/*") if folder.is_dir() and folder.resolve() != current
+    )
+
+
+def clean() -> tuple[list[Path], int]:
+    """Remove :func:`stale_builds`, skipping one whose build is running; returns what was
+    removed and the bytes freed."""
+    from filelock import Timeout
+
+    removed, freed = [], 0
+    for folder in stale_builds():
+        try:
+            with _lock(folder).acquire(timeout=0):
+                size = sum(f.stat().st_size for f in folder.rglob("*") if f.is_file())
+                shutil.rmtree(folder)
+        except (Timeout, OSError):
+            continue
+        removed.append(folder)
+        freed += size
+    for version in (user_cache_dir() / "sandbox").iterdir():
+        if version.is_dir() and not any(version.iterdir()):
+            version.rmdir()
+    return removed, freed
 
 
 def component_path() -> Path:

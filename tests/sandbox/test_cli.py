@@ -49,3 +49,23 @@ def test_sandbox_info(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "guest sources:" in out
     assert "cache folder:" in out
+
+
+def test_sandbox_clean_removes_other_builds_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pytest_pau.sandbox import build
+
+    monkeypatch.setenv("PAU_USER_CACHE", str(tmp_path))
+    current = build.cache_dir()
+    (current / "sandbox.wasm").write_bytes(b"x" * 10)
+    stale = [tmp_path / "sandbox" / "0.0.1" / "aaaa", current.parent / "bbbb"]
+    for folder in stale:
+        folder.mkdir(parents=True)
+        (folder / "sandbox.wasm").write_bytes(b"x" * 2**20)
+    assert main(["sandbox", "clean"]) == 0
+    out = capsys.readouterr().out
+    assert "2 stale build(s) removed, 2 MiB freed" in out
+    assert not any(folder.exists() for folder in stale)
+    assert not (tmp_path / "sandbox" / "0.0.1").exists()
+    assert (current / "sandbox.wasm").is_file()
