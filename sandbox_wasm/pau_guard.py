@@ -153,6 +153,9 @@ _len, _type = len, type
 # Plain C functions: none of them runs code the method could have planted.
 _Function = _type(lambda: None)
 _identity_hash = object.__hash__
+_IMMUTABLE_TYPE = 1 << 8  # Py_TPFLAGS_IMMUTABLETYPE: a built-in type, no Python-level hooks
+# type's own descriptors: a metaclass of the method's cannot answer in their place.
+_mro, _flags = type.__dict__["__mro__"].__get__, type.__dict__["__flags__"].__get__
 
 
 #: Built-in value types: their attributes are methods and read-only data.
@@ -184,7 +187,15 @@ def _own_value(obj: Any) -> bool:
     kind = _type(obj)
     if kind in _VALUE_TYPES:
         return True
-    return not issubclass(kind, (type, _Function)) and G.known.get(_identity_hash(kind)) is not kind
+    if issubclass(kind, (type, _Function)):
+        return False
+    # Every class it inherits from was made during the call, or is a built-in type: a
+    # library base class could pass attribute access on to anything (typing's aliases
+    # forward it to their origin).
+    for cls in _mro(kind):
+        if G.known.get(_identity_hash(cls)) is cls and not _flags(cls) & _IMMUTABLE_TYPE:
+            return False
+    return True
 
 
 def _own(obj: Any) -> bool:

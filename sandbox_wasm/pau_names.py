@@ -269,6 +269,8 @@ class Spelling:
     reach: frozenset[str]
     """Names plus every identifier in a string constant: what the state check follows
     (``def f(x: "json.decoder")`` reaches ``json.decoder``)."""
+    attrs: frozenset[str]
+    """Names read as attributes (``x.name``)."""
 
 
 def spell(code: Any) -> Spelling:
@@ -323,6 +325,7 @@ def _spell(code: Any, uses: Any) -> Spelling:
     imports: set[str] = set()
     strings: set[str] = set()
     words: set[str] = set()
+    attrs: set[str] = set()
     todo = [code]
     while todo:
         current = todo.pop()
@@ -333,6 +336,8 @@ def _spell(code: Any, uses: Any) -> Spelling:
                 globals_.add(arg)
             elif op in _STORE_ATTR_OPS:
                 stored.add(arg)
+            elif op in _ATTR_OPS:
+                attrs.add(arg)
             elif op == "IMPORT_NAME":
                 parts = arg.split(".")
                 imports.update(".".join(parts[: i + 1]) for i in range(len(parts)))
@@ -362,6 +367,7 @@ def _spell(code: Any, uses: Any) -> Spelling:
         frozenset(imports),
         frozenset(strings),
         frozenset(words | names),
+        frozenset(attrs),
     )
 
 
@@ -394,6 +400,11 @@ def risky(spelling: Spelling, aliases: frozenset[str] = frozenset()) -> str | No
     for name in spelling.stored_attrs:
         if _is_dunder(name):
             return name
+    if "__annotations__" in spelling.attrs:
+        # A function's annotations dict is made on first read and kept (3.14): a
+        # library function's is shared state outside its __dict__. (As a name, in a
+        # class body of older Pythons, it is the class's own.)
+        return "__annotations__"
     return None
 
 

@@ -32,6 +32,7 @@ _from_iterable, _values = chain.from_iterable, dict.values
 _count_repr = _count.__repr__
 _FUNCTION = _type(lambda: None)
 _METHOD_WRAPPER = _type(_count().__next__)
+_CONTAINERS = (dict, list, set, _deque, bytearray, _array)
 
 
 class Contents:
@@ -139,14 +140,20 @@ class Contents:
         return "contents"
 
 
-def contents_of(
-    name: str, namespace: dict[str, Any], instance_types: set[type] | None = None
-) -> Contents:
-    """The mutable objects ``namespace`` holds; the classes of the instances among them
-    are added to ``instance_types`` (their class attributes are compared too)."""
+def records_of(name: str, namespace: dict[str, Any]) -> tuple[Contents, Classes]:
+    """The mutable objects and the classes a method reaches from a module without
+    spelling another module.
+
+    Objects: the module's values, the members of its classes, and one level further in
+    (``functools._convert['__lt__']``, ``os.environ._data``); containers under dunder names
+    too (``__all__``, a class's ``__slots__``), but not ``__builtins__``. Classes: those it
+    binds and their nested classes, the classes of its instances, and for all of them their
+    bases and metaclasses (``type(type(re.I))``), whichever module defined them.
+    """
     found: list[tuple[str, Any]] = []
     counters: list[tuple[str, Any]] = []
     seen: set[int] = set()
+    instance_types: list[type] = []
 
     def add(label: str, obj: Any) -> None:
         kind = _type(obj)
@@ -168,30 +175,58 @@ def contents_of(
             return
         if _type(attrs) is dict:
             found.append((f"{label}.__dict__", attrs))
-            if instance_types is not None and kind is not _FUNCTION:
-                instance_types.add(kind)
+            if kind is not _FUNCTION:
+                instance_types.append(kind)
 
+    def expand(start: int) -> None:
+        # One level further in, for what was found since ``start``.
+        for label, obj in _list(found[start:]):
+            if issubclass(_type(obj), dict):
+                for key, value in _list(obj.items()):
+                    add(f"{label}[{key!r}]" if _type(key) is str else f"{label}[...]", value)
+            elif issubclass(_type(obj), _SEQUENCES):
+                for value in _list(obj):
+                    add(f"{label}[...]", value)
+
+    bound: list[type] = []
     for key, value in _list(namespace.items()):
         label = f"{name}.{key}"
-        if key.startswith("__") or label in _SKIPPED:
+        if label in _SKIPPED or key == "__builtins__":
             continue
         if issubclass(_type(value), type):
-            # Also the classes it imported: `json.JSONDecoder` is reached through json.
-            for attr, member in _list(value.__dict__.items()):
-                if not attr.startswith("__") and attr not in CLASS_CACHES:
-                    add(f"{label}.{attr}", member)
-        else:
+            bound.append(value)
+        elif not key.startswith("__") or issubclass(_type(value), _CONTAINERS):
             add(label, value)
-    # One level further in: the objects those containers and attribute dicts hold
-    # (`functools._convert['__lt__']`, `os.environ._data`, `copy._deepcopy_dispatch[list]`).
-    for label, obj in _list(found):
-        if issubclass(_type(obj), dict):
-            for key, value in _list(obj.items()):
-                add(f"{label}[{key!r}]" if _type(key) is str else f"{label}[...]", value)
-        elif issubclass(_type(obj), _SEQUENCES):
-            for value in _list(obj):
-                add(f"{label}[...]", value)
-    return Contents(found, counters)
+    expand(0)
+    classes: list[type] = []
+    class_seen: set[int] = set()
+    todo = [*bound, *(m for c in bound for m in _class_members(c) if issubclass(_type(m), type))]
+    while todo or instance_types:
+        todo.extend(instance_types)
+        instance_types.clear()
+        start = _len(found)
+        while todo:
+            cls = todo.pop()
+            if id(cls) in class_seen:
+                continue
+            class_seen.add(id(cls))
+            todo.extend(cls.__mro__[1:])
+            todo.append(_type(cls))
+            if cls.__flags__ & _IMMUTABLE_TYPE:
+                continue
+            classes.append(cls)
+            for attr, member in _list(_class_dict(cls).items()):
+                if attr in CLASS_CACHES or (
+                    attr.startswith("__") and not issubclass(_type(member), _CONTAINERS)
+                ):
+                    continue
+                add(f"{name}.{cls.__qualname__}.{attr}", member)
+        expand(start)  # may find instances of more classes: another round
+    return Contents(found, counters), Classes(name, classes)
+
+
+def _class_members(cls: type) -> list[Any]:
+    return _list(_class_dict(cls).values())
 
 
 _IMMUTABLE_TYPE = 1 << 8  # Py_TPFLAGS_IMMUTABLETYPE: built-in types refuse new attributes
@@ -280,26 +315,3 @@ class Classes:
             if proxy.get(key) is not value:
                 return f"{self.labels[self.proxies.index(proxy)]}.{key}"
         return "class attribute"
-
-
-def classes_of(name: str, namespace: dict[str, Any], extra: set[type] = frozenset()) -> Classes:  # type: ignore[assignment]
-    """The classes a method reaches from a module without spelling another module: those
-    it binds, the classes nested in those, and, for all of them and for the classes of
-    its instances (``extra``), their bases and metaclasses (``type(type(re.I))``)."""
-    found: list[type] = []
-    seen: set[int] = set()
-    bound = [v for v in _list(namespace.values()) if issubclass(_type(v), type)]
-    nested = [
-        m for c in bound for m in _list(_class_dict(c).values()) if issubclass(_type(m), type)
-    ]
-    todo = [*bound, *nested, *extra]
-    while todo:
-        cls = todo.pop()
-        if id(cls) in seen:
-            continue
-        seen.add(id(cls))
-        todo.extend(cls.__mro__[1:])
-        todo.append(_type(cls))
-        if not cls.__flags__ & _IMMUTABLE_TYPE:
-            found.append(cls)
-    return Classes(name, found)

@@ -36,7 +36,7 @@ from operator import is_
 from typing import Any
 
 import pau_guard
-from pau_records import Classes, Contents, classes_of, contents_of
+from pau_records import Classes, Contents, records_of
 
 G = pau_guard.G
 _MODULE = type(sys)
@@ -89,14 +89,11 @@ def snapshot() -> None:
         )
         modules[name] = (mod, d, _list(d), _list(d.values()), near)
         if name != "sys":  # only risky code can reach it
-            instance_types: set[type] = set()
-            contents[name] = contents_of(name, d, instance_types)
-            classes[name] = classes_of(name, d, instance_types)
+            contents[name], classes[name] = records_of(name, d)
     # The guard's and runner's own classes a method can reach (`type(getattr)`,
     # `type(sys.stdout)`), compared with builtins' objects after every call.
     internal = {f"{cls.__name__}#{i}": cls for i, cls in enumerate(pau_guard.INTERNAL)}
-    contents[_INTERNAL] = contents_of(_INTERNAL, internal)
-    classes[_INTERNAL] = classes_of(_INTERNAL, internal)
+    contents[_INTERNAL], classes[_INTERNAL] = records_of(_INTERNAL, internal)
     S.modules, S.contents, S.classes = modules, contents, classes
     S.checks = {}
     S.n_modules = _len(sys.modules)

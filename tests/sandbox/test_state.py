@@ -105,6 +105,18 @@ LEAKS = {
         "        m.encode_basestring_ascii = lambda s: 'pwned'\nreturn out",
         "json.encoder",
     ),
+    "module container under a dunder name": (
+        "import keyword\nn = len(keyword.__all__)\nkeyword.__all__.append('x')\nreturn n",
+        "keyword.__all__",
+    ),
+    "class container under a dunder name": (
+        "import statistics\nd = statistics.NormalDist.__slots__\nn = len(d)\nd['x%d' % n] = 1\nreturn n",
+        "statistics.NormalDist.__slots__",
+    ),
+    "container of the class of a reached instance": (
+        "import json\nm = type(json.decoder.FLAGS)._member_map_\nn = len(m)\nm['ZZ%d' % n] = 1\nreturn n",
+        "json.decoder.RegexFlag._member_map_",
+    ),
     "neighbour module spelled out": (
         "import json\nn = len(json.decoder.BACKSLASH)\njson.decoder.BACKSLASH['q'] = 'q'\nreturn n",
         "json.decoder.BACKSLASH",
@@ -289,6 +301,15 @@ HOSTILE = {
         "import typing\ndef f(x: 'type(getattr).__call__.__globals__'): pass\n"
         "G = typing.get_type_hints(f)['x']['G']\n"
         "import keyword\nn = len(keyword.kwlist)\nkeyword.kwlist.append('x')\nG.touched = set()\nreturn n"
+    ),
+    "getattr through an own class with a library base": (
+        "import typing\nclass Via(typing._GenericAlias, _root=True):\n    pass\n"
+        "def reach(obj, name):\n    return getattr(Via(obj, (), name='v'), name)\n"
+        "s = reach(typing, 's' + 'ys')\nlst = reach(reach(s, 'mo' + 'dules')['keyword'], 'kw' + 'list')\n"
+        "n = len(lst)\nlst.append('x')\nreturn n"
+    ),
+    "a library function's annotations": (
+        "import json\nd = json.dumps.__annotations__\nn = len(d)\nd['x'] = 1\nreturn n"
     ),
     "decimal template context changed": (
         "import decimal\nold = decimal.DefaultContext.prec\ndecimal.DefaultContext.prec = 5\nreturn old"
