@@ -133,14 +133,28 @@ _changed, _snapshot, _S_STATE = pau_state.changed, pau_state.snapshot, pau_state
 _spell, _risky = pau_names.spell, pau_names.risky
 
 
-class _Sink(io.TextIOBase):
-    """Where ``print`` goes inside the sandbox: nowhere."""
+class _Sink:
+    """Where ``print`` goes inside the sandbox: nowhere.
+
+    A plain class rather than an ``io.TextIOBase``: a method reaches it (``type(sys.stdout)``),
+    so it is compared after every call, and io's classes and their ABC metaclass would come
+    with it.
+    """
+
+    __slots__ = ()
+    encoding, errors, closed = "utf-8", "strict", False
 
     def write(self, s: str) -> int:
         return len(s)
 
     def writable(self) -> bool:
         return True
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return False
 
 
 def init(strict: bool = True, host_taint: Any = None) -> None:
