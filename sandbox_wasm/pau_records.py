@@ -193,9 +193,11 @@ def records_of(name: str, namespace: dict[str, Any]) -> tuple[Contents, Classes]
         label = f"{name}.{key}"
         if label in _SKIPPED or key == "__builtins__":
             continue
+        if key.startswith("__") and not issubclass(_type(value), _CONTAINERS):
+            continue  # `__loader__`, `__spec__`: only dunder names, which are risky, reach them
         if issubclass(_type(value), type):
             bound.append(value)
-        elif not key.startswith("__") or issubclass(_type(value), _CONTAINERS):
+        else:
             add(label, value)
     expand(0)
     classes: list[type] = []

@@ -32,6 +32,8 @@ from __future__ import annotations
 import builtins
 import gc
 import sys
+from itertools import chain, count
+from operator import getitem as _getitem
 from operator import is_
 from typing import Any
 
@@ -41,7 +43,10 @@ from pau_records import Classes, Contents, records_of
 G = pau_guard.G
 _MODULE = type(sys)
 # Bound once, so a method that rebinds builtins cannot change how its call is checked.
-_all, _len, _list, _map, _type = all, len, list, map, type
+_all, _len, _list, _map, _type, _bytes = all, len, list, map, type, bytes
+_chain, _from_iterable, _values = chain, chain.from_iterable, dict.values
+_modules_get = sys.modules.get
+_count_repr = count.__repr__
 _freeze = gc.freeze
 
 
@@ -194,29 +199,93 @@ def _namespaces(names: list[str]) -> Contents:
 
 
 class _Check:
-    """Everything to compare after a call that reached a given set of modules, merged
-    into one record of each kind (built once per set, see :func:`_check_for`)."""
+    """Everything to compare after a call that reached a given set of modules, for a given
+    code (the class entries it spells), built once per pair (:func:`_check_for`).
 
-    __slots__ = ("classes", "contents", "module_names", "modules")
+    The fast path is two C passes whatever the number of modules: every object's length,
+    then the identity of everything recorded (modules, dict keys and values, list items,
+    class data and spelled entries) against one flat list. Only when that fails does the
+    slow path walk the per-part records to name what changed.
+    """
 
-    def __init__(self, reach: Any) -> None:
+    __slots__ = (
+        "classes",
+        "code_names",
+        "contents",
+        "flat",
+        "gated_keys",
+        "gated_proxies",
+        "module_names",
+        "modules",
+        "sized",
+        "sizes",
+    )
+
+    def __init__(self, reach: Any, code_names: frozenset[str]) -> None:
         names = [name for name in reach if name in S.modules]
         self.module_names = names
         self.modules = [S.modules[name][0] for name in names]
         parts = [*names, *_ALWAYS]
-        self.contents = Contents.merge(
+        contents = self.contents = Contents.merge(
             [_namespaces(names), *(S.contents[n] for n in parts if n in S.contents)]
         )
-        self.classes = Classes.merge([S.classes[n] for n in parts if n in S.classes])
+        classes = self.classes = Classes.merge([S.classes[n] for n in parts if n in S.classes])
+        self.code_names = code_names
+        gated = [
+            (proxy, key, value)
+            for key in code_names & classes.keys
+            for proxy, value in classes.by_key[key]
+        ]
+        self.gated_proxies = [g[0] for g in gated]
+        self.gated_keys = [g[1] for g in gated]
+        self.sized = [*contents.empty, *contents.dicts, *contents.seqs, *classes.proxies]
+        self.sizes = [
+            *(0 for _ in contents.empty),
+            *contents.dict_lens,
+            *contents.seq_lens,
+            *classes.lens,
+        ]
+        self.flat = [
+            *self.modules,
+            *contents.keys,
+            *contents.vals,
+            *contents.items,
+            *classes.data_vals,
+            *(g[2] for g in gated),
+        ]
 
-    def first_change(self, code_names: frozenset[str]) -> str | None:
-        if not _all(_map(is_, _map(sys.modules.get, self.module_names), self.modules)):
-            for name, module in zip(self.module_names, self.modules, strict=True):
-                if sys.modules.get(name) is not module:
-                    return name
-        if not self.contents.same():
-            return self.contents.first_change()
-        return self.classes.first_change(code_names)
+    def _now(self) -> Any:
+        contents, classes = self.contents, self.classes
+        return _chain(
+            _map(_modules_get, self.module_names),
+            _from_iterable(contents.dicts),
+            _from_iterable(_map(_values, contents.dicts)),
+            _from_iterable(contents.seqs),
+            _map(_getitem, classes.data_proxies, classes.data_keys),
+            _map(_getitem, self.gated_proxies, self.gated_keys),
+        )
+
+    def first_change(self) -> str | None:
+        contents = self.contents
+        try:
+            if (
+                _list(_map(_len, self.sized)) == self.sizes
+                and _all(_map(is_, self._now(), self.flat))
+                and (not contents.blobs or _list(_map(_bytes, contents.blobs)) == contents.raw)
+                and (
+                    not contents.counters
+                    or _list(_map(_count_repr, contents.counters)) == contents.counter_reprs
+                )
+            ):
+                return None
+        except KeyError:  # a class entry was deleted (and another added)
+            pass
+        for name, module in zip(self.module_names, self.modules, strict=True):
+            if sys.modules.get(name) is not module:
+                return name
+        if not contents.same():
+            return contents.first_change()
+        return self.classes.first_change(self.code_names) or "class entries"
 
 
 _EVERYTHING: Any = ("*",)
@@ -228,7 +297,7 @@ def _check_for(touched: frozenset[str], names: frozenset[str]) -> _Check:
     if check is None:
         if _len(S.checks) > 64:
             S.checks.clear()
-        check = S.checks[key] = _Check(_reach(touched, names))
+        check = S.checks[key] = _Check(_reach(touched, names), names)
         # Its lists hold thousands of references: out of the collector's way, or the
         # collection that ends every call (pau_runner) would walk them all each time.
         _freeze()
@@ -252,10 +321,11 @@ def changed() -> str | None:
             if G.full_check:
                 return "risky code: fresh interpreter per call"
             return "computed attribute access (getattr & co.): fresh interpreter"
-        check = S.checks.get(_EVERYTHING)
+        key = (_EVERYTHING, G.names)
+        check = S.checks.get(key)
         if check is None:
-            check = S.checks[_EVERYTHING] = _Check(S.modules.keys())
+            check = S.checks[key] = _Check(S.modules.keys(), G.names)
             _freeze()
     else:
         check = _check_for(frozenset(G.touched), G.names)
-    return check.first_change(G.names)
+    return check.first_change()
