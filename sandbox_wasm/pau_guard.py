@@ -125,7 +125,7 @@ class _Guard:
         self.tainted: str | None = None
         #: The loaded code is ``pau_state.risky``: compare everything after each call.
         self.full_check = True
-        #: Every name the loaded code spells (``pau_state.code_names``).
+        #: Every name the loaded code spells, strings included (``pau_names.Spelling.reach``).
         self.names: frozenset[str] = frozenset()
         #: Modules the current call imported (:func:`tracking_import`).
         self.touched: set[str] = set()

@@ -38,7 +38,7 @@ _CONTAINERS = (dict, list, set, _deque, bytearray, _array)
 class Contents:
     """Mutable objects, and what they held at the snapshot.
 
-    Built per module by :func:`_contents_of`; :meth:`merge` joins the parts a call
+    Built per module by :func:`records_of`; :meth:`merge` joins the parts a call
     reached into one, so the check is a few C passes whatever the number of modules.
     """
 
