@@ -119,7 +119,7 @@ def _warm_lazy_globals() -> None:
     ``Counter.most_common(n)`` imports ``heapq`` into ``collections``' namespace the first
     time; after the snapshot that looked like a method changing shared state, so every
     call using it got a fresh interpreter (6.4 ms instead of 0.28 ms per call). Found by
-    running the builtin dataset and ``tests/sandbox/test_state.py``'s stdlib corpus with
+    running the builtin dataset and ``tests/sandbox/test_call_hygiene.py``'s stdlib corpus with
     one instance per method.
     """
     with contextlib.suppress(Exception):

@@ -1,46 +1,39 @@
 """Run one call of an untrusted method: the core shared by the Wasm guest and the process worker.
 
 The host calls :func:`load` once with the method's source and then :func:`call` once per
-query. Every call gets fresh globals, a freshly seeded ``random``, a default ``decimal``
-context and a recursion limit of 1000; ``print`` output is discarded. The answer is one
-JSON object (ASCII only, so it crosses any boundary unchanged) with the fields of
+query. Every call gets fresh globals in a real module, a freshly seeded ``random``, a new
+empty ``contextvars.Context`` (so a default ``decimal`` context) and a recursion limit of
+1000; ``print`` output is discarded. The answer is one JSON object (ASCII only, so it
+crosses any boundary unchanged; :mod:`pau_answer`) with the fields of
 ``pytest_pau.models.CallResult`` plus ``dirty``.
 
 ``dirty`` says that the method may have changed state shared between calls (a module
 attribute such as ``math.pi = 3``, a module's list or dict changed in place, an attribute
-of a class or function, a newly imported module, frame or garbage-collector introspection): the host then throws this interpreter
-away and starts a fresh one before the next call, so no state leaks between queries.
-What is refused is decided by :mod:`pau_guard`, what makes a call dirty by it and by
-:mod:`pau_state`.
+of a class or function, a newly imported module, frame or garbage-collector
+introspection): the host then throws this interpreter away and starts a fresh one before
+the next call, so no state leaks between queries. What is refused is decided by
+:mod:`pau_guard`; what makes a call dirty by it, by :mod:`pau_names` (risky code) and by
+:mod:`pau_state` (what the call changed).
 """
 
 from __future__ import annotations
 
 import builtins
-import collections
 import contextvars
 import gc
 import io
 import os
 import random
 import sys
-import types
 from typing import Any
 
+import pau_answer
 import pau_guard
 import pau_literals
 import pau_names
 import pau_preload
 import pau_records
 import pau_state
-
-try:
-    from _json import encode_basestring_ascii as _quote
-except ImportError:  # a CPython built without the C accelerator
-    from json.encoder import py_encode_basestring_ascii as _quote
-
-_MAX_MESSAGE = 2000
-_MAX_FRAMES = 6
 
 
 class _State:
@@ -61,10 +54,8 @@ class _State:
 
 _S = _State()
 _G = pau_guard.G
-# Bound once, so a method that rebinds builtins or json cannot change how results are
-# reported after it returns.
-_len, _type, _repr, _str, _list = len, type, repr, str, list
-_int_repr = int.__repr__
+# Bound once, so a method that rebinds builtins cannot change what runs after it returns.
+_len, _type, _str, _list = len, type, str, list
 _collect, _get_objects = gc.collect, gc.get_objects
 
 
@@ -92,42 +83,9 @@ def _young() -> int:
         _G.in_call = guarded
 
 
-_OK_ANSWER = '{"ok": true, "value": %s, "literal": %s, "truncated": %s, "dirty": null}'
-
-
-def _dumps(out: dict[str, Any]) -> str:
-    """The answer as JSON, written only with C functions bound at start-up.
-
-    ``json.dumps`` runs ``JSONEncoder`` methods, which a method can replace on the class:
-    it could then write its own answer (``"dirty": null`` included). Values are str, int,
-    bool or None.
-    """
-    if _len(out) == 5 and out.get("ok") is True and out.get("dirty") is None:
-        # The common answer, in one format: about half the time of the loop below.
-        return _OK_ANSWER % (
-            _quote(out["value"]),
-            "true" if out["literal"] else "false",
-            "true" if out["truncated"] else "false",
-        )
-    parts = []
-    for key, value in out.items():
-        if value is None:
-            text = "null"
-        elif value is True:
-            text = "true"
-        elif value is False:
-            text = "false"
-        elif _type(value) is int:
-            text = _int_repr(value)
-        else:
-            text = _quote(value)
-        parts.append(f"{_quote(key)}: {text}")
-    return "{" + ", ".join(parts) + "}"
-
-
 _Module, _METHOD_MODULE = _type(sys), pau_guard.METHOD_MODULE
 _overloads: dict[str, Any] = getattr(sys.modules.get("typing"), "_overload_registry", {})
-_isnt_literal = pau_literals.is_literal
+_dumps, _value, _error = pau_answer.dumps, pau_answer.value, pau_answer.error
 _parse, _LiteralError = pau_literals.parse_literal, pau_literals.LiteralError
 _changed, _snapshot, _S_STATE = pau_state.changed, pau_state.snapshot, pau_state.S
 _spell, _risky = pau_names.spell, pau_names.risky
@@ -190,6 +148,7 @@ def init(strict: bool = True, host_taint: Any = None) -> None:
     sys.modules.pop("pau_state", None)
     sys.modules.pop("pau_names", None)
     sys.modules.pop("pau_literals", None)
+    sys.modules.pop("pau_answer", None)
     sys.modules.pop("pau_preload", None)
     sys.modules.pop("pau_records", None)
     sys.addaudithook(pau_guard.audit)
@@ -203,7 +162,15 @@ def seal() -> None:
     _S.internal_globals = [
         *(
             m.__dict__
-            for m in (pau_guard, pau_literals, pau_names, pau_preload, pau_records, pau_state)
+            for m in (
+                pau_answer,
+                pau_guard,
+                pau_literals,
+                pau_names,
+                pau_preload,
+                pau_records,
+                pau_state,
+            )
         ),
         globals(),
     ]
@@ -345,111 +312,3 @@ def call(args_text: str, seed: int, max_output: int) -> str:
         dirty = dirty or "import"
     out["dirty"] = dirty
     return _dumps(out)
-
-
-def _value(result: Any, max_output: int) -> dict[str, Any]:
-    try:
-        text = _repr(result)
-        if _type(text) is not str:
-            raise TypeError("__repr__ returned a non-string")
-    except BaseException as exc:
-        out = _error(exc, with_traceback=True)
-        out["message"] = f"the method returned a value whose repr() failed: {out['message']}"
-        return out
-    literal = _isnt_literal(result)
-    truncated = _len(text) > max_output
-    if truncated:
-        text = f"{text[:max_output]}...[truncated {_len(text) - max_output} chars]"
-        literal = False
-    return {"ok": True, "value": text, "literal": literal, "truncated": truncated}
-
-
-def _safe_text(obj: Any) -> str:
-    try:
-        text = _str(obj)
-        if _type(text) is not str:
-            text = "<message is not a string>"
-    except BaseException:
-        text = "<message could not be converted to text>"
-    if _len(text) > _MAX_MESSAGE:
-        text = f"{text[:_MAX_MESSAGE]}...[truncated {_len(text) - _MAX_MESSAGE} chars]"
-    return text
-
-
-def _error(exc: BaseException, *, with_traceback: bool) -> dict[str, Any]:
-    """The error answer for ``exc``. Its class may be the method's: its name, message and
-    line number are read through the base classes' own C descriptors, and anything that
-    still fails leaves a plain answer rather than an exception in the answer path."""
-    try:
-        return _describe(exc, with_traceback)
-    except BaseException:
-        return {
-            "ok": False,
-            "error_type": "Exception",
-            "message": "<the exception could not be described>",
-        }
-
-
-def _describe(exc: BaseException, with_traceback: bool) -> dict[str, Any]:
-    name = _type_name(_type(exc))
-    if _type(name) is not str:
-        name = "Exception"
-    message = _safe_text(exc)
-    if name == "MemoryError" and not message:
-        message = "out of memory: the sandbox's memory cap was reached"
-    if issubclass(_type(exc), SyntaxError):
-        lineno, msg = _syntax_lineno(exc), _syntax_msg(exc)
-        if _type(lineno) is int and lineno and _type(msg) is str:
-            message = f"{msg} (line {_int_repr(lineno)})"
-    out: dict[str, Any] = {"ok": False, "error_type": name, "message": message}
-    if with_traceback:
-        out["traceback"] = _short_traceback(exc, name, message)
-    return out
-
-
-_type_name = type.__dict__["__name__"].__get__
-_exc_traceback = BaseException.__dict__["__traceback__"].__get__
-_Traceback, _Frame = types.TracebackType, types.FrameType
-_tb_frame = _Traceback.__dict__["tb_frame"].__get__
-_tb_next = _Traceback.__dict__["tb_next"].__get__
-_tb_lineno = _Traceback.__dict__["tb_lineno"].__get__
-_frame_code = _Frame.__dict__["f_code"].__get__
-_code_filename = types.CodeType.__dict__["co_filename"].__get__
-_code_name = types.CodeType.__dict__["co_name"].__get__
-_syntax_lineno = SyntaxError.__dict__["lineno"].__get__
-_syntax_msg = SyntaxError.__dict__["msg"].__get__
-
-
-def _short_traceback(exc: BaseException, name: str, message: str) -> str:
-    # Only the method's own frames, and only the innermost few: a RecursionError has a
-    # thousand identical ones.
-    frames: collections.deque[tuple[int, str]] = collections.deque(maxlen=_MAX_FRAMES)
-    total = 0
-    # Read through C descriptors, and only real tracebacks and frames: the exception's
-    # class is the method's, and the walk runs unguarded.
-    tb = _exc_traceback(exc)
-    guarded, _G.in_call = _G.in_call, False  # our own frame walk is not the method's
-    try:
-        while _type(tb) is _Traceback:
-            frame = _tb_frame(tb)
-            if _type(frame) is not _Frame:
-                break
-            code = _frame_code(frame)
-            if _code_filename(code) == "<method>":
-                frames.append((_tb_lineno(tb), _code_name(code)))
-                total += 1
-            tb = _tb_next(tb)
-    finally:
-        _G.in_call = guarded
-    import linecache
-
-    lines = ["Traceback (most recent call last):"]
-    if total > _len(frames):
-        lines.append(f"  ... {total - _len(frames)} earlier frames of the method")
-    for lineno, func in frames:
-        lines.append(f"  line {lineno}, in {func}")
-        source = linecache.getline("<method>", lineno).strip()
-        if source:
-            lines.append(f"    {source}")
-    lines.append(f"{name}: {message}" if message else name)
-    return "\n".join(lines)

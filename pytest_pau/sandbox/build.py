@@ -32,6 +32,7 @@ from pytest_pau.paths import user_cache_dir, versioned_cache_dir
 GUEST_FILES = (
     "app.py",
     "pau_runner.py",
+    "pau_answer.py",
     "pau_guard.py",
     "pau_names.py",
     "pau_preload.py",

@@ -4,7 +4,7 @@ Each snippet is what a PAU method or a coder model's code plausibly does with a 
 None of them leaves a trace the next call could see, so none may cost a fresh interpreter
 per call (about 4 ms instead of 0.15 ms). A snippet that does is a sign of a standard-library
 cache or lazily bound global the state check mistakes for leaked state
-(``tests/sandbox/test_state.py`` runs them; ``pau_runner._warm_lazy_globals`` fixes those).
+(``tests/sandbox/test_call_hygiene.py`` runs them; ``pau_preload._warm_lazy_globals`` fixes those).
 Every ``test_func`` takes one string.
 """
 
