@@ -123,7 +123,7 @@ class _Guard:
     def __init__(self) -> None:
         self.in_call = False
         self.tainted: str | None = None
-        #: The loaded code is ``pau_state.risky``: compare everything after each call.
+        #: The loaded code is risky (``pau_names.risky``): compare everything after each call.
         self.full_check = True
         #: Every name the loaded code spells, strings included (``pau_names.Spelling.reach``).
         self.names: frozenset[str] = frozenset()
@@ -306,25 +306,23 @@ def _callable(name: str, func: Any, reaching: bool, on_own: bool = False) -> Any
     return cls()
 
 
-def _eval(source: Any, globals: Any = None, locals: Any = None, /, **kwargs: Any) -> Any:
-    if globals is None:  # the method's frame: it called the stand-in, which called this
-        frame = _getframe(2)
-        globals, locals = frame.f_globals, frame.f_locals if locals is None else locals
-    return _real_eval(source, globals, locals, **kwargs)
+def _in_callers_namespace(run: Any) -> Any:
+    """``eval``/``exec`` that, given no globals, use the method's, as the builtins do."""
 
+    def adapter(source: Any, globals: Any = None, locals: Any = None, /, **kwargs: Any) -> Any:
+        if globals is None:  # the method's frame: it called the stand-in, which called this
+            frame = _getframe(2)
+            globals, locals = frame.f_globals, frame.f_locals if locals is None else locals
+        return run(source, globals, locals, **kwargs)
 
-def _exec(source: Any, globals: Any = None, locals: Any = None, /, **kwargs: Any) -> Any:
-    if globals is None:
-        frame = _getframe(2)
-        globals, locals = frame.f_globals, frame.f_locals if locals is None else locals
-    return _real_exec(source, globals, locals, **kwargs)
+    return adapter
 
 
 def _vars(*args: Any) -> Any:
     return _real_vars(*args) if args else _getframe(2).f_locals
 
 
-_real_eval, _real_exec, _real_vars = builtins.eval, builtins.exec, builtins.vars
+_real_vars = builtins.vars
 #: The methods' versions of builtins that reach objects by a computed name, which the
 #: name-based state check cannot follow: calling one makes the host replace the
 #: interpreter after the call. (As attributes the names are harmless: ``re.compile`` is
@@ -334,8 +332,8 @@ REACHING = {
     "getattr": _callable("getattr", builtins.getattr, True, on_own=True),
     "setattr": _callable("setattr", builtins.setattr, True, on_own=True),
     "delattr": _callable("delattr", builtins.delattr, True, on_own=True),
-    "eval": _callable("eval", _eval, True),
-    "exec": _callable("exec", _exec, True),
+    "eval": _callable("eval", _in_callers_namespace(builtins.eval), True),
+    "exec": _callable("exec", _in_callers_namespace(builtins.exec), True),
     "vars": _callable("vars", _vars, True, on_own=True),
     "breakpoint": _callable("breakpoint", builtins.breakpoint, True),
 }

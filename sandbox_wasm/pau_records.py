@@ -2,8 +2,8 @@
 
 :class:`Contents`: mutable objects (dicts, lists, sets, deques, byte arrays, attribute
 dicts, ``itertools.count`` state) and what they held. :class:`Classes`: classes and their
-entries. Both are built per module at the snapshot and merged per reach set; a comparison
-is a few C passes (``map(operator.is_, ...)``): no ``id()`` (audited: each call would run
+entries. Both are built per module at the snapshot and merged per reach set; the check
+(``pau_state._Check``) is a few C passes (``map(operator.is_, ...)``): no ``id()`` (audited: each call would run
 the audit hook) and never an ``__eq__`` or ``__len__`` a method could have planted.
 """
 
@@ -27,7 +27,7 @@ _SEQUENCES = (list, set, _deque)
 _BLOBS = (bytearray, _array)
 _MODULE = type(sys)
 # Bound once, so a method that rebinds builtins cannot change how its call is checked.
-_all, _any, _len, _list, _map, _type, _bytes = all, any, len, list, map, type, bytes
+_all, _len, _list, _map, _type, _bytes = all, len, list, map, type, bytes
 _from_iterable, _values = chain.from_iterable, dict.values
 _count_repr = _count.__repr__
 _FUNCTION = _type(lambda: None)
@@ -97,21 +97,9 @@ class Contents:
             setattr(merged, field, [x for part in parts for x in getattr(part, field)])
         return merged
 
-    def same(self) -> bool:
-        """Whether every object still holds exactly what it held (identity, not equality)."""
-        return (
-            not _any(_map(_len, self.empty))
-            and _list(_map(_len, self.dicts)) == self.dict_lens
-            and _list(_map(_len, self.seqs)) == self.seq_lens
-            and _all(_map(is_, _from_iterable(_map(_values, self.dicts)), self.vals))
-            and _all(_map(is_, _from_iterable(self.dicts), self.keys))
-            and _all(_map(is_, _from_iterable(self.seqs), self.items))
-            and _list(_map(_bytes, self.blobs)) == self.raw
-            and _list(_map(_count_repr, self.counters)) == self.counter_reprs
-        )
-
-    def first_change(self) -> str:
-        """The label of the first object that changed (the slow path, for the report)."""
+    def first_change(self) -> str | None:
+        """The label of the first object that changed, or None (the slow path: the check's
+        fast path is in ``pau_state._Check``)."""
         for label, obj in zip(self.empty_labels, self.empty, strict=True):
             if _len(obj):
                 return label
@@ -137,7 +125,7 @@ class Contents:
         for label, blob, raw in zip(self.blob_labels, self.blobs, self.raw, strict=True):
             if _bytes(blob) != raw:
                 return label
-        return "contents"
+        return None
 
 
 def records_of(name: str, namespace: dict[str, Any]) -> tuple[Contents, Classes]:

@@ -304,7 +304,7 @@ def call(args_text: str, seed: int, max_output: int) -> str:
         if _G.full_check or _G.reach_all or not _G.touched.isdisjoint(_S_STATE.uses_random):
             _S.seeded = None  # it may have drawn from random's shared generator
     dirty = out.get("dirty") or _G.tainted or _changed()
-    if not _G.strict and _len(sys.modules) != _S_STATE.n_modules:
+    if not _G.strict and _len(sys.modules) != _len(_S_STATE.module_names):
         # Process backend: the worker is replaced, and the next one imports these before
         # its snapshot; adopting their state after the method ran would keep what it left.
         new = [n for n in _list(sys.modules) if n not in _S_STATE.module_names]

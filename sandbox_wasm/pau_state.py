@@ -67,8 +67,8 @@ class _Snapshot:
         self.contents: dict[str, Contents] = {}
         self.classes: dict[str, Classes] = {}
         #: (modules a call imported, names its code spells) -> what to compare.
-        self.checks: dict[tuple[frozenset[str], frozenset[str]], _Check] = {}
-        self.n_modules = 0
+        self.checks: dict[tuple[frozenset[str] | None, frozenset[str]], _Check] = {}
+        #: The names in ``sys.modules`` (a call that changes their number imported something).
         self.module_names: frozenset[str] = frozenset()
         #: Attribute names bound to ``sys`` or ``builtins`` in some module (``collections._sys``).
         self.aliases: frozenset[str] = frozenset()
@@ -101,7 +101,6 @@ def snapshot() -> None:
     contents[_INTERNAL], classes[_INTERNAL] = records_of(_INTERNAL, internal)
     S.modules, S.contents, S.classes = modules, contents, classes
     S.checks = {}
-    S.n_modules = _len(sys.modules)
     S.module_names = frozenset(sys.modules)
     S.aliases = frozenset(
         key
@@ -160,7 +159,7 @@ def hide(names: tuple[str, ...]) -> None:
         S.modules.pop(name, None)
         S.contents.pop(name, None)
         S.classes.pop(name, None)
-    S.n_modules = _len(sys.modules)
+    S.module_names = frozenset(sys.modules)
     S.checks = {}
 
 
@@ -283,21 +282,20 @@ class _Check:
         for name, module in zip(self.module_names, self.modules, strict=True):
             if sys.modules.get(name) is not module:
                 return name
-        if not contents.same():
-            return contents.first_change()
-        return self.classes.first_change(self.code_names) or "class entries"
+        return (
+            contents.first_change() or self.classes.first_change(self.code_names) or "class entries"
+        )
 
 
-_EVERYTHING: Any = ("*",)
-
-
-def _check_for(touched: frozenset[str], names: frozenset[str]) -> _Check:
+def _check_for(touched: frozenset[str] | None, names: frozenset[str]) -> _Check:
+    """The cached check for a call that imported ``touched`` (None: every module)."""
     key = (touched, names)
     check = S.checks.get(key)
     if check is None:
         if _len(S.checks) > 64:
             S.checks.clear()
-        check = S.checks[key] = _Check(_reach(touched, names), names)
+        reach = S.modules.keys() if touched is None else _reach(touched, names)
+        check = S.checks[key] = _Check(reach, names)
         # Its lists hold thousands of references: out of the collector's way, or the
         # collection that ends every call (pau_runner) would walk them all each time.
         _freeze()
@@ -312,7 +310,7 @@ def changed() -> str | None:
     Code that could reach other modules without importing them (:func:`risky`) gets the
     full comparison in the process backend, and a fresh interpreter per call in Wasm.
     """
-    if _len(sys.modules) != S.n_modules:
+    if _len(sys.modules) != _len(S.module_names):
         return "sys.modules"
     if G.full_check or G.reach_all:
         if G.strict:
@@ -321,11 +319,7 @@ def changed() -> str | None:
             if G.full_check:
                 return "risky code: fresh interpreter per call"
             return "computed attribute access (getattr & co.): fresh interpreter"
-        key = (_EVERYTHING, G.names)
-        check = S.checks.get(key)
-        if check is None:
-            check = S.checks[key] = _Check(S.modules.keys(), G.names)
-            _freeze()
+        check = _check_for(None, G.names)
     else:
         check = _check_for(frozenset(G.touched), G.names)
     return check.first_change()

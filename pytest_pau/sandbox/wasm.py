@@ -36,6 +36,9 @@ class WasmBackend:
         self._per_instance: tuple[int, int] | None = None
         # The guest's verdict at load, before any of the method's code ran.
         self._risky: str | None = None
+        #: How the guest read the code's bytecode ("lean", or "dis" where the lean reader
+        #: disagreed with dis at start-up): ~3 ms more per load.
+        self.reader: str | None = None
         self._runtime: Runtime | None = None
         self._store: Any = None
         self._call: Any = None
@@ -88,8 +91,6 @@ class WasmBackend:
         # Errors of the code itself are reported by every call; a verdict we cannot read
         # is taken as risky.
         risky = "unreadable load answer" if verdict is None else verdict.get("risky")
-        #: How the guest read the code's bytecode ("lean", or "dis" where the lean reader
-        #: disagreed with dis at start-up): ~3 ms more per load.
         self.reader = None if verdict is None else verdict.get("reader")
         self._risky = f"risky code ({risky})" if risky else None
         self._store, self._call = store, call
