@@ -19,6 +19,7 @@ import contextlib
 import os
 import threading
 import time
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from pytest_pau.errors import LocalModelError
@@ -47,6 +48,55 @@ def default_threads() -> int:
         return explicit
     workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1") or 1)
     return max(1, (os.cpu_count() or 1) // max(1, workers))
+
+
+def extra_buffers_allowed() -> bool:
+    """Whether llama.cpp may repack weights into its extra buffer types (AMX among them).
+
+    On CPUs with AMX tiles (Intel Sapphire Rapids and later) a llama.cpp built for the
+    host repacks weights for AMX, and in the virtual machines we run on the first decode
+    then dies with a segmentation fault, taking the whole pytest process with it
+    (measured on 2026-12-01: Xeon with ``amx_tile``, llama-cpp-python 0.3.36 built by
+    pip). Without repacking the 0.5B model writes about 24 tokens/s there. Elsewhere the
+    repacked kernels are kept. ``PAU_LOCAL_EXTRA_BUFFERS=1`` (or ``0``) overrides.
+    """
+    explicit = os.environ.get("PAU_LOCAL_EXTRA_BUFFERS", "").strip()
+    if explicit:
+        return explicit not in ("0", "false", "no", "off")
+    try:
+        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as fh:
+            flags = next((line for line in fh if line.startswith("flags")), "")
+    except OSError:
+        return True
+    return "amx_tile" not in flags.split()
+
+
+@contextlib.contextmanager
+def _weight_repacking(*, allowed: bool) -> Iterator[None]:
+    """Load a model with llama.cpp's extra buffer types on or off.
+
+    ``Llama()`` takes its model parameters from ``llama_model_default_params()`` and does
+    not expose ``use_extra_bufts``; while the model loads, the defaults it reads have it
+    switched off.
+    """
+    if allowed:
+        yield
+        return
+    import llama_cpp
+    import llama_cpp.llama as llama_module
+
+    original = llama_cpp.llama_model_default_params
+
+    def defaults() -> Any:
+        params = original()
+        params.use_extra_bufts = False
+        return params
+
+    llama_module.llama_cpp.llama_model_default_params = defaults  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        llama_module.llama_cpp.llama_model_default_params = original  # type: ignore[attr-defined]
 
 
 _models: dict[str, Llama] = {}
@@ -93,13 +143,14 @@ def get_llama(name: str) -> Llama:
         from llama_cpp import Llama
 
         try:
-            llm = Llama(
-                model_path=str(path),
-                n_ctx=int(os.environ.get("PAU_LOCAL_N_CTX", "8192")),
-                n_threads=default_threads(),
-                seed=0,
-                verbose=False,
-            )
+            with _weight_repacking(allowed=extra_buffers_allowed()):
+                llm = Llama(
+                    model_path=str(path),
+                    n_ctx=int(os.environ.get("PAU_LOCAL_N_CTX", "8192")),
+                    n_threads=default_threads(),
+                    seed=0,
+                    verbose=False,
+                )
         except Exception as exc:
             raise LocalModelError(f"llama.cpp could not load {path}: {exc}") from exc
         _models[name] = llm
