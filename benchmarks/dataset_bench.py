@@ -33,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pytest_pau.dataset import load_dataset  # noqa: E402
+from pytest_pau import load_dataset  # noqa: E402
 from pytest_pau.dataset.builtin import DATA_FILE  # noqa: E402
 from pytest_pau.dataset.files import load_file  # noqa: E402
 
@@ -134,7 +134,7 @@ def main() -> None:
     )
     line(
         "builtin, cold process, wall",
-        process_time("from pytest_pau.dataset import load_dataset; load_dataset('builtin')", r),
+        process_time("from pytest_pau import load_dataset; load_dataset('builtin')", r),
         process_time("import pytest_pau", r),
         "import pytest_pau",
     )

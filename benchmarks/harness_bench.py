@@ -29,9 +29,9 @@ from typing import Any
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
-from pytest_pau.agent import MARKERS
 from pytest_pau.dataset import load_dataset
 from pytest_pau.models import Completion, Instance
+from pytest_pau.prompting import MARKERS
 from pytest_pau.sandbox import Sandbox
 from pytest_pau.scoring import EvalConfig, Evaluator
 

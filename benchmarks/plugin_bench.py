@@ -21,8 +21,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from pytest_pau.agent import MARKERS
 from pytest_pau.paths import user_cache_dir
+from pytest_pau.prompting import MARKERS
 from pytest_pau.testing import ScriptedLLM
 
 # Every role answers in the format it is asked for; the agent never concludes, so each

@@ -20,7 +20,12 @@ __all__ = [
 def load_dataset(
     spec: str = "builtin", split: str = "test", *, cache_dir: Path | None = None
 ) -> list[Instance]:
-    """Load instances from a dataset spec (see :func:`pytest_pau.dataset.load_dataset`)."""
-    from pytest_pau.dataset import load_dataset as _load
+    """Load instances from a dataset spec (see :func:`pytest_pau.dataset.load_dataset`).
 
-    return _load(spec, split, cache_dir=cache_dir)
+    Sets whose outputs are computed at load time (HumanEval, on its first load) run their
+    methods in the wasm sandbox, the one the benchmark uses.
+    """
+    from pytest_pau.dataset import load_dataset as _load
+    from pytest_pau.sandbox.batch import output_runner
+
+    return _load(spec, split, cache_dir=cache_dir, runner=output_runner())

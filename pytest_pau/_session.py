@@ -264,10 +264,8 @@ class PauSession:
 
     def build_run_info(self, interrupted: bool) -> RunInfo:
         s = self.settings
-        try:
-            from pytest_pau.agent import PROMPTS_VERSION
-        except ImportError:  # pragma: no cover - the agent package always ships it
-            PROMPTS_VERSION = ""
+        from pytest_pau.prompting import PROMPTS_VERSION
+
         return RunInfo(
             plugin_version=__version__,
             model=s.model or "",

@@ -73,7 +73,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 @pytest.hookimpl(trylast=True)
 def pytest_pau_load_dataset(config: pytest.Config, spec: str, split: str) -> list[Instance]:
-    from pytest_pau.dataset import load_dataset
+    from pytest_pau import load_dataset
 
     return load_dataset(spec, split)
 

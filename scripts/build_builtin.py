@@ -33,8 +33,9 @@ SOURCES = ROOT / "scripts" / "builtin_methods"
 TARGET = ROOT / "pytest_pau" / "dataset" / "data" / "builtin.jsonl"
 sys.path.insert(0, str(ROOT))
 
-from pytest_pau.dataset.execute import BACKENDS, run_inputs, to_pair  # noqa: E402
+from pytest_pau.dataset.execute import to_pair  # noqa: E402
 from pytest_pau.dataset.pau_format import count_params  # noqa: E402
+from pytest_pau.sandbox.batch import BACKENDS, run_inputs  # noqa: E402
 
 DIFFICULTIES = ("easy", "medium", "hard")
 KEYS = ("id", "tags", "description", "code", "train_inputs", "test_inputs")

@@ -8,15 +8,11 @@ with its own policy.
 
 from __future__ import annotations
 
-from pytest_pau.agent.base import Agent, GenerationSettings, SupportsCall, SupportsComplete
+from typing import TYPE_CHECKING
+
+from pytest_pau.agent.base import Agent, GenerationSettings, SupportsCall
 from pytest_pau.agent.interactive import InContextAgent, InteractiveAgent
-from pytest_pau.agent.parsing import (
-    parse_description,
-    parse_input,
-    parse_reflection,
-    strip_think,
-)
-from pytest_pau.agent.prompts import MARKERS, PROMPTS_VERSION
+from pytest_pau.agent.parsing import parse_description, parse_input, parse_reflection
 from pytest_pau.agent.pseudo import NULL_DESCRIPTION, NullAgent, OracleAgent
 from pytest_pau.agent.state import (
     EpisodeState,
@@ -28,11 +24,12 @@ from pytest_pau.agent.state import (
 )
 from pytest_pau.errors import ConfigError
 
+if TYPE_CHECKING:
+    from pytest_pau.llm.protocol import SupportsComplete
+
 __all__ = [
-    "MARKERS",
     "MODES",
     "NULL_DESCRIPTION",
-    "PROMPTS_VERSION",
     "PSEUDO_MODELS",
     "Agent",
     "EpisodeState",
@@ -43,7 +40,6 @@ __all__ = [
     "Observation",
     "OracleAgent",
     "SupportsCall",
-    "SupportsComplete",
     "build_act_messages",
     "build_incontext_messages",
     "build_reason_messages",
@@ -52,7 +48,6 @@ __all__ = [
     "parse_description",
     "parse_input",
     "parse_reflection",
-    "strip_think",
 ]
 
 MODES = ("interactive", "incontext")

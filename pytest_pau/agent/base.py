@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 from pydantic import BaseModel, Field
 
 if TYPE_CHECKING:
-    from pytest_pau.models import CallResult, Completion, Instance, Trajectory
+    from pytest_pau.models import CallResult, Instance, Trajectory
 
 
 class SupportsCall(Protocol):
@@ -15,23 +15,6 @@ class SupportsCall(Protocol):
 
     def call_literal(self, text: str) -> CallResult:
         """Run the hidden method on the tuple literal ``text``."""
-        ...
-
-
-class SupportsComplete(Protocol):
-    """The part of :class:`pytest_pau.llm.LLMClient` agents and scorers use."""
-
-    def complete(
-        self,
-        messages: list[dict[str, str]],
-        *,
-        temperature: float = 0.0,
-        max_tokens: int = 512,
-        seed: int = 0,
-        stop: list[str] | None = None,
-        logprobs: int | None = None,
-    ) -> Completion:
-        """One chat completion."""
         ...
 
 

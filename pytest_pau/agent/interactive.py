@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pytest_pau.agent.base import GenerationSettings, SupportsCall, SupportsComplete
-from pytest_pau.agent.parsing import parse_description, parse_input, parse_reflection, strip_think
+from pytest_pau.agent.base import GenerationSettings, SupportsCall
+from pytest_pau.agent.parsing import parse_description, parse_input, parse_reflection
 from pytest_pau.agent.state import (
     EpisodeState,
     build_act_messages,
@@ -14,8 +14,10 @@ from pytest_pau.agent.state import (
     build_reflect_messages,
 )
 from pytest_pau.models import Step, StepKind, Trajectory, Usage
+from pytest_pau.prompting import strip_think
 
 if TYPE_CHECKING:
+    from pytest_pau.llm.protocol import SupportsComplete
     from pytest_pau.models import Completion, Instance
 
 NO_YES_NO = "No CONCLUDE: YES/NO answer was found; taken as NO."

@@ -12,7 +12,8 @@ import ast
 import re
 from collections.abc import Iterator
 
-_THINK_BLOCK = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
+from pytest_pau.prompting import strip_think
+
 _FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[ \t]*\n(.*?)```", re.DOTALL)
 _INPUT_MARKER = re.compile(
     r"^[\s>*_`#-]*input\s*[*_`]*\s*[:=]\s*(.*)$", re.IGNORECASE | re.MULTILINE
@@ -27,22 +28,6 @@ _OPENERS = "([{"
 _CLOSERS = {")": "(", "]": "[", "}": "{"}
 # A reply quoting a huge literal would make the span scan quadratic; inputs are short.
 _MAX_SCAN_CHARS = 20_000
-
-
-def strip_think(reply: str) -> str:
-    """Drop ``<think>...</think>`` blocks; an unclosed trailing ``<think>`` drops the rest.
-
-    A reply that opens with reasoning and closes it without an opening tag (some chat
-    templates put ``<think>`` in the prompt) keeps only what follows the last ``</think>``.
-    """
-    text = _THINK_BLOCK.sub("", reply)
-    lower = text.lower()
-    if "</think>" in lower:
-        text = text[lower.rindex("</think>") + len("</think>") :]
-        lower = text.lower()
-    if "<think>" in lower:
-        text = text[: lower.index("<think>")]
-    return text.strip()
 
 
 def _literal_spans(text: str) -> list[str]:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from pytest_pau.agent.prompts import render
+from pytest_pau.prompting import render
 
 if TYPE_CHECKING:
     from pytest_pau.models import Example, Instance

@@ -76,7 +76,7 @@ def _resolve(target: str, dataset: str | None) -> tuple[str, list[Any]]:
                 f"pau call: file {target!r} does not exist; pass a .py file defining test_func or an instance id"
             )
         return path.read_text(encoding="utf-8"), []
-    from pytest_pau.dataset import load_dataset
+    from pytest_pau import load_dataset
 
     spec = dataset or (target.split("/", 1)[0] if "/" in target else "builtin")
     instances = load_dataset(spec)

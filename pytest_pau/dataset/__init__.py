@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from pytest_pau.dataset.execute import OutputRunner
 from pytest_pau.errors import DatasetError
 from pytest_pau.models import Example, Instance
 
@@ -25,6 +26,7 @@ __all__ = [
     "Example",
     "Instance",
     "Loader",
+    "OutputRunner",
     "load_dataset",
     "register_loader",
     "unregister_loader",
@@ -66,9 +68,15 @@ def default_cache_dir() -> Path:
 
 
 def load_dataset(
-    spec: str = "builtin", split: str = "test", *, cache_dir: Path | None = None
+    spec: str = "builtin",
+    split: str = "test",
+    *,
+    cache_dir: Path | None = None,
+    runner: OutputRunner | None = None,
 ) -> list[Instance]:
     """Load the instances a dataset spec names, validated, in a stable order.
+
+    Most callers want :func:`pytest_pau.load_dataset`, which hands in the sandbox's runner.
 
     Args:
         spec: ``builtin``, ``humaneval``, a ``.jsonl``/``.parquet`` path, ``hf:OWNER/NAME``,
@@ -76,6 +84,7 @@ def load_dataset(
         split: the split to read (``test``; the builtin and humaneval sets have only that).
         cache_dir: where derived data (converted HumanEval) is cached; defaults to
             :func:`default_cache_dir`.
+        runner: computes outputs for sets derived at load time (HumanEval's first load).
 
     Raises:
         DatasetError: an unknown spec, a missing extra, or bad data, naming the file, the
@@ -93,7 +102,7 @@ def load_dataset(
     if spec == "humaneval":
         from pytest_pau.dataset.humaneval import load_humaneval
 
-        return load_humaneval(split, cache_dir=cache or default_cache_dir())
+        return load_humaneval(split, cache_dir=cache or default_cache_dir(), runner=runner)
     if spec.startswith("hf:"):
         from pytest_pau.dataset.hf import load_hf
 

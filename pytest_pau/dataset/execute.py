@@ -1,31 +1,32 @@
-"""Run methods on inputs to compute example outputs (builtin build, HumanEval conversion).
+"""Computing example outputs by running methods: the runner protocol and the subprocess runner.
 
-Outputs are never typed by hand: they come from running the method. Two ways:
+Outputs are never typed by hand: they come from running the method. The dataset stage
+does not run code itself (it comes before the sandbox): a loader that must compute outputs
+(the HumanEval conversion) is handed an :data:`OutputRunner`. The sandbox stage provides
+the real one (:func:`pytest_pau.sandbox.batch.output_runner`: the wasm sandbox the benchmark
+uses, so stored outputs are what the model will see); :func:`pytest_pau.load_dataset`
+injects it.
 
-- ``wasm`` / ``process``: :class:`pytest_pau.sandbox.Sandbox`, the same sandbox the benchmark
-  uses, so stored outputs are what the model will see.
-- ``subprocess``: one child Python per batch (``python -I``, fixed hash seed, a CPU-time and
-  memory limit, a wall-clock timer per call). It exists for trusted code when the sandbox
-  cannot be built, and needs nothing but the standard library.
-
-``auto`` picks ``wasm`` when the sandbox package imports and builds, else ``subprocess``.
+:func:`run_subprocess` is the runner of last resort: one child Python per batch
+(``python -I``, fixed hash seed, a memory limit, a wall-clock timer per call), for trusted
+code when the sandbox cannot be built; it needs nothing but the standard library.
 """
 
 from __future__ import annotations
 
 import json
-import logging
 import os
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from pytest_pau.errors import DatasetError
 from pytest_pau.models import CallResult
 
-log = logging.getLogger("pytest_pau.dataset")
-
-BACKENDS: tuple[str, ...] = ("auto", "wasm", "process", "subprocess")
+Jobs = Sequence[tuple[str, Sequence[str]]]
+"""``(code, input texts)`` pairs: each method and the inputs to run it on."""
+OutputRunner = Callable[[Jobs], list[list[CallResult]]]
+"""Runs every job's inputs; one :class:`CallResult` per input, in order."""
 
 # The child side of the subprocess backend. Each call gets fresh globals (state set by one
 # call is invisible to the next, as in the sandbox) and ``random`` seeded to 0.
@@ -85,17 +86,8 @@ out.flush()
 """
 
 
-def sandbox_available() -> bool:
-    """Whether :mod:`pytest_pau.sandbox` provides ``Sandbox`` (it is built by another stage)."""
-    try:
-        from pytest_pau.sandbox import Sandbox  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
 def run_subprocess(
-    jobs: Sequence[tuple[str, Sequence[str]]],
+    jobs: Jobs,
     *,
     entry: str = "test_func",
     timeout_s: float = 2.0,
@@ -133,53 +125,6 @@ def run_subprocess(
         )
     raw: list[list[dict[str, object]]] = json.loads(proc.stdout)
     return [[CallResult.model_validate(r) for r in rows] for rows in raw]
-
-
-def run_sandbox(
-    jobs: Sequence[tuple[str, Sequence[str]]], *, backend: str, entry: str = "test_func"
-) -> list[list[CallResult]]:
-    """Run each job in a fresh :class:`pytest_pau.sandbox.Sandbox` of ``backend``."""
-    from pytest_pau.sandbox import Sandbox
-
-    results: list[list[CallResult]] = []
-    for code, inputs in jobs:
-        with Sandbox(code, entry=entry, backend=backend) as box:
-            results.append([box.call_literal(text) for text in inputs])
-    return results
-
-
-def run_inputs(
-    jobs: Sequence[tuple[str, Sequence[str]]],
-    *,
-    backend: str = "auto",
-    entry: str = "test_func",
-    timeout_s: float = 2.0,
-) -> tuple[list[list[CallResult]], str]:
-    """Run methods on inputs; return the results and the backend that ran them.
-
-    Args:
-        jobs: ``(code, input texts)`` pairs.
-        backend: ``auto``, ``wasm``, ``process`` or ``subprocess`` (see the module docstring).
-        entry: the function to call.
-        timeout_s: wall-clock limit per call (subprocess backend).
-
-    Raises:
-        DatasetError: an unknown backend, or the runner itself failed.
-    """
-    if backend not in BACKENDS:
-        raise DatasetError(f"unknown backend {backend!r}; expected one of {', '.join(BACKENDS)}")
-    if backend == "auto":
-        if sandbox_available():
-            from pytest_pau.errors import SandboxError
-
-            try:
-                return run_sandbox(jobs, backend="wasm", entry=entry), "wasm"
-            except SandboxError as exc:
-                log.warning("wasm sandbox unavailable (%s); computing outputs in a subprocess", exc)
-        return run_subprocess(jobs, entry=entry, timeout_s=timeout_s), "subprocess"
-    if backend == "subprocess":
-        return run_subprocess(jobs, entry=entry, timeout_s=timeout_s), backend
-    return run_sandbox(jobs, backend=backend, entry=entry), backend
 
 
 def to_pair(text: str, result: CallResult) -> list[str]:

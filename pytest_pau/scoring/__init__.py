@@ -18,7 +18,7 @@ from pytest_pau.scoring.failure import (
     parse_label,
     self_contradiction,
 )
-from pytest_pau.scoring.judge import Judge, parse_rating
+from pytest_pau.scoring.judge import Judge
 
 __all__ = [
     "CLASSIFIER_LABELS",
@@ -33,7 +33,6 @@ __all__ = [
     "extract_code",
     "mostly_format_failures",
     "parse_label",
-    "parse_rating",
     "run_code",
     "self_contradiction",
 ]

@@ -8,13 +8,12 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from pytest_pau.agent.parsing import strip_think
-from pytest_pau.agent.prompts import SCORING_PROMPTS_DIR, render
 from pytest_pau.agent.state import Observation, example_observation
 from pytest_pau.models import CallResult, CodeMatchResult, Example, Mismatch, Usage
+from pytest_pau.prompting import render, strip_think
 
 if TYPE_CHECKING:
-    from pytest_pau.agent.base import SupportsComplete
+    from pytest_pau.llm.protocol import SupportsComplete
     from pytest_pau.models import Instance
 
 Observed = Sequence[Example | tuple[str, CallResult]]
@@ -224,12 +223,11 @@ def coder_messages(
         Observation(e.input, example_observation(e)).line() for e in examples[-MAX_PROMPT_EXAMPLES:]
     ]
     return [
-        {"role": "system", "content": render("coder_system", SCORING_PROMPTS_DIR)},
+        {"role": "system", "content": render("coder_system")},
         {
             "role": "user",
             "content": render(
                 "coder",
-                SCORING_PROMPTS_DIR,
                 header=instance.header,
                 examples="\n".join(lines) or "(none)",
                 description=description or "(empty)",

@@ -17,7 +17,7 @@ from pytest_pau.scoring.failure import classify_failure, mostly_format_failures,
 from pytest_pau.scoring.judge import Judge
 
 if TYPE_CHECKING:
-    from pytest_pau.agent.base import SupportsComplete
+    from pytest_pau.llm.protocol import SupportsComplete
     from pytest_pau.models import Instance, Trajectory
 
 ClientFactory = Callable[[str, "str | None"], "SupportsComplete"]

@@ -16,14 +16,13 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from pytest_pau.agent.parsing import strip_think
-from pytest_pau.agent.prompts import SCORING_PROMPTS_DIR, render
 from pytest_pau.agent.state import Observation
 from pytest_pau.models import Mismatch, Usage
+from pytest_pau.prompting import render, strip_think
 from pytest_pau.scoring.coder import CodeRunner, as_examples, check_code, run_code
 
 if TYPE_CHECKING:
-    from pytest_pau.agent.base import SupportsComplete
+    from pytest_pau.llm.protocol import SupportsComplete
     from pytest_pau.models import Instance, Trajectory
 
 CLASSIFIER_LABELS: tuple[str, ...] = (
@@ -146,7 +145,6 @@ def classifier_messages(
             "role": "user",
             "content": render(
                 "classify",
-                SCORING_PROMPTS_DIR,
                 gold=instance.description,
                 calls=calls,
                 prediction=prediction or "(empty)",

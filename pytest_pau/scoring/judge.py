@@ -2,51 +2,28 @@
 
 from __future__ import annotations
 
-import re
 import statistics
 from typing import TYPE_CHECKING
 
-from pytest_pau.agent.parsing import strip_think
-from pytest_pau.agent.prompts import SCORING_PROMPTS_DIR, render
 from pytest_pau.models import JudgeResult, Usage
+from pytest_pau.prompting import explanation_of, parse_rating, render
 
 if TYPE_CHECKING:
-    from pytest_pau.agent.base import SupportsComplete
+    from pytest_pau.llm.protocol import SupportsComplete
     from pytest_pau.models import Completion, Instance
 
-# A digit 1-5 not followed by another digit or by a decimal part ("3.5" is no rating), but
-# "Rating: 4." ends a sentence and "Rating: 5.0" is an integer written as a float.
-_RATING = re.compile(r"rating\s*:\s*([1-5])(?:\.0+)?(?![0-9]|\.[0-9])", re.IGNORECASE)
-# Markdown emphasis around the label or the number ("**Rating:** 4", "Rating: **4**").
-_EMPHASIS = re.compile(r"[*_`]")
 #: Sampling temperature when ``samples > 1``: at temperature 0 every sample would be the
 #: same and the spread would hide the judge's real variance.
 SAMPLE_TEMPERATURE = 0.7
 
 
-def parse_rating(reply: str) -> int | None:
-    """The rating in a judge reply: the last ``Rating: N`` (case-insensitive, N in 1-5)."""
-    text = _EMPHASIS.sub("", strip_think(reply))
-    matches = _RATING.findall(text)
-    return int(matches[-1]) if matches else None
-
-
-def explanation_of(reply: str) -> str:
-    """The judge's explanation: its reply without the rating line."""
-    text = strip_think(reply)
-    lines = [ln for ln in text.splitlines() if not _RATING.search(_EMPHASIS.sub("", ln))]
-    return "\n".join(lines).strip()
-
-
 def judge_messages(gold: str, prediction: str) -> list[dict[str, str]]:
     """The judge's prompt for one pair of descriptions."""
     return [
-        {"role": "system", "content": render("judge_system", SCORING_PROMPTS_DIR)},
+        {"role": "system", "content": render("judge_system")},
         {
             "role": "user",
-            "content": render(
-                "judge", SCORING_PROMPTS_DIR, gold=gold, prediction=prediction or "(empty)"
-            ),
+            "content": render("judge", gold=gold, prediction=prediction or "(empty)"),
         },
     ]
 
@@ -110,7 +87,7 @@ class Judge:
                 retry = [
                     *base,
                     {"role": "assistant", "content": completion.text},
-                    {"role": "user", "content": render("judge_retry", SCORING_PROMPTS_DIR)},
+                    {"role": "user", "content": render("judge_retry")},
                 ]
                 explanation = explanation or explanation_of(completion.text)
                 completion = self._complete(retry, self.seed + i)

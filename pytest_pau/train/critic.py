@@ -6,39 +6,32 @@ method's source and the gold description. ``sym-info`` uses the same critic with
 ``code-match`` replaces the hypothesis rating by the benchmark's code-match score
 (:class:`CodeMatchCritic`), which needs no gold text: only the method's own outputs.
 
-Prompts are ours, in ``train/prompts/*.md``, rendered with the agent's template helper.
+Prompts are ours, in ``prompting/templates/train/*.md``.
 """
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pytest_pau.agent.parsing import strip_think
-from pytest_pau.agent.prompts import render
 from pytest_pau.models import Usage
+from pytest_pau.prompting import parse_rating, render
 
 if TYPE_CHECKING:
-    from pytest_pau.agent.base import SupportsComplete
     from pytest_pau.agent.state import EpisodeState
+    from pytest_pau.llm.protocol import SupportsComplete
     from pytest_pau.models import CallResult, Example, Instance
     from pytest_pau.scoring import Coder
 
-PROMPTS_DIR = Path(__file__).with_name("prompts")
-# As the judge's: "Rating: 7." ends a sentence, "Rating: 7.5" is no rating.
-_RATING = re.compile(r"rating\s*[:=]\s*\**\s*([0-9])(?:\.0+)?(?![0-9]|\.[0-9])", re.IGNORECASE)
-_EMPHASIS = re.compile(r"[*_`]")
+#: The critic's rating scale (the protocol's 0-9).
+RATING_SCALE = (0, 9)
 
 
 def parse_critic_rating(reply: str) -> int | None:
-    """The last ``Rating: N`` (N in 0-9, case-insensitive) of a critic reply, else None."""
-    text = _EMPHASIS.sub("", strip_think(reply))
-    found = _RATING.findall(text)
-    return int(found[-1]) if found else None
+    """The last ``Rating: N`` (N in 0-9) of a critic reply, else None."""
+    return parse_rating(reply, low=RATING_SCALE[0], high=RATING_SCALE[1])
 
 
 @dataclass
@@ -82,10 +75,8 @@ class Critic:
 
     def _head(self, instance: Instance) -> str:
         if self.privileged:
-            return render(
-                "privileged", PROMPTS_DIR, code=instance.code, description=instance.description
-            )
-        return render("symmetric", PROMPTS_DIR)
+            return render("privileged", code=instance.code, description=instance.description)
+        return render("symmetric")
 
     def messages(
         self, kind: str, instance: Instance, state: EpisodeState, step: str, concluded: str = ""
@@ -94,14 +85,13 @@ class Critic:
         template = "critic_reason" if kind == "reason" else "critic_reflect"
         user = render(
             template,
-            PROMPTS_DIR,
             privileged=self._head(instance),
             context=state.context(),
             step=step.strip() or "(empty)",
             concluded=concluded or "NO",
         )
         return [
-            {"role": "system", "content": render("critic_system", PROMPTS_DIR)},
+            {"role": "system", "content": render("critic_system")},
             {"role": "user", "content": user},
         ]
 

@@ -29,9 +29,9 @@ from pytest_pau.agent import (
     build_reflect_messages,
     parse_input,
     parse_reflection,
-    strip_think,
 )
 from pytest_pau.errors import ConfigError
+from pytest_pau.prompting import strip_think
 from pytest_pau.train.rewards import (
     REWARD_VARIANTS,
     RewardConfig,

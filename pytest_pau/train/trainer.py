@@ -40,7 +40,7 @@ _STEP_DIR = re.compile(r"^step-(\d+)$")
 
 def select_instances(spec: TrainSpec) -> list[Instance]:
     """The dataset after ``--select`` and ``--limit``, in dataset order."""
-    from pytest_pau.dataset import load_dataset
+    from pytest_pau import load_dataset
 
     instances = load_dataset(spec.dataset, spec.split, cache_dir=spec.cache_dir)
     if spec.select:

@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
-from pytest_pau.agent import MARKERS, NULL_DESCRIPTION, make_agent
+from pytest_pau.agent import NULL_DESCRIPTION, make_agent
 from pytest_pau.models import Instance
+from pytest_pau.prompting import MARKERS
 from pytest_pau.sandbox import Sandbox
 
 Messages = list[dict[str, Any]]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_pau.agent import parse_description, parse_input, parse_reflection, strip_think
+from pytest_pau.agent import parse_description, parse_input, parse_reflection
+from pytest_pau.prompting import strip_think
 
 
 @pytest.mark.parametrize(

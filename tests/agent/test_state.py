@@ -7,8 +7,6 @@ import re
 import pytest
 
 from pytest_pau.agent import (
-    MARKERS,
-    PROMPTS_VERSION,
     EpisodeState,
     build_act_messages,
     build_incontext_messages,
@@ -19,6 +17,7 @@ from pytest_pau.agent import (
 from pytest_pau.agent.state import RECENT_OBSERVATIONS
 from pytest_pau.errors import ConfigError
 from pytest_pau.models import Example, Instance
+from pytest_pau.prompting import MARKERS, PROMPTS_VERSION
 
 
 @pytest.fixture

@@ -14,8 +14,8 @@ import pytest
 
 from pytest_pau.dataset import load_dataset
 from pytest_pau.dataset.builtin import DATA_FILE
-from pytest_pau.dataset.execute import run_inputs
 from pytest_pau.models import CallResult, Example, Instance
+from pytest_pau.sandbox.batch import run_inputs
 
 ROOT = Path(__file__).resolve().parents[2]
 PROBES = Path(__file__).with_name("probes.py")

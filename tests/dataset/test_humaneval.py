@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from pytest_pau.dataset import humaneval, load_dataset
+from pytest_pau import load_dataset
+from pytest_pau.dataset import humaneval
+from pytest_pau.dataset.execute import run_subprocess
 from pytest_pau.dataset.humaneval import (
     convert_code,
     convert_problems,
@@ -105,7 +107,7 @@ def test_convert_computes_outputs_and_counts_skips() -> None:
         problem("HumanEval/9", canonical_solution="    return [\n"),
         problem("HumanEval/10", entry_point="missing"),
     ]
-    rows, skipped = convert_problems(problems, backend="subprocess")
+    rows, skipped = convert_problems(problems, runner=run_subprocess)
     assert skipped == {
         "HumanEval/8": "only 0 literal input(s) in the test code",
         "HumanEval/9": skipped["HumanEval/9"],
@@ -130,7 +132,7 @@ def test_exceptions_are_recorded_as_expected_outputs() -> None:
     raising = problem(
         canonical_solution="    if factor < 0:\n        raise ValueError('negative')\n    return numbers\n"
     )
-    rows, _ = convert_problems([raising], backend="subprocess")
+    rows, _ = convert_problems([raising], runner=run_subprocess)
     pairs = json.loads(rows[0]["all_examples"])
     assert ["([1, 2, 3], -4)", "negative", "ValueError"] in pairs
 
@@ -144,7 +146,7 @@ def write_problems(path: Path, problems: list[dict[str, str]]) -> Path:
 def test_derived_instances_are_cached(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     data = write_problems(tmp_path / "he.jsonl.gz", [problem(), problem("HumanEval/11")])
     cache = tmp_path / "cache"
-    first = humaneval.load_humaneval(cache_dir=cache, data=data, backend="subprocess")
+    first = humaneval.load_humaneval(cache_dir=cache, data=data, runner=run_subprocess)
     assert [i.id for i in first] == ["humaneval/007_scale_all", "humaneval/011_scale_all"]
     assert len(list(cache.glob("humaneval-*.jsonl"))) == 1
 
@@ -181,3 +183,10 @@ def test_the_real_humaneval_converts_at_least_160(tmp_path: Path) -> None:
     warm = time.perf_counter() - start
     assert again == instances
     assert warm < cold
+
+
+def test_a_conversion_without_a_runner_says_how_to_load_it(tmp_path: Path) -> None:
+    from pytest_pau.dataset import load_dataset as load_without_runner
+
+    with pytest.raises(DatasetError, match=r"pytest_pau.load_dataset\('humaneval'\)"):
+        load_without_runner("humaneval", cache_dir=tmp_path)

@@ -7,8 +7,8 @@ import shutil
 
 import pytest
 
-from pytest_pau.agent import MARKERS
 from pytest_pau.cli.main import main as pau
+from pytest_pau.prompting import MARKERS
 from pytest_pau.report.json_report import read_report
 
 from .toy import scoring_args

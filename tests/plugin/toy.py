@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from pytest_pau.agent import MARKERS
+from pytest_pau.prompting import MARKERS
 from pytest_pau.testing import ScriptedLLM
 
 TOY = [

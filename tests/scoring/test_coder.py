@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_pau.agent import MARKERS
 from pytest_pau.models import CallResult, Example, Instance
+from pytest_pau.prompting import MARKERS
 from pytest_pau.scoring import Coder, run_code
 
 GOOD = """```python

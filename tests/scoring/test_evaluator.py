@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from pytest_pau.agent import MARKERS
 from pytest_pau.errors import ConfigError
 from pytest_pau.llm import Budget, LLMClient, RetryPolicy
 from pytest_pau.models import Instance
+from pytest_pau.prompting import MARKERS
 from pytest_pau.scoring import EvalConfig, Evaluator
 from pytest_pau.testing import ScriptedLLM
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from pytest_pau.agent import MARKERS
 from pytest_pau.models import CallResult, Instance, Step, Trajectory
+from pytest_pau.prompting import MARKERS
 from pytest_pau.sandbox import Sandbox
 from pytest_pau.scoring import classify_failure, self_contradiction
 

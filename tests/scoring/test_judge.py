@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from pytest_pau.agent import MARKERS
 from pytest_pau.models import Instance
+from pytest_pau.prompting import MARKERS
 from pytest_pau.scoring import Judge
 
 

@@ -10,39 +10,7 @@ from pytest_pau.scoring import (
     extract_code,
     mostly_format_failures,
     parse_label,
-    parse_rating,
 )
-from pytest_pau.scoring.judge import explanation_of
-
-
-@pytest.mark.parametrize(
-    ("reply", "rating"),
-    [
-        ("Same behaviour.\nRating: 5", 5),
-        ("close. rating:3", 3),
-        ("**Rating:** 4", 4),
-        ("Rating: **2**", 2),
-        ("RATING : 1", 1),
-        ("Rating: 2 at first... on reflection, Rating: 4", 4),
-        ("<think>Rating: 1</think>Fine. Rating: 5", 5),
-        ("I would give it a 4/5.", None),
-        ("Rating: 7", None),
-        ("Rating: 3.5", None),
-        ("Rating: 4.", 4),
-        ("**Rating:** 4.", 4),
-        ("Rating: 5.0", 5),
-        ("My rating: 2. Final Rating: 4.", 4),
-        ("Rating: 45", None),
-        ("", None),
-    ],
-)
-def test_parse_rating(reply: str, rating: int | None) -> None:
-    assert parse_rating(reply) == rating
-
-
-def test_explanation_drops_the_rating_line() -> None:
-    assert explanation_of("Both sum the list.\n**Rating: 5**") == "Both sum the list."
-
 
 CODE = "def test_func(arg0):\n    return arg0 + 1"
 

@@ -7,13 +7,13 @@ from collections.abc import Iterator
 
 import pytest
 
-from pytest_pau.agent import MARKERS
 from pytest_pau.llm import LLMClient, RetryPolicy
 from pytest_pau.models import Instance
+from pytest_pau.prompting import MARKERS
 from pytest_pau.testing import ScriptedLLM
 
-#: The critic prompts' last line (``train/prompts/critic_*.md``): what scripted rules match.
-CRITIC = r"Rating: N\nwhere N is an integer from 0 to 9"
+#: Both critic prompts (``prompting/templates/train/critic_*.md``): what scripted rules match.
+CRITIC = f"{MARKERS['critic_reason']}|{MARKERS['critic_reflect']}"
 
 
 @pytest.fixture

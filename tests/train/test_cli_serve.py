@@ -19,7 +19,7 @@ pytest.importorskip("peft", reason="needs the 'train' extra (torch, transformers
 @pytest.fixture
 def scripted() -> ScriptedLLM:
     """Critic, judge and coder at once: every role the run needs."""
-    from pytest_pau.agent import MARKERS
+    from pytest_pau.prompting import MARKERS
 
     rules = [
         (CRITIC, "Fine. Rating: 5"),

@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from pytest_pau.agent import MARKERS
 from pytest_pau.errors import ConfigError
 from pytest_pau.llm import LLMClient, RetryPolicy
 from pytest_pau.models import Instance
+from pytest_pau.prompting import MARKERS
 from pytest_pau.scoring import Coder
 from pytest_pau.testing import ScriptedLLM
 from pytest_pau.train.critic import CodeMatchCritic, Critic, parse_critic_rating

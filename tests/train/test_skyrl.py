@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from pytest_pau.agent import MARKERS
 from pytest_pau.cli.main import main
 from pytest_pau.models import Instance
+from pytest_pau.prompting import MARKERS
 from pytest_pau.testing import ScriptedLLM
 
 skyrl_gym = pytest.importorskip("skyrl_gym", reason="needs the 'skyrl' extra (skyrl-gym)")

@@ -1,0 +1,58 @@
+"""Reading what models reply: thinking blocks and rating lines.
+
+Judges (1-5) and critics (0-9) end their answers with ``Rating: N``; one parser serves
+both, with the scale as an argument.
+"""
+
+from __future__ import annotations
+
+import re
+
+_THINK_BLOCK = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
+# "Rating: 4", "rating = 4", "Rating: 4." (a sentence ends) and "Rating: 5.0" (an integer
+# written as a float) are ratings; "Rating: 3.5" and "Rating: 45" are not.
+_RATING = re.compile(r"rating\s*[:=]\s*([0-9]+)(?:\.0+)?(?![0-9]|\.[0-9])", re.IGNORECASE)
+# Markdown emphasis around the label or the number ("**Rating:** 4", "Rating: **4**").
+_EMPHASIS = re.compile(r"[*_`]")
+
+
+def strip_think(reply: str) -> str:
+    """Drop ``<think>...</think>`` blocks; an unclosed trailing ``<think>`` drops the rest.
+
+    A reply that opens with reasoning and closes it without an opening tag (some chat
+    templates put ``<think>`` in the prompt) keeps only what follows the last ``</think>``.
+    """
+    text = _THINK_BLOCK.sub("", reply)
+    lower = text.lower()
+    if "</think>" in lower:
+        text = text[lower.rindex("</think>") + len("</think>") :]
+        lower = text.lower()
+    if "<think>" in lower:
+        text = text[: lower.index("<think>")]
+    return text.strip()
+
+
+def parse_rating(reply: str, *, low: int = 1, high: int = 5) -> int | None:
+    """The verdict of a judge or critic reply: its last ``Rating: N`` with ``low <= N <= high``.
+
+    Case-insensitive, ``:`` or ``=``, Markdown emphasis ignored; thinking blocks are
+    dropped first. Ratings outside the scale are not verdicts.
+
+    Args:
+        reply: The model's raw reply.
+        low: The smallest valid rating (1 for the judge, 0 for the critic).
+        high: The largest valid rating (5 for the judge, 9 for the critic).
+
+    Returns:
+        The rating, or None when the reply holds no valid one.
+    """
+    text = _EMPHASIS.sub("", strip_think(reply))
+    valid = [int(m) for m in _RATING.findall(text) if low <= int(m) <= high]
+    return valid[-1] if valid else None
+
+
+def explanation_of(reply: str) -> str:
+    """A judge's or critic's explanation: its reply without thinking and rating lines."""
+    text = strip_think(reply)
+    lines = [ln for ln in text.splitlines() if not _RATING.search(_EMPHASIS.sub("", ln))]
+    return "\n".join(lines).strip()
