@@ -33,7 +33,8 @@ from pytest_pau.dataset import load_dataset
 from pytest_pau.models import Completion, Instance
 from pytest_pau.prompting import MARKERS
 from pytest_pau.sandbox import Sandbox
-from pytest_pau.scoring import EvalConfig, Evaluator
+from pytest_pau.scoring import Evaluator
+from pytest_pau.settings import PauSettings
 
 ITERATIONS = 20
 # CPU time of each run_once: on a shared 2-core machine wall time also counts other
@@ -108,7 +109,7 @@ def run_once(instance: Instance, make_client: Any) -> tuple[float, float, Any]:
         clients.append(make_client())
         return clients[-1]
 
-    config = EvalConfig(
+    config = PauSettings(
         model="bench", judge_model="bench", coder_model="bench", max_iterations=ITERATIONS
     )
     evaluator = Evaluator(config, client_factory=factory)

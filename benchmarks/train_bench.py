@@ -41,6 +41,7 @@ def bare_turn_seconds(policy_name: str, tokens: int) -> float:
 
 
 def run(policy: str, args: argparse.Namespace, critic: Any, client: Any) -> dict[str, Any]:
+    from pytest_pau.llm.caps import TokenCaps
     from pytest_pau.train.config import TrainSpec
     from pytest_pau.train.trainer import Trainer
 
@@ -48,14 +49,11 @@ def run(policy: str, args: argparse.Namespace, critic: Any, client: Any) -> dict
         spec = TrainSpec(
             policy=policy,
             critic=critic,
-            critic_tokens=24,
             select="smoke",
             steps=args.steps,
             samples_per_prompt=args.samples,
-            max_turns=args.turns,
-            reason_tokens=args.tokens,
-            act_tokens=args.tokens,
-            reflect_tokens=args.tokens,
+            max_iterations=args.turns,
+            caps=TokenCaps(critic=24, reason=args.tokens, act=args.tokens, reflect=args.tokens),
             output=Path(tmp),
             no_cache=True,
         )

@@ -25,10 +25,11 @@ import pytest
 
 from pytest_pau._version import __version__
 from pytest_pau.errors import ConfigError, PauError
-from pytest_pau.models import Instance, InstanceResult, Report, RunInfo
+from pytest_pau.models import Instance, InstanceResult, Report, RunInfo, Summary
 from pytest_pau.settings import PauSettings
 
 if TYPE_CHECKING:
+    from pytest_pau.llm import Budget
     from pytest_pau.scoring import Evaluator
 
 pau_session_key = pytest.StashKey["PauSession"]()
@@ -67,7 +68,7 @@ class PauSession:
         self.selected = 0
         self.started = now_utc()
         self.t0 = time.perf_counter()
-        self.summary: dict[str, Any] | None = None
+        self.summary: Summary | None = None
         self.run_info: RunInfo | None = None
         self.report_written: Path | None = None
         self.report_error: str | None = None
@@ -157,33 +158,7 @@ class PauSession:
 
     # -- evaluation (workers, or the single process) ------------------------------------------
 
-    def eval_config(self) -> Any:
-        from pytest_pau.scoring import EvalConfig
-
-        s = self.settings
-        return EvalConfig(
-            model=s.model or "",
-            api_base=s.api_base,
-            judge_model=s.judge_model,
-            judge_api_base=s.judge_api_base,
-            coder_model=s.coder_model,
-            coder_api_base=s.coder_api_base,
-            mode=s.mode,  # type: ignore[arg-type]
-            max_iterations=s.max_iterations,
-            seed=s.seed,
-            judge_samples=s.judge_samples,
-            judge_logprobs=s.judge_logprobs,
-            gold_control=s.gold_control,
-            judge_threshold=s.judge_threshold,
-            match_threshold=s.match_threshold,
-            sandbox=s.sandbox,
-            cache_dir=s.cache_dir,
-            no_cache=s.no_cache,
-            max_cost_usd=s.max_cost_usd,
-            budget=self.budget(),
-        )
-
-    def budget(self) -> Any:
+    def budget(self) -> Budget | None:
         """The run's budget: under xdist, one ledger file shared by all workers.
 
         Every worker charges the same file (named after xdist's test-run id) under a file
@@ -213,8 +188,8 @@ class PauSession:
                 label: str | None = config.hook.pytest_pau_classify_failure(config=config, **kw)
                 return label
 
-            evaluator = Evaluator(self.eval_config(), classify_hook=classify)
             s = self.settings
+            evaluator = Evaluator(s, budget=self.budget(), classify_hook=classify)
             client = None
             if s.model not in PSEUDO_MODELS:
                 try:
@@ -228,7 +203,7 @@ class PauSession:
                         f"pytest_pau_make_agent returned {agent!r}, which has no "
                         "run(instance, sandbox) method"
                     )
-                evaluator._agent = agent
+                evaluator.agent = agent
             self._evaluator = evaluator
         return self._evaluator
 
@@ -292,9 +267,9 @@ class PauSession:
                 f"the {role} is the embedded {model!r} model, so these scores are low fidelity; "
                 f"set a stronger one with {option}=MODEL (e.g. {option}=gpt-5-mini)"
             )
-        counts = self.summary["counts"] if self.summary else None
-        if counts and counts["selected"] > counts["items"]:
-            missing = counts["selected"] - counts["items"]
+        counts = self.summary.counts if self.summary else None
+        if counts and counts.selected > counts.items:
+            missing = counts.selected - counts.items
             if self.interrupted:
                 out.append(
                     "the run stopped early: re-run it; finished items come from the model cache"
@@ -388,7 +363,3 @@ def _warn(message: str) -> None:
         warnings.warn(message, stacklevel=2)
     except Warning:
         print(f"warning: {message}", file=sys.stderr)
-
-
-def gate_failed(summary: dict[str, Any] | None) -> bool:
-    return bool(summary and not summary["gates_passed"])

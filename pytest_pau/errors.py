@@ -21,9 +21,6 @@ from __future__ import annotations
 class PauError(Exception):
     """Base class of every error pytest-pau raises on purpose."""
 
-    #: Whether the error is not the model's fault (reported as E, never counted as F).
-    infrastructure: bool = True
-
 
 class ConfigError(PauError):
     """An option or ini value is invalid; the message names it and the accepted values."""

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
-    from pytest_pau.models import Instance, InstanceResult, Trajectory
+    from pytest_pau.models import Instance, InstanceResult, Summary, Trajectory
     from pytest_pau.settings import PauSettings
 
 hookspec = pytest.hookspec
@@ -137,13 +137,13 @@ def pytest_pau_classify_failure(
 
 
 @hookspec
-def pytest_pau_summary_extra(config: pytest.Config, summary: dict[str, Any]) -> list[str] | None:
+def pytest_pau_summary_extra(config: pytest.Config, summary: Summary) -> list[str] | None:
     """Return extra lines for the end of the PAU terminal summary.
 
     Called on the controller only (never on xdist workers), after the gates are
-    evaluated. ``summary`` is the same dict the JSON report stores under ``summary``
-    (``judge.mean``, ``pass_rate``, ``by_source``, ``gates``...); changing it is
-    undefined, read it only.
+    evaluated. ``summary`` is the :class:`pytest_pau.models.Summary` the JSON report
+    stores under ``summary`` (``summary.judge.mean``, ``summary.pass_rate``,
+    ``summary.by_source``, ``summary.gates``...); read it only.
 
     Args:
         config: The pytest config.
@@ -155,8 +155,8 @@ def pytest_pau_summary_extra(config: pytest.Config, summary: dict[str, Any]) -> 
     Example::
 
         def pytest_pau_summary_extra(config, summary):
-            hard = summary["by_tag"].get("hard")
-            if hard:
-                return [f"hard instances: pass rate {hard['pass_rate']:.0%}"]
+            hard = summary.by_tag.get("hard")
+            if hard and hard.pass_rate is not None:
+                return [f"hard instances: pass rate {hard.pass_rate:.0%}"]
             return None
     """

@@ -1,27 +1,23 @@
-"""Every ``--pau-*`` option, its ini twin, and the settings object they resolve to.
+"""Every ``--pau-*`` option as one :class:`OptionSpec` row: name, parser, metavar, help text.
 
-Options are declared once, as :class:`OptionSpec` rows grouped by theme, and added with
-``add_options(addoption, *groups, prefix=...)`` so that pytest (``--pau-model``) and any argparse
-based tool (``pau ... --model``) share names, parsers and help texts.
+The rows say how a setting is typed and explained; its default lives in one place only,
+the field of :class:`pytest_pau.settings.PauSettings` of the same name, and the help text's
+"Default: ..." sentence is generated from it (:func:`pytest_pau.settings.help_text`). A
+test checks that every field has a row and every row a field, so adding an option is two
+edits: a field and a row.
 
-Resolution order for each setting: the command line, then the ini key of the same name
-(``pau_model`` in ``pytest.ini``, ``[tool.pytest.ini_options]`` or ``setup.cfg``), then
-the default stated in the help text. :func:`pytest_pau.settings.settings_from_config`
-does that and returns one validated, frozen :class:`~pytest_pau.settings.PauSettings`.
+pytest (``--pau-model``, ini ``pau_model``) and argparse tools (``pau train --max-iterations``)
+add the same rows with :func:`pytest_pau.settings.add_options`, so they share names,
+parsers and help texts (pytest-benchmark's ``add_display_options(addoption, prefix)``).
 """
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
-
-if TYPE_CHECKING:
-    import pytest
-
-AddOption = Callable[..., Any]
+from typing import Any
 
 MODES = ("interactive", "incontext")
 SANDBOX_BACKENDS = ("wasm", "process")
@@ -118,16 +114,19 @@ def parse_choice(choices: tuple[str, ...]) -> Callable[[str], str]:
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """One setting: its option name (without prefix), parser, default and help text."""
+    """How one setting is typed and explained (its default is the PauSettings field's)."""
 
     name: str
     """Setting name with dashes: ``model`` -> ``--pau-model``, ini ``pau_model``."""
-    help: str
-    """Help text; starts with a capital and states the default."""
+    text: str
+    """What the option does, starting with a capital; the "Default: ..." sentence is added."""
     parse: Callable[[str], Any] | None = None
-    """Value parser; None for an on/off flag."""
-    default: Any = None
+    """Value parser (an argparse ``type=``); None for an on/off flag."""
     metavar: str | None = None
+    default_text: str | None = None
+    """How the default reads when it is None ("no gate", "all"); required then."""
+    default_note: str | None = None
+    """A remark after the default value, e.g. "(low fidelity; ...)"."""
 
     @property
     def field(self) -> str:
@@ -145,72 +144,68 @@ MODEL_OPTIONS = (
         "The model under test: a litellm model string (gpt-5-mini, "
         "anthropic/claude-opus-4, ollama/qwen3:8b, openai/NAME with --pau-api-base), "
         "local / local-small (embedded), or the pseudo-models oracle / null. Without it "
-        "the plugin collects nothing and changes nothing. Default: unset.",
+        "the plugin collects nothing and changes nothing.",
         parse_model,
-        None,
         "MODEL",
+        default_text="unset",
     ),
     OptionSpec(
         "api-base",
-        "Base URL of an OpenAI-compatible server for --pau-model. Default: the provider's own.",
+        "Base URL of an OpenAI-compatible server for --pau-model.",
         parse_text,
-        None,
         "URL",
+        default_text="the provider's own",
     ),
     OptionSpec(
         "judge-model",
-        "Model that rates descriptions 1-5 against the gold one. "
-        "Default: local (low fidelity; the paper used Llama-3.1-70B-Instruct).",
+        "Model that rates descriptions 1-5 against the gold one.",
         parse_model,
-        "local",
         "MODEL",
+        default_note="(low fidelity; the paper used Llama-3.1-70B-Instruct)",
     ),
     OptionSpec(
         "judge-api-base",
-        "Base URL for --pau-judge-model. Default: the provider's own.",
+        "Base URL for --pau-judge-model.",
         parse_text,
-        None,
         "URL",
+        default_text="the provider's own",
     ),
     OptionSpec(
         "coder-model",
-        "Model that writes code from a description for code match. "
-        "Default: local (low fidelity; the paper used Qwen3-Coder-30B-A3B-Instruct).",
+        "Model that writes code from a description for code match.",
         parse_model,
-        "local",
         "MODEL",
+        default_note="(low fidelity; the paper used Qwen3-Coder-30B-A3B-Instruct)",
     ),
     OptionSpec(
         "coder-api-base",
-        "Base URL for --pau-coder-model. Default: the provider's own.",
+        "Base URL for --pau-coder-model.",
         parse_text,
-        None,
         "URL",
+        default_text="the provider's own",
     ),
     OptionSpec(
         "judge-samples",
-        "Judge ratings per description; their mean is the score and "
-        "their spread is reported. Default: 1.",
+        "Judge ratings per description; their mean is the score and their spread is reported.",
         parse_positive_int,
-        1,
         "N",
     ),
     OptionSpec(
         "judge-logprobs",
         "Also report the judge's probability-weighted rating where "
-        "the provider returns logprobs (the embedded models do). Default: off.",
+        "the provider returns logprobs (the embedded models do).",
     ),
     OptionSpec(
         "gold-control",
-        "Also run the coder on the gold description (the ceiling the coder allows). Default: off.",
+        "Also run the coder on the gold description (the ceiling the coder allows).",
     ),
     OptionSpec(
         "max-cost-usd",
         "Stop starting model calls once the run has spent this many US "
-        "dollars; remaining items are skipped. Default: no limit.",
+        "dollars; remaining items are skipped.",
         parse_usd,
-        None,
         "USD",
+        default_text="no limit",
     ),
 )
 
@@ -218,19 +213,18 @@ DATASET_OPTIONS = (
     OptionSpec(
         "dataset",
         "Instances to run: builtin, humaneval, a .jsonl/.parquet file in "
-        "PAU's column format, or hf:OWNER/NAME. Default: builtin.",
+        "PAU's column format, or hf:OWNER/NAME.",
         parse_text,
-        "builtin",
         "SPEC",
     ),
-    OptionSpec("split", "Dataset split. Default: test.", parse_text, "test", "NAME"),
+    OptionSpec("split", "Dataset split.", parse_text, "NAME"),
     OptionSpec(
         "limit",
         "Run only the first N instances left after -k/-m (and --lf/--ff) "
-        "selection, in dataset order. Default: all.",
+        "selection, in dataset order.",
         parse_positive_int,
-        None,
         "N",
+        default_text="all",
     ),
 )
 
@@ -238,52 +232,45 @@ RUN_OPTIONS = (
     OptionSpec(
         "mode",
         "interactive (reason-act-reflect with sandbox calls) or incontext "
-        "(one answer from the examples). Default: interactive.",
+        "(one answer from the examples).",
         parse_choice(MODES),
-        "interactive",
         "MODE",
     ),
     OptionSpec(
         "max-iterations",
-        "Iteration limit of the interactive loop. Default: 20.",
+        "Iteration limit of the interactive loop.",
         parse_positive_int,
-        20,
         "N",
     ),
-    OptionSpec(
-        "seed", "Seed passed to every model call and sampler. Default: 0.", parse_int, 0, "N"
-    ),
+    OptionSpec("seed", "Seed passed to every model call and sampler.", parse_int, "N"),
     OptionSpec(
         "sandbox",
         "Where hidden methods run: wasm (isolated) or process (a "
-        "subprocess with rlimits, for trusted code). Default: wasm.",
+        "subprocess with rlimits, for trusted code).",
         parse_choice(SANDBOX_BACKENDS),
-        "wasm",
         "BACKEND",
     ),
     OptionSpec(
         "cache-dir",
-        "Folder of the model-call cache. Default: .pau_cache beside pytest's cache (the rootdir).",
+        "Folder of the model-call cache.",
         parse_path,
-        None,
         "DIR",
+        default_text=".pau_cache beside pytest's cache (the rootdir)",
     ),
-    OptionSpec("no-cache", "Neither read nor write the model-call cache. Default: off."),
+    OptionSpec("no-cache", "Neither read nor write the model-call cache."),
 )
 
 THRESHOLD_OPTIONS = (
     OptionSpec(
         "judge-threshold",
-        "An item fails when its judge score is below this. Default: 3.",
+        "An item fails when its judge score is below this.",
         parse_judge_score,
-        3.0,
         "SCORE",
     ),
     OptionSpec(
         "match-threshold",
-        "An item fails when its code match is below this. Default: 0.8.",
+        "An item fails when its code match is below this.",
         parse_fraction,
-        0.8,
         "FRACTION",
     ),
 )
@@ -291,85 +278,57 @@ THRESHOLD_OPTIONS = (
 GATE_OPTIONS = (
     OptionSpec(
         "min-mean-judge",
-        "Release gate: exit status 1 when the mean judge score is below this. Default: no gate.",
+        "Release gate: exit status 1 when the mean judge score is below this.",
         parse_judge_score,
-        None,
         "SCORE",
+        default_text="no gate",
     ),
     OptionSpec(
         "min-pass-rate",
-        "Release gate: exit status 1 when the share of passed items "
-        "is below this. Default: no gate.",
+        "Release gate: exit status 1 when the share of passed items is below this.",
         parse_fraction,
-        None,
         "FRACTION",
+        default_text="no gate",
     ),
     OptionSpec(
         "min-mean-match",
-        "Release gate: exit status 1 when the mean code match is below this. Default: no gate.",
+        "Release gate: exit status 1 when the mean code match is below this.",
         parse_fraction,
-        None,
         "FRACTION",
+        default_text="no gate",
     ),
     OptionSpec(
         "gate-on-ci",
-        "Gates compare the lower bound of the 95%% bootstrap interval "
-        "instead of the mean: a gate passes only when it is met beyond noise. "
-        "Default: off.",
+        "Gates compare the lower bound of the 95% bootstrap interval "
+        "instead of the mean: a gate passes only when it is met beyond noise.",
     ),
 )
 
 REPORT_OPTIONS = (
     OptionSpec(
         "report",
-        "Write the JSON report here (atomically). Default: none.",
+        "Write the JSON report here (atomically).",
         parse_path,
-        None,
         "PATH",
+        default_text="none",
     ),
     OptionSpec(
-        "html", "Write a self-contained HTML report here. Default: none.", parse_path, None, "PATH"
+        "html",
+        "Write a self-contained HTML report here.",
+        parse_path,
+        "PATH",
+        default_text="none",
     ),
     OptionSpec(
         "plots",
-        "Write PNG plots into this folder (needs the plots extra). Default: none.",
+        "Write PNG plots into this folder (needs the plots extra).",
         parse_path,
-        None,
         "DIR",
+        default_text="none",
     ),
 )
 
-ALL_OPTIONS: tuple[OptionSpec, ...] = (
-    MODEL_OPTIONS
-    + DATASET_OPTIONS
-    + RUN_OPTIONS
-    + THRESHOLD_OPTIONS
-    + GATE_OPTIONS
-    + REPORT_OPTIONS
-)
-
-
-def _add(addoption: AddOption, prefix: str, specs: Iterable[OptionSpec], dest_prefix: str) -> None:
-    for spec in specs:
-        dest = dest_prefix + spec.field
-        if spec.flag:
-            # default None (not False) so "not given" falls back to the ini key.
-            addoption(
-                prefix + spec.name, action="store_true", default=None, dest=dest, help=spec.help
-            )
-        else:
-            addoption(
-                prefix + spec.name,
-                type=spec.parse,
-                default=None,
-                dest=dest,
-                metavar=spec.metavar,
-                help=spec.help,
-            )
-
-
-#: The option tables by name, in the order ``--help`` lists them. A command-line tool that
-#: shares options with the plugin (pytest-benchmark's pattern) adds the groups it needs.
+#: The option tables by name, in the order ``--help`` lists them.
 OPTION_GROUPS: dict[str, tuple[OptionSpec, ...]] = {
     "model": MODEL_OPTIONS,  # model, judge, coder and budget
     "dataset": DATASET_OPTIONS,  # dataset, split, limit
@@ -379,28 +338,5 @@ OPTION_GROUPS: dict[str, tuple[OptionSpec, ...]] = {
     "report": REPORT_OPTIONS,  # JSON, HTML and plot outputs
 }
 
-
-def add_options(
-    addoption: AddOption, *groups: str, prefix: str = "--pau-", dest_prefix: str = "pau_"
-) -> None:
-    """Add the options of ``groups`` (names of :data:`OPTION_GROUPS`; all when none)."""
-    for name in groups or tuple(OPTION_GROUPS):
-        _add(addoption, prefix, OPTION_GROUPS[name], dest_prefix)
-
-
-def register_pytest_options(parser: pytest.Parser) -> None:
-    """Add every option to pytest's ``pau`` group and its ini twin."""
-    group = parser.getgroup(
-        "pau", "PAU benchmark (pytest-pau); each option has an ini twin, e.g. pau_model"
-    )
-    add_options(group.addoption)
-    for spec in ALL_OPTIONS:
-        # Ini values stay strings ("" = unset) and go through the same parser as the flag,
-        # so `pau_limit = 0` fails with the same message as `--pau-limit=0`.
-        ini_type: Literal["bool", "string"] = "bool" if spec.flag else "string"
-        parser.addini(
-            "pau_" + spec.field,
-            help=spec.help.replace("%%", "%"),
-            type=ini_type,
-            default=False if spec.flag else "",
-        )
+ALL_OPTIONS: tuple[OptionSpec, ...] = tuple(s for g in OPTION_GROUPS.values() for s in g)
+OPTIONS_BY_NAME: dict[str, OptionSpec] = {s.name: s for s in ALL_OPTIONS}

@@ -20,10 +20,9 @@ import pytest
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 from pytest_pau import _collect
-from pytest_pau._session import PauSession, gate_failed, pau_session_key, result_key, sent_key
+from pytest_pau._session import PauSession, pau_session_key, result_key, sent_key
 from pytest_pau.errors import ConfigError, DatasetError
-from pytest_pau.options import register_pytest_options
-from pytest_pau.settings import PauSettings, settings_from_config
+from pytest_pau.settings import PauSettings, register_pytest_options, settings_from_config
 
 if TYPE_CHECKING:
     from pytest_pau.models import Instance, InstanceResult
@@ -69,6 +68,16 @@ def pytest_configure(config: pytest.Config) -> None:
         config.addinivalue_line("markers", line)
     config.stash[pau_session_key] = state
     config.pluginmanager.register(PauPlugin(state), "pau-session")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    # Undo what pytest_configure registered: an in-process run (pytester, an IDE running
+    # pytest twice) must not see the previous run's session plugin or state.
+    plugin = config.pluginmanager.get_plugin("pau-session")
+    if plugin is not None:
+        config.pluginmanager.unregister(plugin, "pau-session")
+    if pau_session_key in config.stash:
+        del config.stash[pau_session_key]
 
 
 @pytest.hookimpl(trylast=True)
@@ -165,48 +174,35 @@ class PauPlugin:
             return
         interrupted = exitstatus == pytest.ExitCode.INTERRUPTED
         self.state.finish(int(exitstatus), interrupted)
-        if gate_failed(self.state.summary) and session.exitstatus == pytest.ExitCode.OK:
+        summary = self.state.summary
+        if summary is not None and not summary.gates_passed and session.exitstatus == 0:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
     def pytest_terminal_summary(self, terminalreporter: Any, config: pytest.Config) -> None:
         summary = self.state.summary
         if summary is None:
             return
-        if not summary["counts"]["items"]:
-            if gate_failed(summary):
-                # Without this line the run would exit 1 with nothing saying why.
-                failed = [g for g in summary["gates"] if not g["passed"]]
-                names = ", ".join(f"{g['option']}={g['threshold']:g}" for g in failed)
-                terminalreporter.line(
-                    f"PAU release gate failed ({names}): no PAU item produced a result "
-                    "to measure (check -k/-m and --pau-limit): exit status 1",
-                    red=True,
-                    bold=True,
-                )
-            return
-        from pytest_pau.report.render import render
+        from pytest_pau.report.render import gate_failure_line, render
 
-        extra: list[str] = []
-        for lines in config.hook.pytest_pau_summary_extra(config=config, summary=summary):
-            extra.extend(lines or [])
-        render(
-            summary,
-            terminalreporter,
-            run=self.state.run_info.model_dump() if self.state.run_info else None,
-            notes=self.state.notes(),
-            extra_lines=extra,
-            unicode=_unicode_ok(),
-        )
-        if self.state.report_written:
-            terminalreporter.line(f"PAU report: {self.state.report_written}")
-        for line in self.state.outputs:
-            terminalreporter.line(line)
-        if gate_failed(summary):
-            failed = [g for g in summary["gates"] if not g["passed"]]
-            names = ", ".join(f"{g['option']}={g['threshold']:g}" for g in failed)
-            terminalreporter.line(
-                f"PAU release gate failed ({names}): exit status 1", red=True, bold=True
+        if summary.counts.items:
+            extra: list[str] = []
+            for lines in config.hook.pytest_pau_summary_extra(config=config, summary=summary):
+                extra.extend(lines or [])
+            render(
+                summary,
+                terminalreporter,
+                run=self.state.run_info,
+                notes=self.state.notes(),
+                extra_lines=extra,
+                unicode=_unicode_ok(),
             )
+            if self.state.report_written:
+                terminalreporter.line(f"PAU report: {self.state.report_written}")
+            for line in self.state.outputs:
+                terminalreporter.line(line)
+        closing = gate_failure_line(summary)
+        if closing is not None:
+            terminalreporter.line(closing, red=True, bold=True)
 
 
 def _unicode_ok() -> bool:
@@ -278,7 +274,7 @@ def pau_result(request: pytest.FixtureRequest, pau_instance: Instance) -> Instan
         ("pau_judge_score", result.judge_score),
         ("pau_code_match", result.code_match),
         ("pau_passed", result.passed),
-        ("pau_failure_mode", result.failure_mode),
+        ("pau_failure_mode", str(result.failure_mode)),  # execnet carries plain types only
         ("pau_n_queries", result.n_queries),
         ("pau_concluded", result.concluded),
         ("pau_cost_usd", round(result.cost_usd, 6)),

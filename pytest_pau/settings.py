@@ -1,29 +1,34 @@
-"""The resolved ``--pau-*`` settings of a run: :class:`PauSettings` and how it is built.
+"""The resolved ``--pau-*`` settings of a run: :class:`PauSettings`, the one home of every default.
 
 Each setting comes from the command line, else its ini key (``pau_model`` in
-``pytest.ini``, ``[tool.pytest.ini_options]`` or ``setup.cfg``), else its default.
+``pytest.ini``, ``[tool.pytest.ini_options]`` or ``setup.cfg``), else the default of its
+:class:`PauSettings` field. :mod:`pytest_pau.options` says how each one is parsed and
+explained; this module adds the options to pytest and to argparse tools, with help texts
+whose "Default: ..." sentence is read from the field, and resolves them.
 """
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from pytest_pau.errors import ConfigError
-from pytest_pau.options import ALL_OPTIONS, LOCAL_MODELS
+from pytest_pau.options import ALL_OPTIONS, LOCAL_MODELS, OPTIONS_BY_NAME, OptionSpec
 
 if TYPE_CHECKING:
     import pytest
 
+AddOption = Callable[..., Any]
+
 
 class PauSettings(BaseModel):
-    """The resolved ``--pau-*`` settings of one run."""
+    """The resolved ``--pau-*`` settings of one run; each field's default is the option's."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     model: str | None = None
     """The model under test; None means the plugin is inactive."""
@@ -39,15 +44,18 @@ class PauSettings(BaseModel):
     dataset: str = "builtin"
     split: str = "test"
     limit: int | None = None
-    mode: str = "interactive"
+    mode: Literal["interactive", "incontext"] = "interactive"
     max_iterations: int = 20
+    """The interactive loop's iteration limit (PAU's 20); ``pau train`` episodes use it too."""
     seed: int = 0
-    sandbox: str = "wasm"
+    sandbox: Literal["wasm", "process"] = "wasm"
     cache_dir: Path | None = None
     """Resolved by the plugin to ``<rootdir>/.pau_cache`` when unset."""
     no_cache: bool = False
     judge_threshold: float = 3.0
+    """An item passes with a judge score at or above this..."""
     match_threshold: float = 0.8
+    """...and a code match at or above this."""
     min_mean_judge: float | None = None
     min_pass_rate: float | None = None
     min_mean_match: float | None = None
@@ -81,6 +89,90 @@ class PauSettings(BaseModel):
         return out
 
 
+DEFAULTS = PauSettings()
+"""Every setting at its default: what signatures elsewhere take their defaults from."""
+
+
+def default_of(spec: OptionSpec) -> Any:
+    """The default of ``spec``'s setting: its :class:`PauSettings` field's."""
+    return PauSettings.model_fields[spec.field].default
+
+
+def help_text(spec: OptionSpec) -> str:
+    """``spec``'s help: its text and a "Default: ..." sentence read from the field."""
+    default = default_of(spec)
+    if default is None:
+        if spec.default_text is None:
+            raise ValueError(f"option --pau-{spec.name} has a None default and no default_text")
+        shown = spec.default_text
+    elif isinstance(default, bool):
+        shown = "on" if default else "off"
+    elif isinstance(default, float):
+        shown = format(default, "g")
+    else:
+        shown = str(default)
+    note = f" {spec.default_note}" if spec.default_note else ""
+    return f"{spec.text} Default: {shown}{note}."
+
+
+def add_options(
+    addoption: AddOption,
+    specs: Iterable[OptionSpec] = ALL_OPTIONS,
+    *,
+    prefix: str = "--pau-",
+    dest_prefix: str = "pau_",
+) -> None:
+    """Add ``specs`` through ``addoption`` (pytest's ``group.addoption`` or argparse's).
+
+    Every option's argparse default is None, so "not given" can fall back to an ini key or
+    to the :class:`PauSettings` default (:func:`resolve`).
+    """
+    for spec in specs:
+        dest = dest_prefix + spec.field
+        text = help_text(spec).replace("%", "%%")  # argparse %-formats help texts
+        if spec.flag:
+            addoption(prefix + spec.name, action="store_true", default=None, dest=dest, help=text)
+        else:
+            addoption(
+                prefix + spec.name,
+                type=spec.parse,
+                default=None,
+                dest=dest,
+                metavar=spec.metavar,
+                help=text,
+            )
+
+
+def specs_named(*names: str) -> list[OptionSpec]:
+    """The option rows of ``names`` (``"dataset"``, ``"max-iterations"``...).
+
+    Raises:
+        KeyError: a name that is no option (the groups are :data:`OPTION_GROUPS`).
+    """
+    unknown = [n for n in names if n not in OPTIONS_BY_NAME]
+    if unknown:
+        raise KeyError(f"no option named {unknown}; options: {sorted(OPTIONS_BY_NAME)}")
+    return [OPTIONS_BY_NAME[n] for n in names]
+
+
+def register_pytest_options(parser: pytest.Parser) -> None:
+    """Add every option to pytest's ``pau`` group, and its ini twin."""
+    group = parser.getgroup(
+        "pau", "PAU benchmark (pytest-pau); each option has an ini twin, e.g. pau_model"
+    )
+    add_options(group.addoption)
+    for spec in ALL_OPTIONS:
+        # Ini values stay strings ("" = unset) and go through the same parser as the flag,
+        # so `pau_limit = 0` fails with the same message as `--pau-limit=0`.
+        ini_type: Literal["bool", "string"] = "bool" if spec.flag else "string"
+        parser.addini(
+            "pau_" + spec.field,
+            help=help_text(spec),
+            type=ini_type,
+            default=False if spec.flag else "",
+        )
+
+
 def resolve(
     cli: Callable[[str], Any],
     ini: Callable[[str], Any],
@@ -95,9 +187,10 @@ def resolve(
         ini_source: Name of the ini file, for error messages.
 
     Raises:
-        ConfigError: An ini value does not parse; the message names the key and the file.
+        ConfigError: Ini values do not parse; the message names every bad key and the file.
     """
     values: dict[str, Any] = {}
+    problems: list[str] = []
     for spec in ALL_OPTIONS:
         value = cli(spec.field)
         if value is None:
@@ -108,22 +201,18 @@ def resolve(
                 try:
                     value = spec.parse(str(raw))
                 except argparse.ArgumentTypeError as exc:
-                    raise ConfigError(
-                        f"{ini_source}: pau_{spec.field} = {raw!r}: {exc}; "
-                        f"fix the value or pass --pau-{spec.name} on the command line"
-                    ) from None
+                    problems.append(
+                        f"pau_{spec.field} = {raw!r}: {exc}; fix the value or pass "
+                        f"--pau-{spec.name} on the command line"
+                    )
         if value is not None:
             values[spec.field] = value
+    if problems:
+        raise ConfigError(f"{ini_source}: " + f"\n{ini_source}: ".join(problems))
     return PauSettings(**values)
 
 
 def settings_from_config(config: pytest.Config) -> PauSettings:
     """Resolve the settings of a pytest run (command line, then ini, then defaults)."""
     source = str(config.inipath) if config.inipath else "the ini file"
-
-    def ini(name: str) -> Any:
-        value = config.getini(name)
-        # TOML can hold numbers and booleans where our ini keys are strings.
-        return value
-
-    return resolve(lambda field: config.getoption("pau_" + field), ini, ini_source=source)
+    return resolve(lambda field: config.getoption("pau_" + field), config.getini, ini_source=source)

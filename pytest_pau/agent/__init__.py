@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pytest_pau.agent.base import Agent, GenerationSettings, SupportsCall
+from pytest_pau.agent.base import Agent, SupportsCall
 from pytest_pau.agent.interactive import InContextAgent, InteractiveAgent
 from pytest_pau.agent.parsing import parse_description, parse_input, parse_reflection
 from pytest_pau.agent.pseudo import NULL_DESCRIPTION, NullAgent, OracleAgent
@@ -23,6 +23,9 @@ from pytest_pau.agent.state import (
     build_reflect_messages,
 )
 from pytest_pau.errors import ConfigError
+from pytest_pau.llm.caps import DEFAULT_CAPS, TokenCaps
+from pytest_pau.options import MODES
+from pytest_pau.settings import DEFAULTS
 
 if TYPE_CHECKING:
     from pytest_pau.llm.protocol import SupportsComplete
@@ -33,7 +36,6 @@ __all__ = [
     "PSEUDO_MODELS",
     "Agent",
     "EpisodeState",
-    "GenerationSettings",
     "InContextAgent",
     "InteractiveAgent",
     "NullAgent",
@@ -50,7 +52,6 @@ __all__ = [
     "parse_reflection",
 ]
 
-MODES = ("interactive", "incontext")
 PSEUDO_MODELS = ("oracle", "null")
 
 
@@ -58,10 +59,10 @@ def make_agent(
     model: str,
     *,
     client: SupportsComplete | None = None,
-    mode: str = "interactive",
-    max_iterations: int = 20,
-    seed: int = 0,
-    settings: GenerationSettings | None = None,
+    mode: str = DEFAULTS.mode,
+    max_iterations: int = DEFAULTS.max_iterations,
+    seed: int = DEFAULTS.seed,
+    caps: TokenCaps = DEFAULT_CAPS,
 ) -> Agent:
     """Build the agent for ``model``.
 
@@ -72,21 +73,16 @@ def make_agent(
         mode: ``interactive`` (reason/act/reflect loop) or ``incontext`` (one call).
         max_iterations: The iteration limit of interactive mode (``--pau-max-iterations``).
         seed: Passed to every model call (``--pau-seed``).
-        settings: Sampling settings; defaults keep turns short.
+        caps: Visible-answer token caps of each turn.
 
     Raises:
-        ConfigError: an unknown mode, a bad iteration limit, or no client for a real model.
+        ConfigError: an unknown mode, an iteration limit below 1, or no client for a
+            real model.
     """
     if mode not in MODES:
-        raise ConfigError(
-            f"--pau-mode: expected one of {', '.join(MODES)}, got {mode!r}; "
-            "use --pau-mode=interactive (the default) or --pau-mode=incontext"
-        )
+        raise ConfigError(f"make_agent(mode={mode!r}): expected one of {', '.join(MODES)}")
     if max_iterations < 1:
-        raise ConfigError(
-            f"--pau-max-iterations: expected a positive integer, got {max_iterations!r}; "
-            "PAU uses 20"
-        )
+        raise ConfigError(f"make_agent(max_iterations={max_iterations!r}): expected at least 1")
     if model == "oracle":
         return OracleAgent()
     if model == "null":
@@ -97,4 +93,4 @@ def make_agent(
             "client=pytest_pau.llm.make_client(model), or use a pseudo-model (oracle, null)"
         )
     cls = InteractiveAgent if mode == "interactive" else InContextAgent
-    return cls(client, max_iterations=max_iterations, seed=seed, settings=settings)
+    return cls(client, max_iterations=max_iterations, seed=seed, caps=caps)

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from pydantic import BaseModel, Field
-
 if TYPE_CHECKING:
     from pytest_pau.models import CallResult, Instance, Trajectory
 
@@ -31,18 +29,3 @@ class Agent(Protocol):
                 the Evaluator reports them apart from model failures.
         """
         ...
-
-
-class GenerationSettings(BaseModel):
-    """Sampling settings of the agent's model calls.
-
-    The token caps are small on purpose: the embedded 1.5B model writes ~26 tokens/s,
-    and PAU's turns need a few sentences each. Raise them for reasoning models that
-    think before answering.
-    """
-
-    temperature: float = 0.0
-    reason_max_tokens: int = Field(default=256, ge=1)
-    act_max_tokens: int = Field(default=128, ge=1)
-    reflect_max_tokens: int = Field(default=384, ge=1)
-    incontext_max_tokens: int = Field(default=512, ge=1)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pytest_pau.agent.base import GenerationSettings, SupportsCall
+from pytest_pau.agent.base import SupportsCall
 from pytest_pau.agent.parsing import parse_description, parse_input, parse_reflection
 from pytest_pau.agent.state import (
     EpisodeState,
@@ -13,8 +13,10 @@ from pytest_pau.agent.state import (
     build_reason_messages,
     build_reflect_messages,
 )
+from pytest_pau.llm.caps import DEFAULT_CAPS, TokenCaps
 from pytest_pau.models import Step, StepKind, Trajectory, Usage
 from pytest_pau.prompting import strip_think
+from pytest_pau.settings import DEFAULTS
 
 if TYPE_CHECKING:
     from pytest_pau.llm.protocol import SupportsComplete
@@ -38,14 +40,14 @@ class _ModelAgent:
         self,
         client: SupportsComplete,
         *,
-        max_iterations: int = 20,
-        seed: int = 0,
-        settings: GenerationSettings | None = None,
+        max_iterations: int = DEFAULTS.max_iterations,
+        seed: int = DEFAULTS.seed,
+        caps: TokenCaps = DEFAULT_CAPS,
     ) -> None:
         self.client = client
         self.max_iterations = max_iterations
         self.seed = seed
-        self.settings = settings or GenerationSettings()
+        self.caps = caps
 
     def _ask(
         self,
@@ -55,8 +57,9 @@ class _ModelAgent:
         messages: list[dict[str, str]],
         max_tokens: int,
     ) -> tuple[Step, Completion]:
+        # Greedy, as the benchmark measures a model: the same prompt gives the same answer.
         completion = self.client.complete(
-            messages, temperature=self.settings.temperature, max_tokens=max_tokens, seed=self.seed
+            messages, temperature=0.0, max_tokens=max_tokens, seed=self.seed
         )
         step = Step(
             kind=kind,
@@ -81,15 +84,13 @@ class InteractiveAgent(_ModelAgent):
         """Explore ``instance`` and return every step."""
         state = EpisodeState.from_instance(instance, max_iterations=self.max_iterations)
         traj = Trajectory()
-        s = self.settings
+        caps = self.caps
         while not state.done:
             it = state.iteration
-            _, reply = self._ask(
-                traj, "reason", it, build_reason_messages(state), s.reason_max_tokens
-            )
+            _, reply = self._ask(traj, "reason", it, build_reason_messages(state), caps.reason)
             state.record_plan(strip_think(reply.text))
 
-            act, reply = self._ask(traj, "act", it, build_act_messages(state), s.act_max_tokens)
+            act, reply = self._ask(traj, "act", it, build_act_messages(state), caps.act)
             literal, error = parse_input(reply.text, arity=instance.arity)
             if literal is None:
                 act.format_error = error
@@ -100,7 +101,7 @@ class InteractiveAgent(_ModelAgent):
             state.record_call(literal, act.result.observation())
 
             msgs = build_reflect_messages(state)
-            reflect, reply = self._ask(traj, "reflect", it, msgs, s.reflect_max_tokens)
+            reflect, reply = self._ask(traj, "reflect", it, msgs, caps.reflect)
             concluded, summary = parse_reflection(reply.text)
             reflect.concluded = concluded
             if concluded is None:
@@ -118,6 +119,6 @@ class InContextAgent(_ModelAgent):
         """Describe ``instance`` from its examples alone (``sandbox`` is not used)."""
         traj = Trajectory()
         msgs = build_incontext_messages(instance)
-        _, reply = self._ask(traj, "incontext", 1, msgs, self.settings.incontext_max_tokens)
+        _, reply = self._ask(traj, "incontext", 1, msgs, self.caps.incontext)
         traj.prediction = parse_description(reply.text)
         return finish(traj)

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from pytest_pau.prompting import render
+from pytest_pau.settings import DEFAULTS
 
 if TYPE_CHECKING:
     from pytest_pau.models import Example, Instance
@@ -70,7 +71,7 @@ class EpisodeState:
     arity: int
     examples: list[Observation] = field(default_factory=list)
     """The instance's starting examples, always shown first."""
-    max_iterations: int = 20
+    max_iterations: int = DEFAULTS.max_iterations
     iteration: int = 1
     """The iteration in progress (1-based)."""
     observations: list[Observation] = field(default_factory=list)
@@ -81,7 +82,9 @@ class EpisodeState:
     format_failures: int = 0
 
     @classmethod
-    def from_instance(cls, instance: Instance, *, max_iterations: int = 20) -> EpisodeState:
+    def from_instance(
+        cls, instance: Instance, *, max_iterations: int = DEFAULTS.max_iterations
+    ) -> EpisodeState:
         """A fresh episode for ``instance``: header and starting examples, nothing queried."""
         examples = [Observation(e.input, example_observation(e)) for e in instance.train_examples]
         return cls(

@@ -11,7 +11,7 @@ Steps: ``--steps N`` (alias ``--max-steps``) is the number of optimisation steps
 it the run makes ``--epochs`` passes over the instances (``--grad-accum`` instances a step).
 
 Examples:
-  pau train --policy tiny-random --critic local-small --steps 3 --samples-per-prompt 2 --output runs/smoke
+  pau train --policy tiny-random --critic local-small --steps 3 --samples-per-prompt 2 --max-iterations 2 --output runs/smoke
   pau train --policy smollm2 --critic local --reward aac --epochs 5 --output runs/aac
   pau train --output runs/aac --resume
   pau train --serve runs/aac/adapter
@@ -27,6 +27,9 @@ from pathlib import Path
 from typing import Any
 
 from pytest_pau.errors import ConfigError
+from pytest_pau.llm.caps import DEFAULT_CAPS
+from pytest_pau.options import parse_positive_int
+from pytest_pau.settings import add_options, specs_named
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -52,21 +55,23 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     add(
         "--critic-tokens",
         type=int,
-        default=96,
-        help="Cap on each critic answer in tokens (default: 96).",
+        default=None,
+        help=f"Cap on each critic answer in tokens (default: {DEFAULT_CAPS.critic}).",
     )
-    add("--dataset", default="builtin", help="Dataset spec, as --pau-dataset (default: builtin).")
-    add("--split", default="test", help="Dataset split (default: test).")
+    # The settings an episode shares with the benchmark: the same rows as --pau-*, so the
+    # same parsers, help texts and defaults (PauSettings'), named without the prefix.
+    add_options(
+        add,
+        specs_named("dataset", "split", "limit", "seed", "max-iterations", "sandbox"),
+        prefix="--",
+        dest_prefix="",
+    )
+    add("--max-turns", dest="max_iterations", type=parse_positive_int, help=argparse.SUPPRESS)
+    add_options(add, specs_named("cache-dir", "no-cache"), prefix="--", dest_prefix="")
     add(
         "--select",
         default=None,
         help="Keep instances whose id contains TEXT or that carry tag TEXT (default: all).",
-    )
-    add(
-        "--limit",
-        type=int,
-        default=None,
-        help="Use the first N instances after --select (default: all).",
     )
     add(
         "--reward",
@@ -103,18 +108,14 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     add("--lr", type=float, default=1e-4, help="AdamW learning rate (default: 1e-4).")
     add("--lora-rank", type=int, default=16, help="LoRA rank (default: 16).")
     add("--lora-alpha", type=int, default=16, help="LoRA alpha (default: 16).")
-    add("--seed", type=int, default=0, help="Seed of data order, sampling and init (default: 0).")
-    add(
-        "--max-turns",
-        type=int,
-        default=20,
-        help="Iterations (reason, act, reflect) per episode (default: 20).",
-    )
     add(
         "--max-new-tokens",
         type=int,
         default=None,
-        help="Cap every turn's reply at N tokens (default: 256/128/384 for reason/act/reflect).",
+        help=(
+            "Cap every turn's reply at N tokens (default: "
+            f"{DEFAULT_CAPS.reason}/{DEFAULT_CAPS.act}/{DEFAULT_CAPS.reflect} for reason/act/reflect)."
+        ),
     )
     add(
         "--temperature",
@@ -159,24 +160,11 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="With --backend skyrl: write the dataset and command, do not run them.",
     )
     add(
-        "--sandbox",
-        choices=("wasm", "process"),
-        default="wasm",
-        help="Sandbox backend (default: wasm).",
-    )
-    add(
         "--threads",
         type=int,
         default=None,
         help="torch CPU threads (default: torch's choice; tiny-random uses 1).",
     )
-    add(
-        "--cache-dir",
-        type=Path,
-        default=None,
-        help="Model-call cache directory (default: the user cache).",
-    )
-    add("--no-cache", action="store_true", help="Do not read or write the model-call cache.")
     add(
         "--no-progress",
         action="store_true",
@@ -204,18 +192,22 @@ def spec_from_args(args: argparse.Namespace) -> Any:
     values: dict[str, Any] = {
         k: getattr(args, k)
         for k in (
-            "policy", "critic", "critic_api_base", "critic_tokens", "dataset", "split", "select", "limit", "reward",
+            "policy", "critic", "critic_api_base", "dataset", "split", "select", "limit", "reward",
             "steps", "epochs", "samples_per_prompt", "grad_accum", "lr", "lora_rank", "lora_alpha",
-            "seed", "max_turns", "temperature", "eval_every", "eval_instances", "save_every",
+            "seed", "max_iterations", "temperature", "eval_every", "eval_instances", "save_every",
             "output", "resume", "sandbox", "threads", "cache_dir", "no_cache",
         )
     }  # fmt: skip
+    values = {k: v for k, v in values.items() if v is not None}  # None: TrainSpec's default
+    caps: dict[str, int] = {}
     if args.max_new_tokens is not None:
-        values.update(
-            reason_tokens=args.max_new_tokens,
-            act_tokens=args.max_new_tokens,
-            reflect_tokens=args.max_new_tokens,
+        caps.update(
+            reason=args.max_new_tokens, act=args.max_new_tokens, reflect=args.max_new_tokens
         )
+    if args.critic_tokens is not None:
+        caps["critic"] = args.critic_tokens
+    if caps:
+        values["caps"] = {**DEFAULT_CAPS.model_dump(), **caps}
     try:
         return TrainSpec(**values)
     except ValidationError as exc:

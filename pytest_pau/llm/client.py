@@ -347,10 +347,10 @@ def _logprobs_of(choice: Any) -> list[dict[str, Any]] | None:
         get = entry.get if isinstance(entry, dict) else (lambda k, e=entry: getattr(e, k, None))
         top: dict[str, float] = {}
         for alt in get("top_logprobs") or []:
-            token = alt.get("token") if isinstance(alt, dict) else alt.token
-            value = alt.get("logprob") if isinstance(alt, dict) else alt.logprob
-            top[token] = max(top.get(token, float("-inf")), float(value))
-        out.append({"token": get("token"), "logprob": float(get("logprob")), "top": top})
+            token = str(alt.get("token") if isinstance(alt, dict) else alt.token)
+            value = float((alt.get("logprob") if isinstance(alt, dict) else alt.logprob) or 0.0)
+            top[token] = max(top.get(token, float("-inf")), value)
+        out.append({"token": get("token"), "logprob": float(get("logprob") or 0.0), "top": top})
     return out
 
 

@@ -65,8 +65,8 @@ class RetryPolicy:
 
     def backoff(self, attempt: int) -> float:
         """The jittered wait after failed attempt number ``attempt`` (1-based)."""
-        raw = self.base_s * (2 ** (attempt - 1))
-        return min(self.max_wait_s, raw) * random.uniform(0.5, 1.0)
+        raw = self.base_s * 2.0 ** (attempt - 1)
+        return float(min(self.max_wait_s, raw) * random.uniform(0.5, 1.0))
 
     def wait_for(self, attempt: int, exc: BaseException | None) -> float:
         after = retry_after_s(exc) if exc is not None else None

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_pau.errors import ConfigError
-from pytest_pau.models import FAILURE_MODES, InstanceResult, Report, Step
+from pytest_pau.models import FAILURE_MODES, InstanceResult, Report, Step, Summary
 from pytest_pau.paths import write_text_atomic
 from pytest_pau.report.summary import build_summary
 
@@ -123,33 +123,31 @@ def _card(key: str, value: str, ci: str = "") -> str:
     )
 
 
-def _summary_html(report: Report, summary: dict[str, Any]) -> str:
-    c = summary.get("counts", {})
-    judge = summary.get("judge") or {}
-    match = summary.get("code_match") or {}
-    ci_pct = summary.get("pass_rate_ci")
+def _summary_html(summary: Summary) -> str:
+    c = summary.counts
+    judge, match = summary.judge, summary.code_match
+    ci_pct = summary.pass_rate_ci
     cards = [
         _card(
             "items",
-            str(c.get("items", len(report.instances))),
-            f"{c.get('passed', 0)} passed, {c.get('failed', 0)} failed, "
-            f"{c.get('errors', 0)} errors, {c.get('skipped', 0)} skipped",
+            str(c.items),
+            f"{c.passed} passed, {c.failed} failed, {c.errors} errors, {c.skipped} skipped",
         ),
         _card(
             "pass rate",
-            _pct(summary.get("pass_rate")),
+            _pct(summary.pass_rate),
             "" if not ci_pct else f"95% CI [{ci_pct[0]:.1%}, {ci_pct[1]:.1%}]",
         ),
-        _card("mean judge score", _fmt(judge.get("mean")), _ci(judge.get("ci"))),
-        _card("mean code match", _fmt(match.get("mean")), _ci(match.get("ci"))),
+        _card("mean judge score", _fmt(judge.mean), _ci(judge.ci)),
+        _card("mean code match", _fmt(match.mean), _ci(match.ci)),
         _card(
             "cost",
-            f"${summary.get('cost_usd', 0.0):.4f}",
-            f"{summary.get('model_calls', 0)} model calls, {summary.get('cache_hits', 0)} cached",
+            f"${summary.cost_usd:.4f}",
+            f"{summary.model_calls} model calls, {summary.cache_hits} cached",
         ),
     ]
     parts = [f'<div class="cards">{"".join(cards)}</div>']
-    modes = summary.get("failure_modes") or {}
+    modes = summary.failure_modes
     if any(modes.values()):
         rows = "".join(
             f'<tr><td>{escape(str(k))}</td><td class="num">{int(v)}</td></tr>'
@@ -159,20 +157,19 @@ def _summary_html(report: Report, summary: dict[str, Any]) -> str:
         parts.append(
             f'<h3>Failure modes</h3><table class="kv"><tr><th>mode</th><th class="num">items</th></tr>{rows}</table>'
         )
-    if judge.get("unparseable") or judge.get("unparseable_answers"):
+    if judge.unparseable or judge.unparseable_answers:
         parts.append(
-            f'<p class="note">Unparseable judge answers: {int(judge.get("unparseable_answers", 0))} '
-            f"({int(judge.get('unparseable', 0))} items without a judge score).</p>"
+            f'<p class="note">Unparseable judge answers: {judge.unparseable_answers} '
+            f"({judge.unparseable} items without a judge score).</p>"
         )
-    gates = summary.get("gates") or []
-    if gates:
+    if summary.gates:
         rows = "".join(
-            f"<tr><td>{escape(str(g.get('label')))} ({escape(str(g.get('option')))})</td>"
-            f'<td class="num">{escape(_fmt(g.get("value"), ".3f"))}</td>'
-            f'<td class="num">{escape(str(g.get("threshold")))}</td>'
-            f'<td class="{"st-passed" if g.get("passed") else "st-failed"}">'
-            f"{'met' if g.get('passed') else 'NOT MET'}</td></tr>"
-            for g in gates
+            f"<tr><td>{escape(g.label)} ({escape(g.option)})</td>"
+            f'<td class="num">{escape(_fmt(g.value, ".3f"))}</td>'
+            f'<td class="num">{escape(str(g.threshold))}</td>'
+            f'<td class="{"st-passed" if g.passed else "st-failed"}">'
+            f"{'met' if g.passed else 'NOT MET'}</td></tr>"
+            for g in summary.gates
         )
         parts.append(
             '<h3>Release gates</h3><table class="kv"><tr><th>gate</th><th class="num">value</th>'
@@ -257,7 +254,8 @@ def _table_html(report: Report) -> str:
 
 def render_html(report: Report, *, plots: bool = True) -> str:
     """The whole page as a string (see the module docstring)."""
-    summary = report.summary if report.summary.get("counts") else build_summary(report.instances)
+    # A report whose summary was not filled in (a hand-made one) gets one computed.
+    summary = report.summary if report.summary.counts.items else build_summary(report.instances)
     title = f"PAU report: {report.run.model} on {report.run.dataset}"
     data = {"instances": [instance_data(r) for r in report.instances]}
     plots_section = f"<h2>Plots</h2>{_plots_html(report)}" if plots else ""
@@ -269,7 +267,7 @@ def render_html(report: Report, *, plots: bool = True) -> str:
         f"<title>{escape(title)}</title><style>{_asset('report.css')}</style></head>\n<body>\n"
         f"<h1>{escape(title)}</h1>"
         f'<pre id="pau-errors" hidden></pre>'
-        f"<h2>Summary</h2>{_summary_html(report, summary)}"
+        f"<h2>Summary</h2>{_summary_html(summary)}"
         f"<h3>Run</h3>{_run_html(report)}\n"
         f"{plots_section}\n"
         f"<h2>Instances</h2>"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from pytest_pau.models import InstanceResult
+from pytest_pau.models import InstanceResult, PassRule
 
 WIDTH = 100
 
@@ -36,11 +36,8 @@ def failure_message(
     descriptions, the judge's rating and reasons, the first mismatching input of code
     match (expected vs got), how the agent ended, and the failure mode.
     """
-    reasons = []
-    if result.judge_score is None or result.judge_score < judge_threshold:
-        reasons.append(f"judge score {_score(result.judge_score, '.2g')} < {judge_threshold:g}")
-    if result.code_match is None or result.code_match < match_threshold:
-        reasons.append(f"code match {_score(result.code_match, '.2f')} < {match_threshold:g}")
+    rule = PassRule(judge_threshold, match_threshold)
+    reasons = rule.shortfalls(result.judge_score, result.code_match)
     head = f"{result.id}: " + (" and ".join(reasons) if reasons else "did not pass")
     mode = f"failure mode: {result.failure_mode}"
     detail = getattr(result, "failure_detail", "") or ""

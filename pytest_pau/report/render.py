@@ -8,7 +8,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from pytest_pau.models import GroupStats, RunInfo, Summary
 
 BAR_WIDTH = 30
 _PARTIALS = " ▏▎▍▌▋▊▉"
@@ -88,7 +91,7 @@ def _histogram(
         writer.line(f"{' ' * (BAR_WIDTH - len(drawn))} {count:>5}  {_pct(share):>6}")
 
 
-def _table(writer: Writer, title: str, groups: dict[str, dict[str, Any]], limit: int = 12) -> None:
+def _table(writer: Writer, title: str, groups: dict[str, GroupStats], limit: int = 12) -> None:
     if not groups:
         return
     name_w = max(12, *(len(k) for k in list(groups)[:limit]))
@@ -101,16 +104,31 @@ def _table(writer: Writer, title: str, groups: dict[str, dict[str, Any]], limit:
             writer.line(f"  ... {len(groups) - limit} more in the JSON report")
             break
         writer.line(
-            f"  {key:<{name_w}}{g['items']:>6} {g['passed']:>7} {_pct(g['pass_rate']):>7} "
-            f"{_num(g['judge_mean']):>6} {_num(g['match_mean']):>6}"
+            f"  {key:<{name_w}}{g.items:>6} {g.passed:>7} {_pct(g.pass_rate):>7} "
+            f"{_num(g.judge_mean):>6} {_num(g.match_mean):>6}"
         )
 
 
+def gate_failure_line(summary: Summary) -> str | None:
+    """The closing line of a run whose release gates failed (None when they passed)."""
+    failed = summary.failed_gates
+    if not failed:
+        return None
+    names = ", ".join(f"{g.option}={g.threshold:g}" for g in failed)
+    if not summary.counts.items:
+        # Without this the run would exit 1 with nothing saying why.
+        return (
+            f"PAU release gate failed ({names}): no PAU item produced a result "
+            "to measure (check -k/-m and --pau-limit): exit status 1"
+        )
+    return f"PAU release gate failed ({names}): exit status 1"
+
+
 def render(
-    summary: dict[str, Any],
+    summary: Summary,
     writer: Writer,
     *,
-    run: dict[str, Any] | None = None,
+    run: RunInfo | None = None,
     notes: Sequence[str] = (),
     extra_lines: Sequence[str] = (),
     unicode: bool = True,
@@ -118,7 +136,7 @@ def render(
     """Write the PAU summary block.
 
     Args:
-        summary: The dict from :func:`pytest_pau.report.summary.build_summary`.
+        summary: The run's :class:`~pytest_pau.models.Summary`.
         writer: Where to write (pytest's terminal reporter or a :class:`TextWriter`).
         run: The report's ``run`` block, for the header line (model, dataset...) and
             whether the run was interrupted.
@@ -126,126 +144,111 @@ def render(
         extra_lines: Lines from ``pytest_pau_summary_extra`` implementations.
         unicode: Draw bars with block characters (else ``#``).
     """
-    c = summary["counts"]
+    c = summary.counts
     writer.write_sep("=", "PAU summary", bold=True)
     if run:
         writer.line(
-            f"model {run.get('model')} on {run.get('dataset')}/{run.get('split')}: "
-            f"{run.get('mode')}, max {run.get('max_iterations')} iterations, "
-            f"seed {run.get('seed')}; judge {run.get('judge_model')}, "
-            f"coder {run.get('coder_model')}"
+            f"model {run.model} on {run.dataset}/{run.split}: "
+            f"{run.mode}, max {run.max_iterations} iterations, "
+            f"seed {run.seed}; judge {run.judge_model}, "
+            f"coder {run.coder_model}"
         )
-    parts = [f"{c['passed']} passed", f"{c['failed']} failed"]
-    if c["errors"]:
-        parts.append(f"{c['errors']} error{'s' if c['errors'] != 1 else ''} (infrastructure)")
-    if c["skipped"]:
-        parts.append(f"{c['skipped']} skipped")
-    head = f"items {c['items']}: " + ", ".join(parts)
-    selected = c.get("selected", c["items"])
-    if selected > c["items"]:
-        if run and run.get("interrupted"):
-            head += f"  (of {selected} selected: run interrupted)"
+    parts = [f"{c.passed} passed", f"{c.failed} failed"]
+    if c.errors:
+        parts.append(f"{c.errors} error{'s' if c.errors != 1 else ''} (infrastructure)")
+    if c.skipped:
+        parts.append(f"{c.skipped} skipped")
+    head = f"items {c.items}: " + ", ".join(parts)
+    if c.selected > c.items:
+        if run and run.interrupted:
+            head += f"  (of {c.selected} selected: run interrupted)"
         else:
-            head += f"  (of {selected} selected; {selected - c['items']} without a result)"
+            head += f"  (of {c.selected} selected; {c.selected - c.items} without a result)"
     writer.line(head)
     writer.write("pass rate    ")
-    rate = summary["pass_rate"]
+    rate = summary.pass_rate
     writer.write(
         f"{_pct(rate):>6}",
         bold=True,
         green=bool(rate and rate >= 0.5),
         red=bool(rate is not None and rate < 0.5),
     )
-    writer.line(f"  {_ci(summary['pass_rate_ci'], pct=True)}  ({c['passed']}/{c['scored']} scored)")
+    writer.line(f"  {_ci(summary.pass_rate_ci, pct=True)}  ({c.passed}/{c.scored} scored)")
 
-    j = summary["judge"]
+    j = summary.judge
     writer.line("")
-    unparseable = f"  unparseable {j['unparseable']}" if j["unparseable"] else ""
-    writer.line(
-        f"judge score  mean {_num(j['mean'])}  {_ci(j['ci'])}  n={j['n']}{unparseable}", bold=True
-    )
-    _histogram(writer, j["histogram"], ("5", "4", "3", "2", "1"), unicode=unicode, label_w=3)
-    m = summary["code_match"]
-    writer.line(f"code match   mean {_num(m['mean'])}  {_ci(m['ci'])}  n={m['n']}", bold=True)
-    _histogram(
-        writer, m["histogram"], tuple(reversed(list(m["histogram"]))), unicode=unicode, label_w=3
-    )
-    gold = summary.get("gold_code_match")
+    unparseable = f"  unparseable {j.unparseable}" if j.unparseable else ""
+    writer.line(f"judge score  mean {_num(j.mean)}  {_ci(j.ci)}  n={j.n}{unparseable}", bold=True)
+    _histogram(writer, j.histogram, ("5", "4", "3", "2", "1"), unicode=unicode, label_w=3)
+    m = summary.code_match
+    writer.line(f"code match   mean {_num(m.mean)}  {_ci(m.ci)}  n={m.n}", bold=True)
+    _histogram(writer, m.histogram, tuple(reversed(list(m.histogram))), unicode=unicode, label_w=3)
+    gold = summary.gold_code_match
     if gold:
         writer.line(
-            f"gold control: coder on the gold descriptions matches {_num(gold['mean'])} "
-            f"(n={gold['n']}), the ceiling this coder allows"
+            f"gold control: coder on the gold descriptions matches {_num(gold.mean)} "
+            f"(n={gold.n}), the ceiling this coder allows"
         )
 
     writer.line("")
-    _table(writer, "by arity", {f"arity{k}": v for k, v in summary["by_arity"].items()})
-    if len(summary["by_source"]) > 1 or run is None:
-        _table(writer, "by source", summary["by_source"])
+    _table(writer, "by arity", {f"arity{k}": v for k, v in summary.by_arity.items()})
+    if len(summary.by_source) > 1 or run is None:
+        _table(writer, "by source", summary.by_source)
     else:
-        _table(writer, "by source", summary["by_source"], limit=1)
+        _table(writer, "by source", summary.by_source, limit=1)
 
-    modes = {k: v for k, v in summary["failure_modes"].items() if v}
-    n_failed = c["failed"]
-    if n_failed:
-        writer.line(f"failure modes ({n_failed} failed)", bold=True)
+    modes = {k: v for k, v in summary.failure_modes.items() if v}
+    if c.failed:
+        writer.line(f"failure modes ({c.failed} failed)", bold=True)
         for mode, count in sorted(modes.items(), key=lambda kv: -kv[1]):
-            writer.line(f"  {mode:<26}{count:>5}  {_pct(count / n_failed):>6}")
-    if summary["infrastructure_errors"]:
+            writer.line(f"  {mode:<26}{count:>5}  {_pct(count / c.failed):>6}")
+    if summary.infrastructure_errors:
         writer.line(
-            f"infrastructure errors {summary['infrastructure_errors']} "
+            f"infrastructure errors {summary.infrastructure_errors} "
             f"(not the model's fault; not counted above)",
             yellow=True,
         )
-        for e in summary["errors"][:3]:
-            writer.line(
-                f"  {e['id']}: {str(e['error']).splitlines()[0][:110] if e['error'] else ''}"
-            )
-    for reason, count in summary.get("skipped_reasons", {}).items():
+        for e in summary.errors[:3]:
+            writer.line(f"  {e.id}: {str(e.error).splitlines()[0][:110] if e.error else ''}")
+    for reason, count in summary.skipped_reasons.items():
         writer.line(f"skipped {count}: {reason}", yellow=True)
     writer.line(
-        f"concluded {summary['concluded']}/{c['scored']}  overconfident "
-        f"{summary['overconfident']} (concluded YES and failed)  "
-        f"unparseable judge answers {j['unparseable_answers']}"
+        f"concluded {summary.concluded}/{c.scored}  overconfident "
+        f"{summary.overconfident} (concluded YES and failed)  "
+        f"unparseable judge answers {j.unparseable_answers}"
     )
-    t = summary["tokens"]
-    calls, hits = summary["model_calls"], summary["cache_hits"]
+    t = summary.tokens
+    calls, hits = summary.model_calls, summary.cache_hits
     hit_share = f" ({_pct(hits / calls)})" if calls else ""
-    wall = summary.get("wall_s")
     writer.line(
-        f"tokens {t['prompt']:,} prompt + {t['completion']:,} completion  "
-        f"cost ${summary['cost_usd']:.4f}  model calls {calls:,}, "
+        f"tokens {t.prompt:,} prompt + {t.completion:,} completion  "
+        f"cost ${summary.cost_usd:.4f}  model calls {calls:,}, "
         f"cache hits {hits:,}{hit_share}"
     )
-    writer.line(f"wall {_num(wall, '.1f')} s  (item time {summary['item_time_s']:.1f} s)")
+    writer.line(f"wall {_num(summary.wall_s, '.1f')} s  (item time {summary.item_time_s:.1f} s)")
     for note in notes:
         writer.line(f"note: {note}", yellow=True)
     for extra in extra_lines:
         writer.line(extra)
 
-    gates = summary.get("gates") or []
-    if gates:
+    if summary.gates:
         writer.line("release gates", bold=True)
-        for g in gates:
-            pct = g["name"] == "min_pass_rate"
-            fmt: Callable[[float | None], str] = _pct if pct else _num
-            stat = "95% CI low " if g["statistic"] == "ci_low" else ""
-            if g["passed"]:
+        for g in summary.gates:
+            fmt: Callable[[float | None], str] = _pct if g.is_rate else _num
+            stat = "95% CI low " if g.statistic == "ci_low" else ""
+            if g.passed:
                 writer.write("  PASS ", green=True, bold=True)
-                writer.line(
-                    f"{g['label']} >= {fmt(g['threshold'])}: {stat}{fmt(g['value'])}  "
-                    f"({g['option']})"
-                )
+                writer.line(f"{g.label} >= {fmt(g.threshold)}: {stat}{fmt(g.value)}  ({g.option})")
             else:
                 short = (
                     "no scored item"
-                    if g["value"] is None
-                    else f"short by {100 * -g['margin']:.1f} points"
-                    if pct
-                    else f"short by {_num(-g['margin'])}"
+                    if g.value is None or g.margin is None
+                    else f"short by {100 * -g.margin:.1f} points"
+                    if g.is_rate
+                    else f"short by {_num(-g.margin)}"
                 )
                 writer.write("  FAIL ", red=True, bold=True)
                 writer.line(
-                    f"{g['label']} >= {fmt(g['threshold'])}: {stat}{fmt(g['value'])}, "
-                    f"{short}  ({g['option']})",
+                    f"{g.label} >= {fmt(g.threshold)}: {stat}{fmt(g.value)}, {short}  ({g.option})",
                     red=True,
                 )

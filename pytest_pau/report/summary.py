@@ -1,35 +1,38 @@
-"""The run summary: a pure function from item results to a JSON-ready dict.
+"""The run summary: a pure function from item results to a :class:`~pytest_pau.models.Summary`.
 
 :func:`build_summary` computes everything the terminal block and the JSON report's
 ``summary`` show; :func:`evaluate_gates` turns the release-gate thresholds into
-verdicts; drawing lives in :mod:`pytest_pau.report.render` (re-exported here as
-:func:`render`). Nothing here touches pytest, so ``pau compare`` and tests can call it.
-
-Conventions:
-    * An item that errored (infrastructure) or was skipped is counted but never scored:
-      pass rate, means and histograms use the *scored* items only.
-    * A judge score that could not be parsed is a missing value (counted under
-      ``judge.unparseable``), never a number.
-    * With ``--pau-judge-samples`` > 1 the judge score is a mean; the 1-5 histogram puts
-      it in the bucket of the nearest integer (halves round up).
-    * Code match is bucketed in tenths, ``"0.0"`` = [0, 0.1) ... ``"0.9"`` = [0.9, 1),
-      plus ``"1.0"`` for perfect matches, which are usually the largest group.
+verdicts; drawing lives in :mod:`pytest_pau.report.render`. Nothing here touches pytest,
+so ``pau compare``, ``pau train`` and tests can call it. The conventions (what counts as
+scored, how histograms bucket) are documented on :mod:`pytest_pau.models.summary`.
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from pytest_pau.models import FAILURE_MODES, InstanceResult
+from pytest_pau.models import (
+    Counts,
+    FailureMode,
+    GateVerdict,
+    GoldStats,
+    GroupStats,
+    InstanceResult,
+    ItemError,
+    ItemStatus,
+    JudgeStats,
+    MatchStats,
+    Summary,
+    TokenCounts,
+)
 from pytest_pau.report.stats import bootstrap_ci, mean
 
 JUDGE_BUCKETS = ("1", "2", "3", "4", "5")
 MATCH_BUCKETS = tuple(f"{i / 10:.1f}" for i in range(11))
-MODEL_FAILURE_MODES = tuple(m for m in FAILURE_MODES if m not in ("none", "infrastructure"))
+MODEL_FAILURE_MODES: tuple[str, ...] = tuple(FailureMode.of_the_model())
 
 
 @dataclass(frozen=True)
@@ -49,14 +52,6 @@ class Gates:
         )
 
 
-def _status(r: InstanceResult) -> str:
-    if r.error is not None:
-        return "error"
-    if r.skipped is not None:
-        return "skipped"
-    return "passed" if r.passed else "failed"
-
-
 def judge_bucket(score: float) -> str:
     """The 1-5 histogram bucket of a (possibly averaged) judge score."""
     return str(min(5, max(1, math.floor(score + 0.5))))
@@ -70,24 +65,28 @@ def match_bucket(score: float) -> str:
 
 
 def _ci(values: Sequence[float | None], resamples: int) -> list[float] | None:
+    if resamples <= 0:
+        return None
     ci = bootstrap_ci(values, resamples=resamples)
     return None if ci is None else [ci[0], ci[1]]
 
 
-def _group(results: Sequence[InstanceResult]) -> dict[str, Any]:
-    scored = [r for r in results if _status(r) in ("passed", "failed")]
+def _group(results: Sequence[InstanceResult]) -> GroupStats:
+    scored = [r for r in results if r.scored]
     passed = sum(r.passed for r in scored)
-    return {
-        "items": len(results),
-        "scored": len(scored),
-        "passed": passed,
-        "pass_rate": passed / len(scored) if scored else None,
-        "judge_mean": mean([r.judge_score for r in scored]),
-        "match_mean": mean([r.code_match for r in scored]),
-    }
+    return GroupStats(
+        items=len(results),
+        scored=len(scored),
+        passed=passed,
+        pass_rate=passed / len(scored) if scored else None,
+        judge_mean=mean([r.judge_score for r in scored]),
+        match_mean=mean([r.code_match for r in scored]),
+    )
 
 
-def _breakdown(results: Sequence[InstanceResult], keys_of: Any) -> dict[str, dict[str, Any]]:
+def _breakdown(
+    results: Sequence[InstanceResult], keys_of: Callable[[InstanceResult], Iterable[object]]
+) -> dict[str, GroupStats]:
     groups: dict[str, list[InstanceResult]] = {}
     for r in results:
         for key in keys_of(r):
@@ -102,8 +101,8 @@ def build_summary(
     wall_s: float | None = None,
     selected: int | None = None,
     resamples: int = 10_000,
-) -> dict[str, Any]:
-    """Aggregate item results into the summary dict (the JSON report's ``summary``).
+) -> Summary:
+    """Aggregate item results into the :class:`~pytest_pau.models.Summary`.
 
     Args:
         results: One result per instance, in report order.
@@ -112,14 +111,11 @@ def build_summary(
         selected: How many items were selected to run (more than ``len(results)`` when
             the run was interrupted, or when some selected items produced no result, e.g.
             skipped by a ``skip`` mark or errored in another fixture before evaluation).
-        resamples: Bootstrap resamples for the 95% intervals.
-
-    Returns:
-        A dict of plain JSON types; see the module docstring for the conventions.
+        resamples: Bootstrap resamples for the 95% intervals; 0 computes none.
     """
     results = list(results)
-    statuses = Counter(_status(r) for r in results)
-    scored = [r for r in results if _status(r) in ("passed", "failed")]
+    statuses = Counter(r.status for r in results)
+    scored = [r for r in results if r.scored]
     failed = [r for r in scored if not r.passed]
 
     judge_values = [r.judge_score for r in scored]
@@ -137,114 +133,105 @@ def build_summary(
     for r in failed:
         # A failed item left at "none" (e.g. a user test with its own assertion) still
         # failed: count it visibly rather than dropping it.
-        mode = "unclassified" if r.failure_mode == "none" else r.failure_mode
+        mode = "unclassified" if r.failure_mode == FailureMode.NONE else str(r.failure_mode)
         modes[mode] = modes.get(mode, 0) + 1
 
     gold = [r.gold_code_match for r in scored if r.gold_code_match is not None]
     skip_reasons = Counter(r.skipped for r in results if r.skipped is not None)
 
-    summary: dict[str, Any] = {
-        "counts": {
-            "selected": selected if selected is not None else len(results),
-            "items": len(results),
-            "scored": len(scored),
-            "passed": statuses["passed"],
-            "failed": statuses["failed"],
-            "errors": statuses["error"],
-            "skipped": statuses["skipped"],
-        },
-        "pass_rate": (statuses["passed"] / len(scored)) if scored else None,
-        "pass_rate_ci": _ci([float(r.passed) for r in scored], resamples),
-        "judge": {
-            "mean": mean(judge_values),
-            "ci": _ci(judge_values, resamples),
-            "n": sum(v is not None for v in judge_values),
-            "unparseable": sum(v is None for v in judge_values),
-            "unparseable_answers": sum(r.judge_unparseable for r in results),
-            "histogram": judge_hist,
-        },
-        "code_match": {
-            "mean": mean(match_values),
-            "ci": _ci(match_values, resamples),
-            "n": sum(v is not None for v in match_values),
-            "missing": sum(v is None for v in match_values),
-            "histogram": match_hist,
-        },
-        "gold_code_match": {"mean": mean(gold), "n": len(gold)} if gold else None,
-        "failure_modes": modes,
-        "infrastructure_errors": statuses["error"],
-        "errors": [{"id": r.id, "error": r.error} for r in results if r.error is not None],
-        "skipped_reasons": dict(skip_reasons),
-        "concluded": sum(r.concluded for r in scored),
-        "overconfident": sum(r.overconfident for r in scored),
-        "n_queries_mean": mean([float(r.n_queries) for r in scored]),
-        "tokens": {
-            "prompt": sum(r.tokens.get("prompt", 0) for r in results),
-            "completion": sum(r.tokens.get("completion", 0) for r in results),
-        },
-        "cost_usd": sum(r.cost_usd for r in results),
-        "model_calls": sum(r.model_calls for r in results),
-        "cache_hits": sum(r.cache_hits for r in results),
-        "item_time_s": sum(r.duration_s for r in results),
-        "wall_s": wall_s,
-        "by_arity": _breakdown(results, lambda r: [r.arity]),
-        "by_source": _breakdown(results, lambda r: [r.source]),
-        "by_tag": _breakdown(results, lambda r: r.tags),
-    }
-    verdicts = evaluate_gates(summary, gates or Gates())
-    summary["gates"] = verdicts
-    summary["gates_passed"] = all(g["passed"] for g in verdicts)
+    summary = Summary(
+        counts=Counts(
+            selected=selected if selected is not None else len(results),
+            items=len(results),
+            scored=len(scored),
+            passed=statuses[ItemStatus.PASSED],
+            failed=statuses[ItemStatus.FAILED],
+            errors=statuses[ItemStatus.ERROR],
+            skipped=statuses[ItemStatus.SKIPPED],
+        ),
+        pass_rate=(statuses[ItemStatus.PASSED] / len(scored)) if scored else None,
+        pass_rate_ci=_ci([float(r.passed) for r in scored], resamples),
+        judge=JudgeStats(
+            mean=mean(judge_values),
+            ci=_ci(judge_values, resamples),
+            n=sum(v is not None for v in judge_values),
+            unparseable=sum(v is None for v in judge_values),
+            unparseable_answers=sum(r.judge_unparseable for r in results),
+            histogram=judge_hist,
+        ),
+        code_match=MatchStats(
+            mean=mean(match_values),
+            ci=_ci(match_values, resamples),
+            n=sum(v is not None for v in match_values),
+            missing=sum(v is None for v in match_values),
+            histogram=match_hist,
+        ),
+        gold_code_match=GoldStats(mean=mean(gold), n=len(gold)) if gold else None,
+        failure_modes=modes,
+        infrastructure_errors=statuses[ItemStatus.ERROR],
+        errors=[ItemError(id=r.id, error=r.error) for r in results if r.error is not None],
+        skipped_reasons={str(k): v for k, v in skip_reasons.items()},
+        concluded=sum(r.concluded for r in scored),
+        overconfident=sum(r.overconfident for r in scored),
+        n_queries_mean=mean([float(r.n_queries) for r in scored]),
+        tokens=TokenCounts(
+            prompt=sum(r.tokens.get("prompt", 0) for r in results),
+            completion=sum(r.tokens.get("completion", 0) for r in results),
+        ),
+        cost_usd=sum(r.cost_usd for r in results),
+        model_calls=sum(r.model_calls for r in results),
+        cache_hits=sum(r.cache_hits for r in results),
+        item_time_s=sum(r.duration_s for r in results),
+        wall_s=wall_s,
+        by_arity=_breakdown(results, lambda r: [r.arity]),
+        by_source=_breakdown(results, lambda r: [r.source]),
+        by_tag=_breakdown(results, lambda r: r.tags),
+    )
+    summary.gates = evaluate_gates(summary, gates or Gates())
+    summary.gates_passed = all(g.passed for g in summary.gates)
     return summary
 
 
-#: gate key -> (summary path, human name, option)
-GATE_TABLE: dict[str, tuple[tuple[str, ...], str, str]] = {
-    "min_mean_judge": (("judge",), "mean judge score", "--pau-min-mean-judge"),
-    "min_pass_rate": (("pass_rate",), "pass rate", "--pau-min-pass-rate"),
-    "min_mean_match": (("code_match",), "mean code match", "--pau-min-mean-match"),
+#: gate key -> (human name, option)
+GATE_TABLE: dict[str, tuple[str, str]] = {
+    "min_mean_judge": ("mean judge score", "--pau-min-mean-judge"),
+    "min_pass_rate": ("pass rate", "--pau-min-pass-rate"),
+    "min_mean_match": ("mean code match", "--pau-min-mean-match"),
 }
 
 
-def evaluate_gates(summary: dict[str, Any], gates: Gates) -> list[dict[str, Any]]:
+def _measured(summary: Summary, name: str) -> tuple[float | None, list[float] | None]:
+    if name == "min_pass_rate":
+        return summary.pass_rate, summary.pass_rate_ci
+    if name == "min_mean_judge":
+        return summary.judge.mean, summary.judge.ci
+    return summary.code_match.mean, summary.code_match.ci
+
+
+def evaluate_gates(summary: Summary, gates: Gates) -> list[GateVerdict]:
     """Verdicts of the configured release gates on a summary.
 
     A gate compares the mean (or, with ``gates.on_ci``, the lower bound of its 95%
     interval) with its threshold; it fails when the value is below the threshold or
     cannot be computed (no scored item), since a release is then unverified.
-
-    Returns:
-        One dict per configured gate: ``name``, ``label``, ``option``, ``threshold``,
-        ``statistic`` (``mean`` or ``ci_low``), ``value``, ``margin`` and ``passed``.
     """
     verdicts = []
-    for name, (path, label, option) in GATE_TABLE.items():
+    for name, (label, option) in GATE_TABLE.items():
         threshold = getattr(gates, name)
         if threshold is None:
             continue
-        if name == "min_pass_rate":
-            mean_value, ci = summary["pass_rate"], summary["pass_rate_ci"]
-        else:
-            block = summary[path[0]]
-            mean_value, ci = block["mean"], block["ci"]
+        mean_value, ci = _measured(summary, name)
         value = (ci[0] if ci else None) if gates.on_ci else mean_value
-        passed = value is not None and value >= threshold - 1e-12
         verdicts.append(
-            {
-                "name": name,
-                "label": label,
-                "option": option,
-                "threshold": threshold,
-                "statistic": "ci_low" if gates.on_ci else "mean",
-                "value": value,
-                "margin": None if value is None else value - threshold,
-                "passed": passed,
-            }
+            GateVerdict(
+                name=name,
+                label=label,
+                option=option,
+                threshold=threshold,
+                statistic="ci_low" if gates.on_ci else "mean",
+                value=value,
+                margin=None if value is None else value - threshold,
+                passed=value is not None and value >= threshold - 1e-12,
+            )
         )
     return verdicts
-
-
-def render(summary: dict[str, Any], writer: Any, **kwargs: Any) -> None:
-    """Draw ``summary`` with ``writer`` (see :func:`pytest_pau.report.render.render`)."""
-    from pytest_pau.report.render import render as _render
-
-    _render(summary, writer, **kwargs)

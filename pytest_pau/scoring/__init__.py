@@ -9,7 +9,7 @@ from pytest_pau.scoring.coder import (
     extract_code,
     run_code,
 )
-from pytest_pau.scoring.evaluator import EvalConfig, Evaluator
+from pytest_pau.scoring.evaluator import Evaluator
 from pytest_pau.scoring.failure import (
     CLASSIFIER_LABELS,
     SelfContradiction,
@@ -23,7 +23,6 @@ from pytest_pau.scoring.judge import Judge
 __all__ = [
     "CLASSIFIER_LABELS",
     "Coder",
-    "EvalConfig",
     "Evaluator",
     "Judge",
     "SelfContradiction",

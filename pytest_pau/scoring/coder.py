@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from pytest_pau.agent.state import Observation, example_observation
+from pytest_pau.llm.caps import DEFAULT_CAPS
 from pytest_pau.models import CallResult, CodeMatchResult, Example, Mismatch, Usage
 from pytest_pau.prompting import render, strip_think
 
@@ -245,7 +246,9 @@ class Coder:
         max_tokens: Cap on the coder's answer.
     """
 
-    def __init__(self, client: SupportsComplete, *, seed: int = 0, max_tokens: int = 768) -> None:
+    def __init__(
+        self, client: SupportsComplete, *, seed: int = 0, max_tokens: int = DEFAULT_CAPS.coder
+    ) -> None:
         self.client = client
         self.seed = seed
         self.max_tokens = max_tokens

@@ -4,62 +4,34 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING
 
-from pydantic import BaseModel, ConfigDict, Field
-
-from pytest_pau.agent import PSEUDO_MODELS, Agent, GenerationSettings, make_agent
+from pytest_pau.agent import PSEUDO_MODELS, Agent, make_agent
 from pytest_pau.errors import BudgetExceeded, ConfigError, PauError
-from pytest_pau.models import FAILURE_MODES, CallResult, Example, InstanceResult, Usage
+from pytest_pau.llm.caps import DEFAULT_CAPS, TokenCaps
+from pytest_pau.models import (
+    CallResult,
+    Example,
+    FailureMode,
+    InstanceResult,
+    PassRule,
+    Usage,
+)
 from pytest_pau.scoring.coder import Coder, CodeRunner, run_code
 from pytest_pau.scoring.failure import classify_failure, mostly_format_failures, self_contradiction
 from pytest_pau.scoring.judge import Judge
 
 if TYPE_CHECKING:
+    from pytest_pau.llm import Budget
     from pytest_pau.llm.protocol import SupportsComplete
     from pytest_pau.models import Instance, Trajectory
+    from pytest_pau.settings import PauSettings
 
 ClientFactory = Callable[[str, "str | None"], "SupportsComplete"]
 """``(model, api_base) -> client``; the default builds :func:`pytest_pau.llm.make_client`."""
 ClassifyHook = Callable[..., "str | None"]
 """Called as ``hook(instance=..., trajectory=..., result=...)`` for a failed item; returns a
 failure-mode label or None to let the built-in classification decide."""
-
-
-class EvalConfig(BaseModel):
-    """Every ``--pau-*`` setting that affects how one item is run and scored."""
-
-    model_config = ConfigDict(arbitrary_types_allowed=True, protected_namespaces=())
-
-    model: str
-    """The model under test (``--pau-model``), or ``oracle``/``null``."""
-    api_base: str | None = None
-    judge_model: str = "local"
-    judge_api_base: str | None = None
-    coder_model: str = "local"
-    coder_api_base: str | None = None
-    mode: Literal["interactive", "incontext"] = "interactive"
-    max_iterations: int = Field(default=20, ge=1)
-    seed: int = 0
-    judge_samples: int = Field(default=1, ge=1)
-    judge_logprobs: bool = False
-    """Also compute the logprob-weighted judge rating where the provider gives logprobs."""
-    gold_control: bool = False
-    judge_threshold: float = 3.0
-    """An item passes with a judge score at or above this..."""
-    match_threshold: float = 0.8
-    """...and a code match at or above this."""
-    sandbox: str = "wasm"
-    cache_dir: Path | None = None
-    no_cache: bool = False
-    max_cost_usd: float | None = None
-    budget: Any = Field(default=None, exclude=True)
-    """A shared :class:`pytest_pau.llm.Budget`; one is made from ``max_cost_usd`` if unset."""
-    agent_settings: GenerationSettings | None = None
-    """Token caps and temperature of the agent's calls (defaults keep turns short)."""
-    judge_max_tokens: int = Field(default=256, ge=1)
-    coder_max_tokens: int = Field(default=768, ge=1)
 
 
 class Evaluator:
@@ -72,8 +44,11 @@ class Evaluator:
     and counted in ``judge_unparseable``; it is never turned into a score or a failure.
 
     Args:
-        config: The settings.
-        agent: An agent to use instead of ``make_agent(config.model, ...)`` (the plugin's
+        settings: The run's ``--pau-*`` settings (``model`` is the model under test).
+        budget: The run's shared :class:`pytest_pau.llm.Budget` (under xdist, one ledger
+            for all workers); one is made from ``settings.max_cost_usd`` when None.
+        caps: Visible-answer token caps of every kind of call.
+        agent: An agent to use instead of ``make_agent(settings.model, ...)`` (the plugin's
             ``pytest_pau_make_agent`` hook).
         classify_hook: Consulted first for failed items (``pytest_pau_classify_failure``).
         client_factory: Builds model clients; tests and benchmarks inject fakes here.
@@ -81,20 +56,25 @@ class Evaluator:
 
     def __init__(
         self,
-        config: EvalConfig,
+        settings: PauSettings,
         *,
+        budget: Budget | None = None,
+        caps: TokenCaps = DEFAULT_CAPS,
         agent: Agent | None = None,
         classify_hook: ClassifyHook | None = None,
         client_factory: ClientFactory | None = None,
     ) -> None:
-        self.config = config
+        if settings.model is None:
+            raise ConfigError("Evaluator: settings.model is None; name the model under test")
+        self.settings = settings
+        self.caps = caps
         self._agent = agent
         self.classify_hook = classify_hook
         self._factory = client_factory
         self._clients: dict[tuple[str, str | None], SupportsComplete] = {}
         self._judge: Judge | None = None
         self._coder: Coder | None = None
-        self._budget = config.budget
+        self._budget = budget
 
     # -- lazily built parts ------------------------------------------------------------
     def client(self, model: str, api_base: str | None = None) -> SupportsComplete:
@@ -106,13 +86,14 @@ class Evaluator:
             else:
                 from pytest_pau.llm import Budget, make_client
 
-                if self._budget is None and self.config.max_cost_usd is not None:
-                    self._budget = Budget(self.config.max_cost_usd)
+                s = self.settings
+                if self._budget is None and s.max_cost_usd is not None:
+                    self._budget = Budget(s.max_cost_usd)
                 self._clients[key] = make_client(
                     model,
                     api_base=api_base,
-                    cache_dir=self.config.cache_dir,
-                    no_cache=self.config.no_cache,
+                    cache_dir=s.cache_dir,
+                    no_cache=s.no_cache,
                     budget=self._budget,
                 )
         return self._clients[key]
@@ -121,15 +102,16 @@ class Evaluator:
     def agent(self) -> Agent:
         """The agent under test."""
         if self._agent is None:
-            c = self.config
-            client = None if c.model in PSEUDO_MODELS else self.client(c.model, c.api_base)
+            s = self.settings
+            model = s.model or ""
+            client = None if model in PSEUDO_MODELS else self.client(model, s.api_base)
             self._agent = make_agent(
-                c.model,
+                model,
                 client=client,
-                mode=c.mode,
-                max_iterations=c.max_iterations,
-                seed=c.seed,
-                settings=c.agent_settings,
+                mode=s.mode,
+                max_iterations=s.max_iterations,
+                seed=s.seed,
+                caps=self.caps,
             )
         return self._agent
 
@@ -142,13 +124,13 @@ class Evaluator:
     def judge(self) -> Judge:
         """The judge."""
         if self._judge is None:
-            c = self.config
+            s = self.settings
             self._judge = Judge(
-                self.client(c.judge_model, c.judge_api_base),
-                samples=c.judge_samples,
-                use_logprobs=c.judge_logprobs,
-                seed=c.seed,
-                max_tokens=c.judge_max_tokens,
+                self.client(s.judge_model, s.judge_api_base),
+                samples=s.judge_samples,
+                use_logprobs=s.judge_logprobs,
+                seed=s.seed,
+                max_tokens=self.caps.judge,
             )
         return self._judge
 
@@ -156,11 +138,11 @@ class Evaluator:
     def coder(self) -> Coder:
         """The coder."""
         if self._coder is None:
-            c = self.config
+            s = self.settings
             self._coder = Coder(
-                self.client(c.coder_model, c.coder_api_base),
-                seed=c.seed,
-                max_tokens=c.coder_max_tokens,
+                self.client(s.coder_model, s.coder_api_base),
+                seed=s.seed,
+                max_tokens=self.caps.coder,
             )
         return self._coder
 
@@ -198,11 +180,9 @@ class Evaluator:
         except ConfigError:
             raise
         except PauError as exc:
-            if not exc.infrastructure:
-                raise
             result.passed = False
             result.overconfident = False
-            result.failure_mode = "infrastructure"
+            result.failure_mode = FailureMode.INFRASTRUCTURE
             result.error = f"{type(exc).__name__}: {exc}"
         result.tokens = {"prompt": usage.prompt_tokens, "completion": usage.completion_tokens}
         result.cost_usd = usage.cost_usd
@@ -220,14 +200,14 @@ class Evaluator:
     ) -> None:
         from pytest_pau.sandbox import Sandbox
 
-        c = self.config
+        s = self.settings
         progress("explore")
         # The agent's client counts every call; if the episode ends in an exception
         # (budget spent, provider outage) the calls it already made still cost money.
         client_usage = getattr(getattr(self.agent, "client", None), "usage", None)
         before = client_usage.model_copy() if isinstance(client_usage, Usage) else None
         try:
-            with Sandbox(instance.code, backend=c.sandbox) as box:
+            with Sandbox(instance.code, backend=s.sandbox) as box:
                 traj = self.agent.run(instance, box)
         except PauError:
             if before is not None:
@@ -258,38 +238,37 @@ class Evaluator:
         usage.add(used)
         # One live sandbox for the coder's code serves code match and, for a failed
         # item, the self-contradiction check.
-        with CodeRunner(code, backend=c.sandbox) as runner:
+        with CodeRunner(code, backend=s.sandbox) as runner:
             matched = run_code(code, instance.test_examples, runner=runner)
             result.code_match = matched.score
             result.code = matched.code
             result.mismatches = list(matched.mismatches)
             if matched.error:
                 result.failure_detail = f"code match 0: {matched.error}"
-            if c.gold_control:
+            if s.gold_control:
                 gold = self.coder.code_match(
-                    instance, instance.description, observed, backend=c.sandbox
+                    instance, instance.description, observed, backend=s.sandbox
                 )
                 usage.add(gold.usage)
                 result.gold_code_match = gold.score
 
             if judged.score is None:
-                result.failure_mode = "infrastructure"
+                result.failure_mode = FailureMode.INFRASTRUCTURE
                 result.error = (
-                    f"the judge ({c.judge_model}) gave no parseable 'Rating: N' in "
+                    f"the judge ({s.judge_model}) gave no parseable 'Rating: N' in "
                     f"{judged.unparseable} of {len(judged.ratings)} answers, even after a "
                     "retry; the item is left unscored. Use a stronger --pau-judge-model."
                 )
                 return
-            result.passed = judged.score >= c.judge_threshold and (
-                matched.score is not None and matched.score >= c.match_threshold
-            )
+            rule = PassRule(s.judge_threshold, s.match_threshold)
+            result.passed = rule.passes(judged.score, matched.score)
             if result.passed:
-                result.failure_mode = "none"
+                result.failure_mode = FailureMode.NONE
                 return
             result.overconfident = traj.concluded
             progress("classify")
             mode, detail = self._classify(instance, traj, result, usage, runner)
-        result.failure_mode = mode  # type: ignore[assignment]
+        result.failure_mode = FailureMode(mode)
         result.failure_detail = "; ".join(x for x in (detail, result.failure_detail) if x)
 
     def _classify(
@@ -303,7 +282,7 @@ class Evaluator:
         if self.classify_hook is not None:
             label = self.classify_hook(instance=instance, trajectory=traj, result=result)
             if label is not None:
-                allowed = [m for m in FAILURE_MODES if m not in ("none", "infrastructure")]
+                allowed = [str(m) for m in FailureMode.of_the_model()]
                 if label not in allowed:
                     raise ConfigError(
                         f"pytest_pau_classify_failure returned {label!r} for {instance.id}; "
@@ -312,18 +291,22 @@ class Evaluator:
                 return label, "from the pytest_pau_classify_failure hook"
         check = self_contradiction(result.code, traj, runner=runner)
         if check.fired:
-            return "self_contradiction", check.detail()
+            return FailureMode.SELF_CONTRADICTION, check.detail()
         if mostly_format_failures(traj):
             acts = [s for s in traj.steps if s.kind == "act"]
             bad = sum(1 for s in acts if s.format_error is not None)
-            return "format_following", f"{bad} of {len(acts)} act replies had no readable input"
-        c = self.config
+            return (
+                FailureMode.FORMAT_FOLLOWING,
+                f"{bad} of {len(acts)} act replies had no readable input",
+            )
+        s = self.settings
         label, parsed, used = classify_failure(
-            self.client(c.judge_model, c.judge_api_base),
+            self.client(s.judge_model, s.judge_api_base),
             instance,
             traj,
             traj.prediction,
-            seed=c.seed,
+            seed=s.seed,
+            max_tokens=self.caps.classify,
         )
         usage.add(used)
         if parsed:

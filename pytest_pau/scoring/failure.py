@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from pytest_pau.agent.state import Observation
-from pytest_pau.models import Mismatch, Usage
+from pytest_pau.llm.caps import DEFAULT_CAPS
+from pytest_pau.models import FailureMode, Mismatch, Usage
 from pytest_pau.prompting import render, strip_think
 from pytest_pau.scoring.coder import CodeRunner, as_examples, check_code, run_code
 
@@ -25,13 +26,17 @@ if TYPE_CHECKING:
     from pytest_pau.llm.protocol import SupportsComplete
     from pytest_pau.models import Instance, Trajectory
 
-CLASSIFIER_LABELS: tuple[str, ...] = (
-    "insufficient_exploration",
-    "reasoning_error",
-    "format_following",
-    "hallucination",
+#: What the classifier model may answer: the failure modes no deterministic check decides.
+CLASSIFIER_LABELS: tuple[str, ...] = tuple(
+    str(m)
+    for m in (
+        FailureMode.INSUFFICIENT_EXPLORATION,
+        FailureMode.REASONING_ERROR,
+        FailureMode.FORMAT_FOLLOWING,
+        FailureMode.HALLUCINATION,
+    )
 )
-DEFAULT_LABEL = "insufficient_exploration"
+DEFAULT_LABEL = str(FailureMode.INSUFFICIENT_EXPLORATION)
 #: Calls shown to the classifier: the most recent ones, as the agent itself saw them.
 MAX_CLASSIFIER_CALLS = 20
 _LABEL_LINE = re.compile(r"label\s*[*_`]*\s*:\s*[*_`]*\s*([a-z_ -]+)", re.IGNORECASE)
@@ -160,7 +165,7 @@ def classify_failure(
     prediction: str,
     *,
     seed: int = 0,
-    max_tokens: int = 64,
+    max_tokens: int = DEFAULT_CAPS.classify,
 ) -> tuple[str, bool, Usage]:
     """Ask the classifier model why the item failed.
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import statistics
 from typing import TYPE_CHECKING
 
+from pytest_pau.llm.caps import DEFAULT_CAPS
 from pytest_pau.models import JudgeResult, Usage
 from pytest_pau.prompting import explanation_of, parse_rating, render
 
@@ -53,7 +54,7 @@ class Judge:
         samples: int = 1,
         use_logprobs: bool = False,
         seed: int = 0,
-        max_tokens: int = 256,
+        max_tokens: int = DEFAULT_CAPS.judge,
     ) -> None:
         if samples < 1:
             raise ValueError(f"Judge(samples=...): expected at least 1, got {samples!r}")

@@ -6,6 +6,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from pytest_pau.llm.caps import DEFAULT_CAPS, TokenCaps
+from pytest_pau.settings import DEFAULTS
 from pytest_pau.train.rewards import RewardConfig, RewardVariant
 
 
@@ -19,10 +21,8 @@ class TrainSpec(BaseModel):
     critic: str = "local"
     """``--critic``: any model the llm client accepts (the code-match variant's coder too)."""
     critic_api_base: str | None = None
-    critic_tokens: int = Field(96, ge=8)
-    """Cap on each critic answer: a short justification and the ``Rating: N`` line."""
-    dataset: str = "builtin"
-    split: str = "test"
+    dataset: str = DEFAULTS.dataset
+    split: str = DEFAULTS.split
     select: str | None = None
     """``--select``: keep instances whose id or tags contain this text (like a simple ``-k``)."""
     limit: int | None = Field(None, ge=1)
@@ -37,12 +37,11 @@ class TrainSpec(BaseModel):
     lr: float = Field(1e-4, gt=0)
     lora_rank: int = Field(16, ge=1)
     lora_alpha: int = Field(16, ge=1)
-    seed: int = 0
-    max_turns: int = Field(20, ge=1)
-    """Iterations per episode (reason, act, reflect each): the benchmark's 20 by default."""
-    reason_tokens: int = Field(256, ge=1)
-    act_tokens: int = Field(128, ge=1)
-    reflect_tokens: int = Field(384, ge=1)
+    seed: int = DEFAULTS.seed
+    max_iterations: int = Field(DEFAULTS.max_iterations, ge=1)
+    """Iterations per episode (reason, act, reflect each): ``--pau-max-iterations``'s."""
+    caps: TokenCaps = DEFAULT_CAPS
+    """Token caps of the policy's turns (reason, act, reflect) and of the critic's answers."""
     temperature: float = Field(1.0, ge=0)
     micro_batch: int = Field(4, ge=1)
     """Sequences per forward/backward pass of the update (memory vs speed)."""
@@ -57,18 +56,20 @@ class TrainSpec(BaseModel):
     threads: int | None = Field(None, ge=1)
     """torch CPU threads (``torch.set_num_threads``); None keeps torch's default
     (``tiny-random`` always uses one)."""
-    sandbox: str = "wasm"
+    sandbox: str = DEFAULTS.sandbox
     cache_dir: Path | None = None
-    no_cache: bool = False
+    """The model-call cache; None: ``.pau_cache`` in the current folder."""
+    no_cache: bool = DEFAULTS.no_cache
     rewards: RewardConfig = Field(default_factory=RewardConfig)
 
     def max_new_tokens(self) -> dict[str, int]:
         """Token caps per turn kind."""
-        return {
-            "reason": self.reason_tokens,
-            "act": self.act_tokens,
-            "reflect": self.reflect_tokens,
-        }
+        return {"reason": self.caps.reason, "act": self.caps.act, "reflect": self.caps.reflect}
+
+    @property
+    def model_cache_dir(self) -> Path:
+        """Where model answers are cached: ``--cache-dir``, else ``./.pau_cache`` as the plugin's."""
+        return self.cache_dir if self.cache_dir is not None else Path(".pau_cache")
 
     @property
     def privileged(self) -> bool:

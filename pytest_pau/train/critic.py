@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from pytest_pau.llm.caps import DEFAULT_CAPS
 from pytest_pau.models import Usage
 from pytest_pau.prompting import parse_rating, render
 
@@ -64,7 +65,7 @@ class Critic:
         *,
         privileged: bool = True,
         seed: int = 0,
-        max_tokens: int = 96,
+        max_tokens: int = DEFAULT_CAPS.critic,
     ) -> None:
         self.client = client
         self.privileged = privileged

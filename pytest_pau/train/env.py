@@ -32,6 +32,7 @@ from pytest_pau.agent import (
 )
 from pytest_pau.errors import ConfigError
 from pytest_pau.prompting import strip_think
+from pytest_pau.settings import DEFAULTS
 from pytest_pau.train.rewards import (
     REWARD_VARIANTS,
     RewardConfig,
@@ -86,7 +87,7 @@ class PauEnv:
         critic: Rates plans and hypotheses (:class:`Critic` or :class:`CodeMatchCritic`).
         variant: ``aac``, ``final``, ``sym-info`` or ``code-match`` (the critic passed in
             must match: privileged for aac/final, not for sym-info, code match for code-match).
-        max_turns: The iteration limit (each iteration is reason, act and reflect).
+        max_iterations: The iteration limit (each iteration is reason, act and reflect).
         config: The reward constants.
         sandbox: A sandbox to share (K rollouts of one instance can use one); by default
             the environment opens its own and closes it in :meth:`close`.
@@ -99,7 +100,7 @@ class PauEnv:
         *,
         critic: SupportsCritic,
         variant: str = "aac",
-        max_turns: int = 20,
+        max_iterations: int = DEFAULTS.max_iterations,
         config: RewardConfig | None = None,
         sandbox: SupportsCall | None = None,
         backend: str = "wasm",
@@ -108,12 +109,14 @@ class PauEnv:
             raise ConfigError(
                 f"--reward: expected one of {', '.join(REWARD_VARIANTS)}, got {variant!r}"
             )
-        if max_turns < 1:
-            raise ConfigError(f"--max-turns: expected a positive integer, got {max_turns!r}")
+        if max_iterations < 1:
+            raise ConfigError(
+                f"PauEnv(max_iterations={max_iterations!r}): expected a positive integer"
+            )
         self.instance = instance
         self.critic = critic
         self.variant = variant
-        self.max_turns = max_turns
+        self.max_iterations = max_iterations
         self.config = config or RewardConfig()
         self.backend = backend
         self._sandbox = sandbox
@@ -124,7 +127,7 @@ class PauEnv:
     # -- episode --------------------------------------------------------------------------
     def reset(self) -> list[dict[str, str]]:
         """Start a fresh episode; returns the first prompt (a reasoning turn)."""
-        self.state = EpisodeState.from_instance(self.instance, max_iterations=self.max_turns)
+        self.state = EpisodeState.from_instance(self.instance, max_iterations=self.max_iterations)
         self.phase: Phase = "reason"
         self.rewards: list[StepReward] = []
         self.observed: list[tuple[str, CallResult]] = []

@@ -8,7 +8,6 @@ model serves as judge and coder.
 
 from __future__ import annotations
 
-import statistics
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -20,47 +19,45 @@ if TYPE_CHECKING:
 def evaluate_policy(
     policy: Policy, heldout: list[Instance], spec: TrainSpec, *, critic_client: Any = None
 ) -> dict[str, Any]:
-    """Score ``policy`` on ``heldout``; returns ``eval_*`` metrics for the step's record."""
-    from pytest_pau.agent import GenerationSettings, InteractiveAgent
-    from pytest_pau.scoring import EvalConfig, Evaluator
+    """Score ``policy`` on ``heldout``; returns ``eval_*`` metrics for the step's record.
+
+    The numbers are the benchmark summary's own (:func:`pytest_pau.report.summary.build_summary`):
+    errors and skips are counted apart and never enter the pass rate or the means.
+    """
+    from pytest_pau.agent import InteractiveAgent
+    from pytest_pau.report.summary import build_summary
+    from pytest_pau.scoring import Evaluator
+    from pytest_pau.settings import PauSettings
     from pytest_pau.train.serve import PolicyClient
 
-    settings = GenerationSettings(
-        temperature=0.0,
-        reason_max_tokens=spec.reason_tokens,
-        act_max_tokens=spec.act_tokens,
-        reflect_max_tokens=spec.reflect_tokens,
-    )
     agent = InteractiveAgent(
-        PolicyClient(policy), max_iterations=spec.max_turns, seed=spec.seed, settings=settings
+        PolicyClient(policy), max_iterations=spec.max_iterations, seed=spec.seed, caps=spec.caps
     )
-    config = EvalConfig(
+    settings = PauSettings(
         model="pau-policy",
         judge_model=spec.critic,
         judge_api_base=spec.critic_api_base,
         coder_model=spec.critic,
         coder_api_base=spec.critic_api_base,
-        max_iterations=spec.max_turns,
+        max_iterations=spec.max_iterations,
         seed=spec.seed,
         sandbox=spec.sandbox,
-        cache_dir=spec.cache_dir,
+        cache_dir=spec.model_cache_dir,
         no_cache=spec.no_cache,
-        agent_settings=settings,
     )
     factory = (lambda _model, _base: critic_client) if critic_client is not None else None
-    evaluator = Evaluator(config, agent=agent, client_factory=factory)
+    evaluator = Evaluator(settings, caps=spec.caps, agent=agent, client_factory=factory)
     was_training = policy.model.training
     policy.model.eval()
     try:
         results = [evaluator.evaluate(instance) for instance in heldout]
     finally:
         policy.model.train(was_training)
-    judged = [r.judge_score for r in results if r.judge_score is not None]
-    matched = [r.code_match for r in results if r.code_match is not None]
+    summary = build_summary(results, resamples=0)
     return {
         "eval_instances": len(results),
-        "eval_judge_mean": statistics.fmean(judged) if judged else None,
-        "eval_code_match_mean": statistics.fmean(matched) if matched else None,
-        "eval_pass_rate": sum(r.passed for r in results) / len(results) if results else None,
-        "eval_errors": sum(1 for r in results if r.error),
+        "eval_judge_mean": summary.judge.mean,
+        "eval_code_match_mean": summary.code_match.mean,
+        "eval_pass_rate": summary.pass_rate,
+        "eval_errors": summary.counts.errors,
     }

@@ -74,7 +74,7 @@ def run_group(
     critic: SupportsCritic,
     variant: str,
     samples: int,
-    max_turns: int,
+    max_iterations: int,
     config: RewardConfig,
     sandbox: SupportsCall,
     max_new_tokens: dict[str, int],
@@ -88,7 +88,7 @@ def run_group(
             instance,
             critic=critic,
             variant=variant,
-            max_turns=max_turns,
+            max_iterations=max_iterations,
             config=config,
             sandbox=sandbox,
         )

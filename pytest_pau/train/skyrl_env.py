@@ -21,6 +21,7 @@ from skyrl_gym.envs.base_text_env import BaseTextEnv, BaseTextEnvStepOutput
 
 from pytest_pau.errors import ConfigError
 from pytest_pau.models import Instance
+from pytest_pau.settings import DEFAULTS
 from pytest_pau.train.rewards import COMPONENTS
 
 ENV_ID = "pau"
@@ -43,7 +44,7 @@ class PauTextEnv(BaseTextEnv):  # type: ignore[misc]
 
     Args:
         env_config: SkyRL's ``environment.skyrl_gym.pau`` section (optional): defaults for
-            ``critic``, ``critic_api_base``, ``reward``, ``max_turns``, ``sandbox``.
+            ``critic``, ``critic_api_base``, ``reward``, ``max_iterations``, ``sandbox``.
         extras: The dataset row: ``extra_info`` holds ``instance`` (the Instance as JSON text or a dict)
             and may override any of the settings above; ``reward_spec`` holds the gold
             description (kept for SkyRL's conventions; the critic reads the instance).
@@ -69,7 +70,7 @@ class PauTextEnv(BaseTextEnv):  # type: ignore[misc]
             else Instance.model_validate(raw)
         )
         variant = str(_get("reward", extra, env_config, "aac"))
-        iterations = int(_get("max_turns", extra, env_config, 20))
+        iterations = int(_get("max_iterations", extra, env_config, DEFAULTS.max_iterations))
         critic_model = str(_get("critic", extra, env_config, "local"))
         api_base = _get("critic_api_base", extra, env_config)
         from pytest_pau.llm import make_client
@@ -89,7 +90,7 @@ class PauTextEnv(BaseTextEnv):  # type: ignore[misc]
             self.instance,
             critic=critic,
             variant=variant,
-            max_turns=iterations,
+            max_iterations=iterations,
             backend=str(_get("sandbox", extra, env_config, "wasm")),
         )
         # SkyRL counts model turns; each benchmark iteration has up to three.

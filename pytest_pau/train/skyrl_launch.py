@@ -10,7 +10,7 @@ its command line, and runs it when ``skyrl_train`` is importable. Files, under
         env_class    "pau"
         reward_spec  {"method": "rule", "ground_truth": gold description}
         extra_info   {"instance": Instance JSON, "reward", "critic", "critic_api_base",
-                      "max_turns", "sandbox"}
+                      "max_iterations", "sandbox"}
     command.sh                          the trainer command, runnable on the cluster
 """
 
@@ -35,7 +35,7 @@ README_SECTION = 'README.md, section "Training at scale on SkyRL"'
 
 def dataset_row(instance: Instance, spec: TrainSpec) -> dict[str, Any]:
     """One SkyRL dataset row for ``instance``."""
-    state = EpisodeState.from_instance(instance, max_iterations=spec.max_turns)
+    state = EpisodeState.from_instance(instance, max_iterations=spec.max_iterations)
     return {
         "data_source": f"pau/{instance.source}",
         "prompt": build_reason_messages(state),
@@ -47,7 +47,7 @@ def dataset_row(instance: Instance, spec: TrainSpec) -> dict[str, Any]:
             "reward": spec.reward,
             "critic": spec.critic,
             "critic_api_base": spec.critic_api_base,
-            "max_turns": spec.max_turns,
+            "max_iterations": spec.max_iterations,
             "sandbox": spec.sandbox,
         },
     }
@@ -97,7 +97,7 @@ def trainer_command(spec: TrainSpec, files: dict[str, Path], policy_path: str) -
         "trainer.export_path": str(out / "export"),
         "trainer.bf16": "true",
         "generator.n_samples_per_prompt": spec.samples_per_prompt,
-        "generator.max_turns": 3 * spec.max_turns,
+        "generator.max_turns": 3 * spec.max_iterations,
         "generator.batched": "false",
         "generator.use_conversation_multi_turn": "true",
         "generator.sampling_params.temperature": spec.temperature,

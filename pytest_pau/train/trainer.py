@@ -42,7 +42,7 @@ def select_instances(spec: TrainSpec) -> list[Instance]:
     """The dataset after ``--select`` and ``--limit``, in dataset order."""
     from pytest_pau import load_dataset
 
-    instances = load_dataset(spec.dataset, spec.split, cache_dir=spec.cache_dir)
+    instances = load_dataset(spec.dataset, spec.split)
     if spec.select:
         needle = spec.select.lower()
         instances = [
@@ -119,7 +119,10 @@ class Trainer:
 
             s = self.spec
             self._critic_client = make_client(
-                s.critic, api_base=s.critic_api_base, cache_dir=s.cache_dir, no_cache=s.no_cache
+                s.critic,
+                api_base=s.critic_api_base,
+                cache_dir=s.model_cache_dir,
+                no_cache=s.no_cache,
             )
         return self._critic_client
 
@@ -132,7 +135,7 @@ class Trainer:
 
             return CodeMatchCritic(Coder(self.critic_client(), seed=s.seed), backend=s.sandbox)
         return Critic(
-            self.critic_client(), privileged=s.privileged, seed=s.seed, max_tokens=s.critic_tokens
+            self.critic_client(), privileged=s.privileged, seed=s.seed, max_tokens=s.caps.critic
         )
 
     def total_steps(self, n_train: int) -> int:
@@ -253,7 +256,7 @@ class Trainer:
                 critic=critic,
                 variant=s.reward,
                 samples=s.samples_per_prompt,
-                max_turns=s.max_turns,
+                max_iterations=s.max_iterations,
                 config=s.rewards,
                 sandbox=box,
                 max_new_tokens=s.max_new_tokens(),

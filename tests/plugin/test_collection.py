@@ -120,3 +120,19 @@ def test_last_failed_reruns_only_the_failed_and_errored_items(run_pau) -> None:
 def test_exitfirst_stops_at_the_first_failure(run_pau) -> None:
     result = run_pau("-x", "-m", "not medium")
     result.assert_outcomes(passed=2, failed=1)
+
+
+def test_unconfigure_removes_what_configure_registered(pau_pytester, scoring_llm) -> None:
+    from pytest_pau._session import pau_session_key
+
+    from .toy import scoring_args
+
+    recorder = pau_pytester.inline_run(
+        "--pau-model=oracle",
+        "--pau-dataset=toy.jsonl",
+        "--collect-only",
+        *scoring_args(scoring_llm),
+    )
+    [call] = recorder.getcalls("pytest_unconfigure")
+    assert call.config.pluginmanager.get_plugin("pau-session") is None
+    assert pau_session_key not in call.config.stash

@@ -287,7 +287,7 @@ def test_interrupted_run_still_writes_what_finished(pau_pytester, run_pau) -> No
     report = read_report(pau_pytester.path / "r.json")
     assert report.run.interrupted
     assert [i.id for i in report.instances] == ["toy/double", "toy/add"]
-    assert report.summary["counts"]["selected"] == 5
+    assert report.summary.counts.selected == 5
     result.stdout.fnmatch_lines(["items 2: 2 passed, 0 failed  (of 5 selected: run interrupted)"])
 
 
@@ -360,8 +360,8 @@ def test_items_skipped_by_a_mark_are_not_an_interrupted_run(pau_pytester, run_pa
     result.assert_outcomes(passed=2, failed=1, errors=1, skipped=1)
     report = read_report(pau_pytester.path / "r.json")
     assert not report.run.interrupted
-    assert report.summary["counts"]["selected"] == 5
-    assert report.summary["counts"]["items"] == 4
+    assert report.summary.counts.selected == 5
+    assert report.summary.counts.items == 4
     result.stdout.fnmatch_lines(
         [
             "items 4: 2 passed, 1 failed, 1 error (infrastructure)  (of 5 selected; 1 without a result)",

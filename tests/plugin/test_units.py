@@ -19,7 +19,7 @@ from pytest_pau.report.summary import (
     judge_bucket,
     match_bucket,
 )
-from pytest_pau.settings import PauSettings, resolve
+from pytest_pau.settings import PauSettings, help_text, resolve
 
 
 def result(
@@ -60,10 +60,9 @@ def test_help_lists_every_option_with_its_default_and_ini_twin(pytester: pytest.
     for spec in ALL_OPTIONS:
         assert f"--pau-{spec.name}" in out, spec.name
         assert f"pau_{spec.field} " in out, spec.field
-        assert "Default" in spec.help, spec.name
-        assert (
-            spec.help[0].isupper() or spec.help[0].isdigit() or spec.help.startswith("interactive")
-        ), spec.name
+        text = help_text(spec)
+        assert "Default: " in text, spec.name
+        assert text[0].isupper() or text[0].isdigit() or text.startswith("interactive"), spec.name
     assert "PAU benchmark (pytest-pau)" in out
 
 
@@ -161,7 +160,9 @@ def test_build_summary_counts_only_scored_items() -> None:
         result(4, judge=None, match=None, passed=False, skipped="budget spent"),
         result(5, judge=1, match=0.0, passed=False, mode="none"),
     ]
-    s = build_summary(results, selected=6, resamples=200)
+    summary = build_summary(results, selected=6, resamples=200)
+    assert summary.counts.scored == 3
+    s = summary.model_dump()  # the report's JSON shape, key by key
     assert s["counts"] == {
         "selected": 6,
         "items": 5,
@@ -196,15 +197,16 @@ def test_build_summary_counts_only_scored_items() -> None:
 def test_gates_use_mean_or_ci_low_and_fail_without_data() -> None:
     summary = build_summary([result(i, judge=j) for i, j in enumerate([5, 5, 5, 1])], resamples=500)
     [g] = evaluate_gates(summary, Gates(min_mean_judge=3.5))
-    assert (g["passed"], g["value"], g["statistic"]) == (True, 4.0, "mean")
+    assert (g.passed, g.value, g.statistic) == (True, 4.0, "mean")
     [g] = evaluate_gates(summary, Gates(min_mean_judge=3.5, on_ci=True))
-    assert g["statistic"] == "ci_low"
-    assert g["value"] < 3.5
-    assert not g["passed"]
+    assert g.statistic == "ci_low"
+    assert g.value is not None
+    assert g.value < 3.5
+    assert not g.passed
     empty = build_summary([], resamples=10)
     verdicts = evaluate_gates(empty, Gates(min_pass_rate=0.1, min_mean_match=0.1))
-    assert [v["passed"] for v in verdicts] == [False, False]
-    assert [v["value"] for v in verdicts] == [None, None]
+    assert [v.passed for v in verdicts] == [False, False]
+    assert [v.value for v in verdicts] == [None, None]
 
 
 # ------------------------------------------------------------------------------ rendering

@@ -11,7 +11,8 @@ from pytest_pau.errors import ConfigError
 from pytest_pau.llm import Budget, LLMClient, RetryPolicy
 from pytest_pau.models import Instance
 from pytest_pau.prompting import MARKERS
-from pytest_pau.scoring import EvalConfig, Evaluator
+from pytest_pau.scoring import Evaluator
+from pytest_pau.settings import PauSettings
 from pytest_pau.testing import ScriptedLLM
 
 GOOD_CODE = (
@@ -21,19 +22,21 @@ GOOD_CODE = (
 WRONG_CODE = "```python\ndef test_func(arg0):\n    return arg0\n```"
 
 
-def evaluator(llm: ScriptedLLM, model: str = "oracle", **settings: Any) -> Evaluator:
-    config = EvalConfig(model=model, judge_model=llm.model, coder_model=llm.model, **settings)
+def evaluator(
+    llm: ScriptedLLM, model: str = "oracle", *, budget: Budget | None = None, **settings: Any
+) -> Evaluator:
+    config = PauSettings(model=model, judge_model=llm.model, coder_model=llm.model, **settings)
 
     def factory(name: str, api_base: str | None) -> LLMClient:
         return LLMClient(
             name,
             api_base=llm.api_base,
             api_key=llm.api_key,
-            budget=config.budget,
+            budget=budget,
             retry=RetryPolicy(max_attempts=2, base_s=0.01, max_total_wait_s=1.0),
         )
 
-    return Evaluator(config, client_factory=factory)
+    return Evaluator(config, budget=budget, client_factory=factory)
 
 
 def prompts(llm: ScriptedLLM) -> list[str]:

@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from pytest_pau.agent import GenerationSettings
 from pytest_pau.dataset import load_dataset
-from pytest_pau.scoring import EvalConfig, Evaluator
+from pytest_pau.llm.caps import TokenCaps
+from pytest_pau.scoring import Evaluator
+from pytest_pau.settings import PauSettings
 
 
 @pytest.mark.local_model
@@ -20,21 +21,17 @@ def test_smoke_instance_end_to_end_on_local_small(tmp_path: Path) -> None:
     instance = sorted(
         (i for i in load_dataset("builtin") if "smoke" in i.tags), key=lambda i: i.id
     )[0]
-    config = EvalConfig(
+    settings = PauSettings(
         model="local-small",
         judge_model="local-small",
         coder_model="local-small",
         max_iterations=2,
         cache_dir=tmp_path,
-        # Small caps keep this at well under a minute at ~38 tokens/s.
-        agent_settings=GenerationSettings(
-            reason_max_tokens=40, act_max_tokens=32, reflect_max_tokens=64
-        ),
-        judge_max_tokens=64,
-        coder_max_tokens=160,
     )
+    # Small caps keep this at well under a minute at ~24-38 tokens/s.
+    caps = TokenCaps(reason=40, act=32, reflect=64, judge=64, coder=160)
     phases: list[str] = []
-    result = Evaluator(config).evaluate(instance, progress=phases.append)
+    result = Evaluator(settings, caps=caps).evaluate(instance, progress=phases.append)
 
     assert result.skipped is None
     assert phases[:3] == ["explore", "judge", "code"]
@@ -53,7 +50,7 @@ def test_smoke_instance_end_to_end_on_local_small(tmp_path: Path) -> None:
     assert result.passed == (result.failure_mode == "none")
 
     # Same settings, same cache: every call is a hit and the result is identical.
-    again = Evaluator(config).evaluate(instance)
+    again = Evaluator(settings, caps=caps).evaluate(instance)
     assert again.cache_hits == again.model_calls == result.model_calls
     assert again.prediction == result.prediction
     assert (again.judge_score, again.code_match) == (result.judge_score, result.code_match)

@@ -39,7 +39,7 @@ def test_pau_train_cli_with_eval(
         [
             "train", "--policy", "tiny-random", "--critic", scripted.model,
             "--critic-api-base", scripted.api_base, "--select", "smoke", "--limit", "3",
-            "--max-steps", "2", "--samples-per-prompt", "2", "--max-turns", "1",
+            "--max-steps", "2", "--samples-per-prompt", "2", "--max-iterations", "1",
             "--max-new-tokens", "4", "--eval-every", "2", "--eval-instances", "1",
             "--output", str(out), "--no-cache", "--no-progress",
         ]

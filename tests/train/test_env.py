@@ -40,7 +40,7 @@ def critic_prompts(server: ScriptedLLM) -> list[str]:
 def test_aac_episode_rewards_step_by_step(
     double: Instance, critic_client: LLMClient, critic_server: ScriptedLLM
 ) -> None:
-    env = PauEnv(double, critic=Critic(critic_client), variant="aac", max_turns=3)
+    env = PauEnv(double, critic=Critic(critic_client), variant="aac", max_iterations=3)
     try:
         totals = play(env, [PLAN, "INPUT: (-3,)", UNSURE, PLAN, "INPUT: ('a',)", GOOD])
     finally:
@@ -71,7 +71,7 @@ def test_aac_episode_rewards_step_by_step(
 def test_prompts_are_the_benchmarks(double: Instance, critic_client: LLMClient) -> None:
     import re
 
-    env = PauEnv(double, critic=Critic(critic_client), max_turns=2)
+    env = PauEnv(double, critic=Critic(critic_client), max_iterations=2)
     assert re.search(MARKERS["reason"], env.reset()[-1]["content"])
     out = env.step(PLAN)
     assert out.messages is not None
@@ -84,7 +84,7 @@ def test_prompts_are_the_benchmarks(double: Instance, critic_client: LLMClient) 
 
 
 def test_parse_failure_then_turn_limit(double: Instance, critic_client: LLMClient) -> None:
-    env = PauEnv(double, critic=Critic(critic_client), max_turns=1)
+    env = PauEnv(double, critic=Critic(critic_client), max_iterations=1)
     totals = play(env, [PLAN, "I would rather not say."])
     env.close()
     # act: parse failure -0.5; the format failure used up the only iteration: -1
@@ -98,7 +98,7 @@ def test_parse_failure_then_turn_limit(double: Instance, critic_client: LLMClien
 
 
 def test_turn_limit_after_reflection(double: Instance, critic_client: LLMClient) -> None:
-    env = PauEnv(double, critic=Critic(critic_client), max_turns=1)
+    env = PauEnv(double, critic=Critic(critic_client), max_iterations=1)
     totals = play(env, [PLAN, "INPUT: (1,)", UNSURE])
     env.close()
     assert totals[-1] == pytest.approx(1 / 9 + 2.0 - 1.0)
@@ -108,7 +108,7 @@ def test_sym_info_critic_sees_no_gold(
     double: Instance, critic_client: LLMClient, critic_server: ScriptedLLM
 ) -> None:
     env = PauEnv(
-        double, critic=Critic(critic_client, privileged=False), variant="sym-info", max_turns=2
+        double, critic=Critic(critic_client, privileged=False), variant="sym-info", max_iterations=2
     )
     totals = play(env, [PLAN, "INPUT: (2,)", GOOD])
     env.close()
@@ -122,7 +122,7 @@ def test_sym_info_critic_sees_no_gold(
 def test_final_rewards_only_the_end(
     double: Instance, critic_client: LLMClient, critic_server: ScriptedLLM
 ) -> None:
-    env = PauEnv(double, critic=Critic(critic_client), variant="final", max_turns=3)
+    env = PauEnv(double, critic=Critic(critic_client), variant="final", max_iterations=3)
     totals = play(env, [PLAN, "INPUT: ('x',)", UNSURE, PLAN, "INPUT: (5,)", GOOD])
     env.close()
     assert totals == pytest.approx([0, 0, 0, 0, 0, 8 / 9])
@@ -131,7 +131,7 @@ def test_final_rewards_only_the_end(
 
 
 def test_final_with_turn_limit(double: Instance, critic_client: LLMClient) -> None:
-    env = PauEnv(double, critic=Critic(critic_client), variant="final", max_turns=1)
+    env = PauEnv(double, critic=Critic(critic_client), variant="final", max_iterations=1)
     totals = play(env, [PLAN, "INPUT: (5,)", UNSURE])
     env.close()
     assert totals == pytest.approx([0, 0, 1 / 9 - 1.0])
@@ -141,7 +141,7 @@ def test_code_match_variant(
     double: Instance, critic_client: LLMClient, critic_server: ScriptedLLM
 ) -> None:
     critic = CodeMatchCritic(Coder(critic_client))
-    env = PauEnv(double, critic=critic, variant="code-match", max_turns=2)
+    env = PauEnv(double, critic=critic, variant="code-match", max_iterations=2)
     totals = play(env, [PLAN, "INPUT: (3,)", GOOD])
     env.close()
     # the scripted coder's `arg0 * 2` matches 0 and -4 but not the TypeError on 'a': 2/3;
@@ -158,7 +158,7 @@ def test_unparseable_critic_counts_zero(double: Instance) -> None:
             server.model, api_base=server.api_base, retry=RetryPolicy(max_attempts=1)
         )
         critic = Critic(client)
-        env = PauEnv(double, critic=critic, max_turns=1)
+        env = PauEnv(double, critic=critic, max_iterations=1)
         totals = play(env, [PLAN])
         env.close()
     assert totals == [0.0]
@@ -191,7 +191,7 @@ def test_bad_variant_is_a_config_error(double: Instance, critic_client: LLMClien
 
 
 def test_step_info_is_json_ready(double: Instance, critic_client: LLMClient) -> None:
-    env = PauEnv(double, critic=Critic(critic_client), max_turns=1)
+    env = PauEnv(double, critic=Critic(critic_client), max_iterations=1)
     env.step(PLAN)
     out = env.step("INPUT: (4,)")
     env.close()

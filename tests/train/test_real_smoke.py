@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from pytest_pau.llm.caps import TokenCaps
 from pytest_pau.train.config import TrainSpec
 from pytest_pau.train.trainer import Trainer
 
@@ -30,15 +31,12 @@ def test_smollm2_policy_local_small_critic_two_steps(tmp_path: Path) -> None:
     spec = TrainSpec(
         policy="smollm2",
         critic="local-small",
-        critic_tokens=24,
         select="smoke",
         limit=1,
         steps=2,
         samples_per_prompt=2,
-        max_turns=1,
-        reason_tokens=12,
-        act_tokens=12,
-        reflect_tokens=12,
+        max_iterations=1,
+        caps=TokenCaps(critic=24, reason=12, act=12, reflect=12),
         output=out,
         cache_dir=tmp_path / "cache",
     )

@@ -20,7 +20,7 @@ def extras_for(instance: Instance, server: ScriptedLLM, **extra: object) -> dict
     from pytest_pau.train.skyrl_launch import dataset_row
 
     spec = TrainSpec(
-        critic=server.model, critic_api_base=server.api_base, max_turns=2, no_cache=True
+        critic=server.model, critic_api_base=server.api_base, max_iterations=2, no_cache=True
     )
     row = dataset_row(instance, spec)
     row["extra_info"].update(extra, cache_dir=None)
@@ -73,9 +73,9 @@ def test_env_config_supplies_defaults_and_row_overrides(
     from pytest_pau.train.skyrl_env import PauTextEnv
 
     row = extras_for(double, critic_server, reward="final")
-    env = PauTextEnv(env_config={"reward": "aac", "max_turns": 5}, extras=row)
+    env = PauTextEnv(env_config={"reward": "aac", "max_iterations": 5}, extras=row)
     assert env.env.variant == "final"  # the row wins
-    assert env.env.max_turns == 2
+    assert env.env.max_iterations == 2
     env.close()
 
 
@@ -95,7 +95,7 @@ def test_backend_skyrl_dry_run_writes_dataset_and_command(
         [
             "train", "--backend", "skyrl", "--dry-run", "--select", "smoke", "--limit", "4",
             "--policy", "Qwen/Qwen3-8B", "--lora-rank", "8", "--lora-alpha", "32",
-            "--samples-per-prompt", "4", "--max-turns", "5", "--output", str(out),
+            "--samples-per-prompt", "4", "--max-iterations", "5", "--output", str(out),
         ]
     )  # fmt: skip
     assert code == 0
@@ -108,7 +108,7 @@ def test_backend_skyrl_dry_run_writes_dataset_and_command(
     assert row["env_class"] == "pau"
     instance = Instance.model_validate_json(row["extra_info"]["instance"])
     assert row["reward_spec"]["ground_truth"] == instance.description
-    assert row["extra_info"]["max_turns"] == 5
+    assert row["extra_info"]["max_iterations"] == 5
     pytest.importorskip("pyarrow")
     import pyarrow.parquet as pq
 

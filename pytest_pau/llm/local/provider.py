@@ -251,12 +251,14 @@ def _logprob_entries(
 def _make_handler_class() -> type:
     """Build the ``CustomLLM`` subclass (litellm is imported only when this runs)."""
     import litellm
-    from litellm import CustomLLM
+    from litellm.llms.custom_llm import CustomLLM
 
-    class LocalLLM(CustomLLM):  # type: ignore[misc]
+    class LocalLLM(CustomLLM):
         """litellm handler for ``pau/local`` and ``pau/local-small``."""
 
-        def completion(self, model: str, messages: list, *args: Any, **kwargs: Any) -> Any:
+        def completion(
+            self, model: str, messages: list[dict[str, Any]], *args: Any, **kwargs: Any
+        ) -> Any:
             params = dict(kwargs.get("optional_params") or {})
             name = model.removeprefix(f"{PROVIDER}/")
             lp = params.get("top_logprobs")
@@ -308,7 +310,7 @@ def register(litellm: Any) -> None:
     # custom_provider_map is read into the provider list on registration.
     from litellm.utils import custom_llm_setup
 
-    custom_llm_setup()
+    custom_llm_setup()  # type: ignore[no-untyped-call]
     _registered = True
 
 

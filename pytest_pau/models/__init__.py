@@ -1,0 +1,69 @@
+"""The data that flows through pytest-pau, one pydantic model per thing.
+
+Data moves one way: ``dataset`` makes :class:`Instance` objects, ``sandbox`` returns
+:class:`CallResult` objects, ``agent`` records :class:`Step` objects into a
+:class:`Trajectory`, ``scoring`` produces :class:`JudgeResult` and
+:class:`CodeMatchResult` and folds them into one :class:`InstanceResult` per item, which
+``report`` aggregates into a :class:`Summary` and a :class:`Report`.
+
+Every stage imports this package and the stages before it, never the ones after. The
+result vocabulary (:class:`ItemStatus`, :class:`FailureMode`, :class:`PassRule`) lives in
+:mod:`pytest_pau.models.outcome`.
+"""
+
+from __future__ import annotations
+
+from pytest_pau.models.episode import Completion, Step, StepKind, Trajectory, Usage
+from pytest_pau.models.instance import CallResult, Example, Instance
+from pytest_pau.models.outcome import (
+    FAILURE_MODES,
+    CodeMatchResult,
+    FailureMode,
+    InstanceResult,
+    ItemStatus,
+    JudgeResult,
+    Mismatch,
+    PassRule,
+)
+from pytest_pau.models.report import Report, RunInfo
+from pytest_pau.models.summary import (
+    Counts,
+    GateVerdict,
+    GoldStats,
+    GroupStats,
+    ItemError,
+    JudgeStats,
+    MatchStats,
+    Summary,
+    TokenCounts,
+)
+
+__all__ = [
+    "FAILURE_MODES",
+    "CallResult",
+    "CodeMatchResult",
+    "Completion",
+    "Counts",
+    "Example",
+    "FailureMode",
+    "GateVerdict",
+    "GoldStats",
+    "GroupStats",
+    "Instance",
+    "InstanceResult",
+    "ItemError",
+    "ItemStatus",
+    "JudgeResult",
+    "JudgeStats",
+    "MatchStats",
+    "Mismatch",
+    "PassRule",
+    "Report",
+    "RunInfo",
+    "Step",
+    "StepKind",
+    "Summary",
+    "TokenCounts",
+    "Trajectory",
+    "Usage",
+]

@@ -1,0 +1,171 @@
+"""What scoring makes of an episode: the verdicts, the pass rule, the result vocabulary.
+
+The vocabulary every reader shares lives here: :class:`ItemStatus` (passed / failed /
+error / skipped, as :attr:`InstanceResult.status`), :class:`FailureMode`, and
+:class:`PassRule`, the one rule that decides whether an item passes and explains why not.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from pydantic import BaseModel, Field
+
+from pytest_pau.models.episode import Step, Usage
+
+
+class ItemStatus(StrEnum):
+    """How an item ended."""
+
+    PASSED = "passed"
+    FAILED = "failed"
+    """Scored and below a threshold: the model's result."""
+    ERROR = "error"
+    """The infrastructure could not run or score it (E): never counted against the model."""
+    SKIPPED = "skipped"
+    """Not run (budget spent, an early-stopped gate...)."""
+
+
+class FailureMode(StrEnum):
+    """Why an item failed; ``none`` for a passing item."""
+
+    NONE = "none"
+    INSUFFICIENT_EXPLORATION = "insufficient_exploration"
+    REASONING_ERROR = "reasoning_error"
+    FORMAT_FOLLOWING = "format_following"
+    HALLUCINATION = "hallucination"
+    SELF_CONTRADICTION = "self_contradiction"
+    INFRASTRUCTURE = "infrastructure"
+
+    @classmethod
+    def of_the_model(cls) -> tuple[FailureMode, ...]:
+        """The modes that blame the model under test (what the summary counts)."""
+        return tuple(m for m in cls if m not in (cls.NONE, cls.INFRASTRUCTURE))
+
+
+FAILURE_MODES: tuple[str, ...] = tuple(FailureMode)
+"""Every failure mode's name, in the enum's order."""
+
+
+@dataclass(frozen=True)
+class PassRule:
+    """An item passes when its judge score and its code match both reach their thresholds.
+
+    One rule decides (:meth:`passes`) and explains (:meth:`shortfalls`), so the verdict and
+    the message can never disagree.
+    """
+
+    judge_threshold: float
+    match_threshold: float
+
+    def shortfalls(self, judge_score: float | None, code_match: float | None) -> list[str]:
+        """What the item missed: ``["judge score 2 < 3", "code match 0.25 < 0.8"]``."""
+        out = []
+        if judge_score is None or judge_score < self.judge_threshold:
+            shown = "n/a" if judge_score is None else format(judge_score, ".2g")
+            out.append(f"judge score {shown} < {self.judge_threshold:g}")
+        if code_match is None or code_match < self.match_threshold:
+            shown = "n/a" if code_match is None else format(code_match, ".2f")
+            out.append(f"code match {shown} < {self.match_threshold:g}")
+        return out
+
+    def passes(self, judge_score: float | None, code_match: float | None) -> bool:
+        """Whether both scores are present and at or above their thresholds."""
+        return not self.shortfalls(judge_score, code_match)
+
+
+class JudgeResult(BaseModel):
+    """The judge's verdict on one prediction."""
+
+    score: float | None
+    """Mean of the parsed ratings (1-5), None when no rating could be parsed."""
+    ratings: list[int | None] = Field(default_factory=list)
+    """Each sample's parsed rating (``--pau-judge-samples``), None when unparseable."""
+    explanation: str = ""
+    spread: float | None = None
+    """Standard deviation of the parsed ratings when more than one sample was taken."""
+    logprob_score: float | None = None
+    """Probability-weighted mean rating, where the provider returns logprobs."""
+    unparseable: int = 0
+    """How many judge answers had no parseable rating even after the retry."""
+    usage: Usage = Field(default_factory=Usage)
+
+
+class Mismatch(BaseModel):
+    """One test input where the predicted code disagreed with the method."""
+
+    input: str
+    expected: str
+    got: str
+
+
+class CodeMatchResult(BaseModel):
+    """How well code written from the prediction reproduces the method."""
+
+    score: float | None
+    """Fraction of test inputs whose outputs match; None when not computed."""
+    code: str = ""
+    """The code the coder wrote."""
+    n_inputs: int = 0
+    n_matched: int = 0
+    mismatches: list[Mismatch] = Field(default_factory=list)
+    """The first few mismatching inputs."""
+    error: str | None = None
+    """Why the code scored 0 without running (no ``test_func``, syntax error...)."""
+    usage: Usage = Field(default_factory=Usage)
+
+
+class InstanceResult(BaseModel):
+    """The scored outcome of one item: one entry of the JSON report's ``instances``."""
+
+    id: str
+    source: str
+    arity: int
+    tags: list[str] = Field(default_factory=list)
+    passed: bool = False
+    judge_score: float | None = None
+    judge_explanation: str = ""
+    judge_ratings: list[int | None] = Field(default_factory=list)
+    judge_spread: float | None = None
+    judge_logprob_score: float | None = None
+    judge_unparseable: int = 0
+    code_match: float | None = None
+    code: str = ""
+    mismatches: list[Mismatch] = Field(default_factory=list)
+    gold_code_match: float | None = None
+    """``--pau-gold-control``: code match of the coder on the gold description."""
+    concluded: bool = False
+    overconfident: bool = False
+    """Concluded YES and failed."""
+    n_queries: int = 0
+    failure_mode: FailureMode = FailureMode.NONE
+    failure_detail: str = ""
+    """How ``failure_mode`` was decided (``self-contradiction on (3,): saw 6, code gives 9``,
+    ``classifier``, ``classifier answer unparseable: default``, ``hook``...)."""
+    prediction: str = ""
+    gold: str = ""
+    trajectory: list[Step] = Field(default_factory=list)
+    tokens: dict[str, int] = Field(default_factory=lambda: {"prompt": 0, "completion": 0})
+    cost_usd: float = 0.0
+    cache_hits: int = 0
+    model_calls: int = 0
+    duration_s: float = 0.0
+    error: str | None = None
+    """Infrastructure error text, when the item could not be run."""
+    skipped: str | None = None
+    """Why the item was not run (budget spent...)."""
+
+    @property
+    def status(self) -> ItemStatus:
+        """Passed, failed, error (infrastructure) or skipped: the one rule everybody reads."""
+        if self.error is not None:
+            return ItemStatus.ERROR
+        if self.skipped is not None:
+            return ItemStatus.SKIPPED
+        return ItemStatus.PASSED if self.passed else ItemStatus.FAILED
+
+    @property
+    def scored(self) -> bool:
+        """Whether the item counts in pass rates, means and histograms (passed or failed)."""
+        return self.status in (ItemStatus.PASSED, ItemStatus.FAILED)

@@ -1,0 +1,37 @@
+"""The JSON report written by ``--pau-report``: what produced it, every item, the summary."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from pytest_pau.models.outcome import InstanceResult
+from pytest_pau.models.summary import Summary
+
+
+class RunInfo(BaseModel):
+    """The ``run`` block of the JSON report: what produced it."""
+
+    plugin_version: str
+    model: str
+    judge_model: str
+    coder_model: str
+    dataset: str
+    split: str
+    mode: str
+    seed: int
+    max_iterations: int
+    prompts_version: str = ""
+    thresholds: dict[str, float | None] = Field(default_factory=dict)
+    started: str = ""
+    finished: str = ""
+    python: str = ""
+    host: str = ""
+    interrupted: bool = False
+
+
+class Report(BaseModel):
+    """The JSON report written by ``--pau-report``."""
+
+    run: RunInfo
+    instances: list[InstanceResult] = Field(default_factory=list)
+    summary: Summary = Field(default_factory=Summary)
