@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pytest_pau._version import __version__
 from pytest_pau.models import CallResult, Example, Instance, InstanceResult
+
+if TYPE_CHECKING:
+    from pytest_pau.dataset import LoadedDataset, OutputsMode
 
 __all__ = [
     "CallResult",
@@ -18,8 +22,12 @@ __all__ = [
 
 
 def load_dataset(
-    spec: str = "builtin", split: str = "test", *, cache_dir: Path | None = None
-) -> list[Instance]:
+    spec: str = "builtin",
+    split: str = "test",
+    *,
+    cache_dir: Path | None = None,
+    outputs: OutputsMode = "auto",
+) -> LoadedDataset:
     """Load instances from a dataset spec (see :func:`pytest_pau.dataset.load_dataset`).
 
     Sets whose outputs are computed at load time (HumanEval, on its first load) run their
@@ -28,4 +36,4 @@ def load_dataset(
     from pytest_pau.dataset import load_dataset as _load
     from pytest_pau.sandbox.batch import output_runner
 
-    return _load(spec, split, cache_dir=cache_dir, runner=output_runner())
+    return _load(spec, split, cache_dir=cache_dir, outputs=outputs, runner=output_runner())

@@ -9,7 +9,10 @@
 - ``hf:OWNER/NAME``: through the ``datasets`` library (``hf`` extra);
 - anything a loader added with :func:`register_loader` claims (checked first).
 
-Every instance id is ``<source>/<local id>`` and stable across runs and machines.
+Every instance id is ``<source>/<local id>`` and stable across runs and machines. The
+result is a :class:`LoadedDataset`, a ``list[Instance]`` whose ``info`` says how the example
+outputs were read (``repr`` text or plain ``json`` values; see
+:mod:`pytest_pau.dataset.outputs`).
 """
 
 from __future__ import annotations
@@ -18,15 +21,20 @@ from collections.abc import Callable
 from pathlib import Path
 
 from pytest_pau.dataset.execute import OutputRunner
+from pytest_pau.dataset.info import DatasetInfo, LoadedDataset
+from pytest_pau.dataset.outputs import OutputsMode, check_mode
 from pytest_pau.errors import DatasetError
 from pytest_pau.models import Example, Instance
 
 __all__ = [
     "DatasetError",
+    "DatasetInfo",
     "Example",
     "Instance",
+    "LoadedDataset",
     "Loader",
     "OutputRunner",
+    "OutputsMode",
     "load_dataset",
     "register_loader",
     "unregister_loader",
@@ -72,8 +80,9 @@ def load_dataset(
     split: str = "test",
     *,
     cache_dir: Path | None = None,
+    outputs: OutputsMode = "auto",
     runner: OutputRunner | None = None,
-) -> list[Instance]:
+) -> LoadedDataset:
     """Load the instances a dataset spec names, validated, in a stable order.
 
     Most callers want :func:`pytest_pau.load_dataset`, which hands in the sandbox's runner.
@@ -85,16 +94,25 @@ def load_dataset(
         cache_dir: where derived data (converted HumanEval) is cached; defaults to
             :func:`default_cache_dir`.
         runner: computes outputs for sets derived at load time (HumanEval's first load).
+        outputs: how a PAU-format file or ``hf:`` set writes example outputs: ``repr``
+            (PAU's convention), ``json`` (plain values), or ``auto`` to detect it per file.
+            The builtin and humaneval sets are written by pytest-pau (repr) and ignore it;
+            a registered loader builds its own instances.
+
+    Returns:
+        The instances, a list; ``.info`` (:class:`DatasetInfo`) says how outputs were read.
 
     Raises:
         DatasetError: an unknown spec, a missing extra, or bad data, naming the file, the
-            line or row, and the field.
+            line or row, and the field; or outputs too inconsistent to detect.
     """
     spec = str(spec).strip()
+    mode = check_mode(outputs)
     cache = Path(cache_dir) if cache_dir is not None else None
     for match, loader in _LOADERS:
         if _claims(match, spec):
-            return loader(spec, split, cache or default_cache_dir())
+            found = loader(spec, split, cache or default_cache_dir())
+            return found if isinstance(found, LoadedDataset) else LoadedDataset(found)
     if spec == "builtin":
         from pytest_pau.dataset.builtin import load_builtin
 
@@ -106,11 +124,11 @@ def load_dataset(
     if spec.startswith("hf:"):
         from pytest_pau.dataset.hf import load_hf
 
-        return load_hf(spec, split, cache_dir=cache or default_cache_dir())
+        return load_hf(spec, split, cache_dir=cache or default_cache_dir(), outputs=mode)
     if spec.endswith((".jsonl", ".parquet")):
         from pytest_pau.dataset.files import load_file
 
-        return load_file(spec)
+        return load_file(spec, outputs=mode)
     raise DatasetError(
         f"unknown dataset {spec!r}: expected 'builtin', 'humaneval', a path to a .jsonl or "
         ".parquet file in PAU's column format, or 'hf:OWNER/NAME' "

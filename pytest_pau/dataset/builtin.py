@@ -10,10 +10,13 @@ from functools import lru_cache
 from pathlib import Path
 
 from pytest_pau.dataset.files import load_file
+from pytest_pau.dataset.info import DatasetInfo, LoadedDataset
 from pytest_pau.errors import DatasetError
 from pytest_pau.models import Instance
 
 SOURCE = "builtin"
+INFO = DatasetInfo("repr", "pytest-pau")
+"""Our build script writes PAU's repr convention (:func:`pytest_pau.dataset.execute.to_pair`)."""
 DATA_FILE = Path(__file__).parent / "data" / "builtin.jsonl"
 """The shipped file."""
 
@@ -21,10 +24,10 @@ DATA_FILE = Path(__file__).parent / "data" / "builtin.jsonl"
 @lru_cache(maxsize=1)
 def _load_cached(path: Path, mtime_ns: int) -> tuple[Instance, ...]:
     # Keyed on mtime so a rebuilt file is re-read within one process (tests rebuild it).
-    return tuple(load_file(path, source=SOURCE))
+    return tuple(load_file(path, source=SOURCE, outputs="repr"))
 
 
-def load_builtin(split: str = "test", *, path: Path | None = None) -> list[Instance]:
+def load_builtin(split: str = "test", *, path: Path | None = None) -> LoadedDataset:
     """Load the builtin set (a process-wide cache makes repeated loads free).
 
     Raises:
@@ -40,4 +43,4 @@ def load_builtin(split: str = "test", *, path: Path | None = None) -> list[Insta
             f"{path}: the builtin dataset file is missing; rebuild it with "
             "`python scripts/build_builtin.py` or reinstall pytest-pau"
         )
-    return list(_load_cached(path, path.stat().st_mtime_ns))
+    return LoadedDataset(_load_cached(path, path.stat().st_mtime_ns), INFO)

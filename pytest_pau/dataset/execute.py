@@ -128,7 +128,11 @@ def run_subprocess(
 
 
 def to_pair(text: str, result: CallResult) -> list[str]:
-    """Encode one call as a PAU pair: ``[input, repr]`` or ``[input, message, 'ExcType']``."""
+    """Encode one call as a PAU pair: ``[input, repr]`` or ``[input, message, 'ExcType']``.
+
+    The output is always the ``repr`` text, a str (PAU's convention): the files we write
+    (builtin, converted HumanEval) are read with ``outputs="repr"`` and detect as repr.
+    """
     if result.ok:
         return [text, str(result.value)]
     return [text, result.message or "", result.error_type or "Exception"]

@@ -1,18 +1,47 @@
-"""Read PAU-format rows from ``.jsonl`` and ``.parquet`` files."""
+"""Read PAU-format rows from ``.jsonl`` and ``.parquet`` files.
+
+A ``.jsonl`` file is UTF-8 text (a leading UTF-8 byte-order mark is accepted), one JSON
+object per line, with ``\\n`` or ``\\r\\n`` line ends; blank lines are skipped. A file that is
+not UTF-8 is refused with the line and byte offset of the first bad byte.
+"""
 
 from __future__ import annotations
 
+import codecs
 import json
 import re
+import shlex
+import stat
 from collections.abc import Iterator, Mapping
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
+from pytest_pau.dataset.info import LoadedDataset
+from pytest_pau.dataset.literal_text import json_problem
+from pytest_pau.dataset.literal_text import shown as shown_text
+from pytest_pau.dataset.outputs import OutputsMode, check_mode
 from pytest_pau.dataset.pau_format import rows_to_instances
 from pytest_pau.errors import DatasetError
-from pytest_pau.models import Instance
 
 SUFFIXES: tuple[str, ...] = (".jsonl", ".parquet")
+
+SNIFF_BYTES = 64 * 1024
+"""How much of a ``.jsonl`` file is looked at for signs of a binary file."""
+
+_MAGIC: tuple[tuple[bytes, str], ...] = (
+    (b"\x1f\x8b", "it is gzip-compressed; decompress it first (gunzip)"),
+    (b"PAR1", "it is a parquet file; name it .parquet"),
+    (b"PK\x03\x04", "it is a zip archive; extract the .jsonl file from it"),
+    (
+        b"\xff\xfe",
+        "it starts with a UTF-16 byte-order mark; convert it with `iconv -f utf-16 -t utf-8`",
+    ),
+    (
+        b"\xfe\xff",
+        "it starts with a UTF-16 byte-order mark; convert it with `iconv -f utf-16 -t utf-8`",
+    ),
+)
 
 
 def source_name(text: str) -> str:
@@ -27,27 +56,84 @@ def iter_jsonl(path: Path, shown: str) -> Iterator[tuple[str, int, Mapping[str, 
     """Yield ``(location, index, row)`` for each non-blank line of a JSONL file.
 
     A line that is not a JSON object is yielded as a :class:`ValueError` so the caller can
-    report it with the others.
+    report it with the others. The file is read as bytes so that a byte that is not UTF-8
+    is reported with its offset and line instead of crashing the run.
+
+    Raises:
+        DatasetError: the file cannot be opened, is binary, or is not UTF-8 text.
     """
-    index = 0
-    with path.open("r", encoding="utf-8") as handle:
-        for lineno, line in enumerate(handle, start=1):
+    try:
+        handle = path.open("rb")
+    except OSError as exc:
+        raise DatasetError(f"{shown}: cannot be read ({exc.strerror or exc})") from None
+    with handle:
+        check_text(handle.read(SNIFF_BYTES), shown)
+        handle.seek(0)
+        index = 0
+        offset = 0
+        for lineno, raw in enumerate(handle, start=1):
+            start = offset
+            offset += len(raw)
+            if lineno == 1 and raw.startswith(codecs.BOM_UTF8):
+                raw = raw[len(codecs.BOM_UTF8) :]  # written by some Windows editors: accepted
+                start += len(codecs.BOM_UTF8)
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise DatasetError(not_utf8(shown, lineno, start, raw, exc)) from None
+            # Drop the line end first: json counts a trailing newline as a new line, so an
+            # error at the end of the text would read "line 2 column 1".
+            line = line.rstrip("\r\n")
             if not line.strip():
                 continue
-            location = f"{shown} line {lineno}"
-            try:
-                row: Any = json.loads(line)
-            except json.JSONDecodeError as exc:
-                yield (
-                    location,
-                    index,
-                    ValueError(f"not valid JSON ({exc.msg} at column {exc.colno})"),
-                )
-            else:
-                if not isinstance(row, dict):
-                    row = ValueError(f"expected a JSON object, got {type(row).__name__}")
-                yield location, index, row
+            yield f"{shown} line {lineno}", index, _row(line)
             index += 1
+
+
+def _row(line: str) -> Mapping[str, Any] | Exception:
+    try:
+        row: Any = json.loads(line)
+    except json.JSONDecodeError as exc:
+        problem = json_problem(
+            exc, at_end="the line ends there, and a row is one whole JSON object on one line"
+        )
+        return ValueError(f"not valid JSON ({problem})")
+    except RecursionError:
+        return ValueError("not valid JSON (nested too deeply to read)")
+    if not isinstance(row, dict):
+        return ValueError(f"expected a JSON object, got {type(row).__name__}")
+    return row
+
+
+def check_text(head: bytes, shown: str) -> None:
+    """Refuse a file whose first bytes show it is not UTF-8 JSON lines, saying what it is.
+
+    Raises:
+        DatasetError: a compressed, parquet, UTF-16 or other binary file.
+    """
+    for magic, what in _MAGIC:
+        if head.startswith(magic):
+            raise DatasetError(f"{shown}: not UTF-8 text: {what}")
+    if b"\x00" in head:
+        pos = head.index(b"\x00")
+        line = head.count(b"\n", 0, pos) + 1
+        raise DatasetError(
+            f"{shown}: not a text file: byte 0x00 at byte offset {pos} (line {line}); a .jsonl "
+            "dataset is UTF-8 text with one JSON object per line"
+        )
+
+
+def not_utf8(shown: str, lineno: int, start: int, raw: bytes, exc: UnicodeDecodeError) -> str:
+    """The message for a line that is not UTF-8: where the byte is, and how to convert."""
+    bad = raw[exc.start]
+    column = len(raw[: exc.start].decode("utf-8", errors="replace")) + 1
+    near = raw[max(0, exc.start - 20) : exc.start + 20].rstrip(b"\r\n")
+    return (
+        f"{shown} line {lineno}: not UTF-8 text: byte 0x{bad:02x} at byte offset "
+        f"{start + exc.start} (column {column}), near {shown_text(near, 60)}. A .jsonl "
+        "dataset must be UTF-8; if the file is Latin-1, convert it with "
+        f"`iconv -f latin1 -t utf-8 {shlex.quote(shown)} > fixed.jsonl`"
+    )
 
 
 def read_parquet_rows(path: Path, shown: str) -> list[dict[str, Any]]:
@@ -75,16 +161,51 @@ def iter_rows(
         yield f"{shown} row {index}", index, row
 
 
-def load_file(path: str | Path, *, source: str | None = None) -> list[Instance]:
+def check_file(file: Path, shown: str) -> int:
+    """Check that ``file`` is a regular file; return its size in bytes.
+
+    Raises:
+        DatasetError: it is missing, a directory, not a regular file, or cannot be read.
+    """
+    try:
+        info = file.stat()
+    except (FileNotFoundError, NotADirectoryError):
+        where = "" if file.is_absolute() else f" (looked for {file.resolve()})"
+        raise DatasetError(
+            f"{shown}: no such file{where}; check the path given to --pau-dataset"
+        ) from None
+    except OSError as exc:
+        raise DatasetError(f"{shown}: cannot be read ({exc.strerror or exc})") from None
+    if stat.S_ISDIR(info.st_mode):
+        inside = sorted(p.name for p in islice(file.iterdir(), 200) if p.suffix in SUFFIXES)
+        hint = f" (it holds {', '.join(inside[:3])})" if inside else ""
+        raise DatasetError(
+            f"{shown}: is a directory; pass a .jsonl or .parquet file in PAU's column format{hint}"
+        )
+    if not stat.S_ISREG(info.st_mode):
+        raise DatasetError(f"{shown}: not a regular file; pass a .jsonl or .parquet file")
+    return info.st_size
+
+
+def load_file(
+    path: str | Path, *, source: str | None = None, outputs: OutputsMode = "auto"
+) -> LoadedDataset:
     """Load a PAU-format ``.jsonl`` or ``.parquet`` file.
 
     Args:
         path: the file; its name appears in every error message as given.
         source: the source name; defaults to the file stem made marker-safe.
+        outputs: how the file writes example outputs: ``repr``, ``json``, or ``auto`` to
+            detect it (:mod:`pytest_pau.dataset.outputs`).
+
+    Returns:
+        The instances; ``.info.outputs`` says how their outputs were read.
 
     Raises:
-        DatasetError: the file is missing, of another type, or has bad rows.
+        DatasetError: the file is missing, of another type, not UTF-8, has bad rows, or
+            writes its outputs too inconsistently to detect.
     """
+    check_mode(outputs)
     shown = str(path)
     file = Path(path).expanduser()
     if file.suffix not in SUFFIXES:
@@ -92,14 +213,15 @@ def load_file(path: str | Path, *, source: str | None = None) -> list[Instance]:
             f"{shown}: expected a .jsonl or .parquet file in PAU's column format, "
             f"got suffix {file.suffix!r}"
         )
-    if not file.is_file():
-        raise DatasetError(f"{shown}: no such file; check the path given to --pau-dataset")
+    size = check_file(file, shown)
     source = source or source_name(file.stem)
     if file.suffix == ".jsonl":
         rows = iter_jsonl(file, shown)
+        empty = "the file is empty" if size == 0 else "the file has only blank lines"
     else:
         rows = iter_rows(read_parquet_rows(file, shown), shown)
-    instances = rows_to_instances(rows, source=source, what=shown)
+        empty = "the table has no rows"
+    instances = rows_to_instances(rows, source=source, what=shown, outputs=outputs)
     if not instances:
-        raise DatasetError(f"{shown}: no rows; a dataset needs at least one instance")
+        raise DatasetError(f"{shown}: no rows ({empty}); a dataset needs at least one instance")
     return instances

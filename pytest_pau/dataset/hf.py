@@ -10,20 +10,28 @@ from pathlib import Path
 from typing import Any
 
 from pytest_pau.dataset.files import iter_rows, source_name
+from pytest_pau.dataset.info import LoadedDataset
+from pytest_pau.dataset.outputs import OutputsMode
 from pytest_pau.dataset.pau_format import rows_to_instances
 from pytest_pau.errors import DatasetError
-from pytest_pau.models import Instance
 
 PREFIX = "hf:"
 
 
-def load_hf(spec: str, split: str = "test", *, cache_dir: Path | None = None) -> list[Instance]:
+def load_hf(
+    spec: str,
+    split: str = "test",
+    *,
+    cache_dir: Path | None = None,
+    outputs: OutputsMode = "auto",
+) -> LoadedDataset:
     """Load ``split`` of the dataset named after ``hf:``.
 
     Args:
         spec: ``hf:`` and a name ``datasets.load_dataset`` accepts (hub id or local folder).
         split: the split to read.
         cache_dir: the ``datasets`` cache (``<cache_dir>/hf``); the library's default if None.
+        outputs: ``repr``, ``json`` or ``auto`` (detected over the split's rows).
 
     Raises:
         DatasetError: the ``hf`` extra is missing, the dataset cannot be fetched, or a row is
@@ -51,7 +59,7 @@ def load_hf(spec: str, split: str = "test", *, cache_dir: Path | None = None) ->
     shown = f"{spec}[{split}]"
     source = source_name(name.rstrip("/").rsplit("/", 1)[-1])
     instances = rows_to_instances(
-        iter_rows(rows, shown), source=source, what=shown, id_prefix=f"{split}_"
+        iter_rows(rows, shown), source=source, what=shown, id_prefix=f"{split}_", outputs=outputs
     )
     if not instances:
         raise DatasetError(f"{shown}: no rows")

@@ -32,8 +32,8 @@ from typing import Any
 
 from pytest_pau.dataset.execute import OutputRunner, to_pair
 from pytest_pau.dataset.files import load_file
+from pytest_pau.dataset.info import DatasetInfo, LoadedDataset
 from pytest_pau.errors import DatasetError
-from pytest_pau.models import Instance
 from pytest_pau.paths import write_text_atomic
 
 log = logging.getLogger("pytest_pau.dataset")
@@ -308,7 +308,7 @@ def load_humaneval(
     cache_dir: Path,
     runner: OutputRunner | None = None,
     data: Path | None = None,
-) -> list[Instance]:
+) -> LoadedDataset:
     """Load HumanEval as PAU instances, converting once and reading the cache afterwards.
 
     Args:
@@ -338,4 +338,5 @@ def load_humaneval(
         # Atomic, so a concurrent loader (xdist workers) never reads half a file.
         write_text_atomic(target, "".join(json.dumps(row) + "\n" for row in rows))
         target.with_suffix(".skipped.json").write_text(json.dumps(skipped, indent=1))
-    return load_file(target, source=SOURCE)
+    loaded = load_file(target, source=SOURCE, outputs="repr")  # to_pair writes repr text
+    return LoadedDataset(loaded, DatasetInfo("repr", "pytest-pau"))

@@ -13,13 +13,18 @@ A row has the columns of the published PAU set:
 - ``id`` (optional): the local id; without it the row index (``0007``) is used.
 - ``tags`` (optional, our addition): a list (or JSON list) of marker-safe names.
 
-**Outputs.** ``output`` is the ``repr`` text of the return value when it is a string (what our
-build script writes); any other JSON value (a number, ``true``, ``null``, a list) is taken as
-that value and stored as its Python ``repr``.
+**Outputs.** A file writes every ``output`` one way, and it is read that way as a whole
+(:mod:`pytest_pau.dataset.outputs`): ``repr``, PAU's own convention, the ``repr`` text of
+the value (``"'racecar'"``, ``"[1, 2]"``, ``"3"``; what our build script writes), or
+``json``, the plain JSON value (``"racecar"``, ``[1, 2]``, ``3``, ``true``), stored as its
+Python ``repr``. ``outputs="auto"`` detects which from all the rows of the file; a split
+too close to call is an error that asks for ``outputs="repr"`` or ``"json"``. JSON has no
+tuple, set, bytes or non-str dict key: a method that returns one needs a repr file.
 
 **Exceptions (our encoding).** A pair with a third element, ``[input_text, message,
 "ValueError"]``, records that the call raised that exception type with that message; it
-becomes ``Example(input=..., output=message, raises="ValueError")``.
+becomes ``Example(input=..., output=message, raises="ValueError")``. The message is plain
+text in both conventions; a third element ``null`` marks an ordinary output.
 
 Every problem is reported as ``<file> line N: field 'x': problem`` (``row N`` for parquet),
 and loading stops before any model is called.
@@ -27,13 +32,24 @@ and loading stops before any model is called.
 
 from __future__ import annotations
 
-import ast
 import gc
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
+from pytest_pau.dataset.info import DatasetInfo, LoadedDataset
+from pytest_pau.dataset.literal_text import json_problem, shown
+from pytest_pau.dataset.outputs import (
+    Convention,
+    OutputsMode,
+    check_mode,
+    collect_evidence,
+    read_output,
+)
+from pytest_pau.dataset.signature import RowError as RowError
+from pytest_pau.dataset.signature import code_arity, header_arity, parse_input
+from pytest_pau.dataset.signature import count_params as count_params
 from pytest_pau.errors import DatasetError
 from pytest_pau.models import Example, Instance
 
@@ -51,178 +67,50 @@ EXAMPLE_COLUMNS: tuple[str, ...] = ("train_examples", "test_examples", "all_exam
 MAX_ERRORS = 10
 """How many problems one :class:`DatasetError` lists before it stops collecting."""
 
-_HEADER_RE = re.compile(r"^\s*def\s+test_func\s*\((?P<params>.*)\)\s*(?:->.*)?:?\s*$", re.DOTALL)
-_CODE_DEF_RE = re.compile(r"^[ \t]*def\s+test_func\s*\(", re.MULTILINE)
 _NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _EXC_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*$")
 _BAD_ID_CHARS = re.compile(r"[\s\[\]]")
 
 
-class RowError(Exception):
-    """One problem in one field of one row; :func:`rows_to_instances` adds the location."""
-
-    def __init__(self, field: str, problem: str) -> None:
-        super().__init__(f"field {field!r}: {problem}")
-        self.field = field
-        self.problem = problem
-
-
-def count_params(params: str) -> int:
-    """Count the parameters in the text between a ``def``'s parentheses.
-
-    Commas inside brackets or strings (default values) do not split; ``/`` and a bare ``*``
-    are markers, not parameters.
+def decode_column(value: Any, field: str) -> Any:
+    """An example column as a list: JSON text decoded, numpy arrays (parquet) as lists.
 
     Raises:
-        ValueError: for ``*args``/``**kwargs``, whose arity is not fixed.
-    """
-    parts: list[str] = []
-    depth = 0
-    quote = ""
-    start = 0
-    for i, ch in enumerate(params):
-        if quote:
-            if ch == quote and params[i - 1] != "\\":
-                quote = ""
-        elif ch in "'\"":
-            quote = ch
-        elif ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            parts.append(params[start:i])
-            start = i + 1
-    parts.append(params[start:])
-    names = [p.strip() for p in parts if p.strip() and p.strip() not in ("/", "*")]
-    for name in names:
-        if name.startswith("*"):
-            raise ValueError(f"variadic parameter {name!r} has no fixed arity")
-    return len(names)
-
-
-def header_arity(header: str) -> int:
-    """The number of arguments a ``def test_func(...):`` header declares.
-
-    Raises:
-        RowError: when the text is not such a header.
-    """
-    match = _HEADER_RE.match(header)
-    if match is None:
-        raise RowError("header", f"expected 'def test_func(arg0, ...):', got {header!r}")
-    try:
-        return count_params(match.group("params"))
-    except ValueError as exc:
-        raise RowError("header", f"{exc} in {header!r}; PAU methods take fixed arguments") from None
-
-
-def code_arity(code: str) -> int:
-    """The number of parameters of ``test_func`` in ``code`` (read without parsing it all).
-
-    Raises:
-        RowError: when ``code`` has no ``def test_func(``.
-    """
-    match = _CODE_DEF_RE.search(code)
-    if match is None:
-        raise RowError("test_func_validated", "no 'def test_func(' found in the source")
-    depth = 1
-    pos = match.end()
-    while pos < len(code) and depth:
-        if code[pos] == "(":
-            depth += 1
-        elif code[pos] == ")":
-            depth -= 1
-        pos += 1
-    try:
-        return count_params(code[match.end() : pos - 1])
-    except ValueError as exc:
-        raise RowError("test_func_validated", str(exc)) from None
-
-
-_CONTAINERS = (ast.Tuple, ast.List, ast.Set)
-_SIGNS = (ast.USub, ast.UAdd)
-_NUMBERS = (int, float, complex)
-
-
-def _plain_literal(node: ast.AST) -> bool:
-    """Whether ``node`` is built only of constants, containers and signed numbers.
-
-    A fast, allocation-free subset of :func:`ast.literal_eval` (which also builds the value):
-    True means literal; False means "ask literal_eval", which accepts a few more forms.
-    """
-    stack = [node]
-    while stack:
-        item = stack.pop()
-        kind = type(item)
-        if kind is ast.Constant:
-            continue
-        if kind in _CONTAINERS:
-            stack.extend(item.elts)  # type: ignore[attr-defined]
-        elif kind is ast.Dict:
-            if None in item.keys:  # type: ignore[attr-defined]
-                return False
-            stack.extend(item.keys)  # type: ignore[attr-defined]
-            stack.extend(item.values)  # type: ignore[attr-defined]
-        elif (
-            kind is ast.UnaryOp
-            and type(item.op) in _SIGNS  # type: ignore[attr-defined]
-            and type(item.operand) is ast.Constant  # type: ignore[attr-defined]
-            and type(item.operand.value) in _NUMBERS  # type: ignore[attr-defined]
-        ):
-            continue
-        else:
-            return False
-    return True
-
-
-def parse_input(text: Any, arity: int, cache: dict[str, int]) -> str:
-    """Check that ``text`` is a tuple literal with ``arity`` items; return it unchanged.
-
-    ``cache`` maps input texts already checked to their length (``all_examples`` repeats the
-    train and test inputs, and a parse is the costly part of loading).
-
-    Raises:
-        ValueError: with a message that says what was wrong and how to write it.
-    """
-    if not isinstance(text, str):
-        raise ValueError(f"input must be a str holding a tuple literal, got {text!r}")
-    length = cache.get(text)
-    if length is None:
-        try:
-            node = ast.parse(text, mode="eval").body
-            if not _plain_literal(node):
-                ast.literal_eval(node)  # the rare forms (set(), 1+2j) and the error message
-        except (SyntaxError, ValueError, TypeError, MemoryError, RecursionError) as exc:
-            raise ValueError(f"input {text!r} is not a Python literal ({exc})") from None
-        if not isinstance(node, ast.Tuple):
-            raise ValueError(
-                f"input {text!r} is not a tuple literal; write one argument as '({text.strip()},)'"
-            )
-        length = len(node.elts)
-        cache[text] = length
-    if length != arity:
-        raise ValueError(f"input {text!r} has {length} argument(s) but the header declares {arity}")
-    return text
-
-
-def parse_examples(
-    value: Any, field: str, arity: int, cache: dict[str, int], *, build: bool = True
-) -> list[Example]:
-    """Turn one example column (JSON text or a list of pairs) into :class:`Example` objects.
-
-    With ``build=False`` the column is only checked (``all_examples``, which an
-    :class:`Instance` does not keep) and an empty list is returned.
-
-    Raises:
-        RowError: naming the field and the item.
+        RowError: the text is not valid JSON.
     """
     if isinstance(value, str):
         try:
             value = json.loads(value)
         except json.JSONDecodeError as exc:
-            raise RowError(field, f"not valid JSON ({exc.msg} at char {exc.pos})") from None
-    if hasattr(value, "tolist"):  # numpy arrays from parquet/pandas
+            raise RowError(
+                field, f"not valid JSON ({json_problem(exc, 'character', 'the text ends there')})"
+            ) from None
+        except RecursionError:
+            raise RowError(field, "not valid JSON (nested too deeply to read)") from None
+    if hasattr(value, "tolist"):
         value = value.tolist()
+    return value
+
+
+def parse_examples(
+    value: Any,
+    field: str,
+    arity: int,
+    cache: dict[str, int],
+    *,
+    build: bool = True,
+    outputs: Convention = "repr",
+) -> list[Example]:
+    """Turn one example column (JSON text or a list of pairs) into :class:`Example` objects.
+
+    With ``build=False`` the column is only checked (``all_examples``, which an
+    :class:`Instance` does not keep) and an empty list is returned. ``outputs`` is the
+    file's convention (see :mod:`pytest_pau.dataset.outputs`).
+
+    Raises:
+        RowError: naming the field and the item.
+    """
+    value = decode_column(value, field)
     if not isinstance(value, (list, tuple)):
         raise RowError(
             field, f"expected a list of [input, output] pairs, got {type(value).__name__}"
@@ -234,7 +122,8 @@ def parse_examples(
         if not isinstance(pair, (list, tuple)) or len(pair) not in (2, 3):
             raise RowError(
                 field,
-                f"item {i}: expected [input, output] or [input, message, 'ExcType'], got {pair!r}",
+                f"item {i}: expected [input, output] or [input, message, 'ExcType'], "
+                f"got {shown(pair)}",
             )
         try:
             text = parse_input(pair[0], arity, cache)
@@ -245,11 +134,19 @@ def parse_examples(
         if len(pair) == 3:
             raises = pair[2]
             if raises is not None and not (isinstance(raises, str) and _EXC_RE.match(raises)):
-                raise RowError(field, f"item {i}: exception type must be a name, got {raises!r}")
+                raise RowError(
+                    field, f"item {i}: exception type must be a name, got {shown(raises)}"
+                )
         if not build:
             continue
-        if not isinstance(output, str):
-            output = repr(output)
+        if raises is not None:
+            # The message of an exception is plain text in both conventions.
+            output = output if isinstance(output, str) else repr(output)
+        else:
+            try:
+                output = read_output(output, outputs)
+            except ValueError as exc:
+                raise RowError(field, f"item {i}: {exc}") from None
         examples.append(Example(input=text, output=output, raises=raises))
     return examples
 
@@ -288,9 +185,14 @@ def _text(row: Mapping[str, Any], field: str) -> str:
 
 
 def row_to_instance(
-    row: Mapping[str, Any], *, source: str, default_id: str, cache: dict[str, int] | None = None
+    row: Mapping[str, Any],
+    *,
+    source: str,
+    default_id: str,
+    cache: dict[str, int] | None = None,
+    outputs: Convention = "repr",
 ) -> Instance:
-    """Validate one PAU row and build its :class:`Instance`.
+    """Validate one PAU row and build its :class:`Instance`, reading outputs as ``outputs``.
 
     Raises:
         RowError: for the first problem found, naming the field.
@@ -323,7 +225,7 @@ def row_to_instance(
                 raise RowError(field, "required")
             continue
         examples[field] = parse_examples(
-            row[field], field, arity, cache, build=field != "all_examples"
+            row[field], field, arity, cache, build=field != "all_examples", outputs=outputs
         )
     return Instance(
         id=f"{source}/{local_id}",
@@ -344,7 +246,8 @@ def rows_to_instances(
     source: str,
     what: str,
     id_prefix: str = "",
-) -> list[Instance]:
+    outputs: OutputsMode = "auto",
+) -> LoadedDataset:
     """Validate many rows; raise one :class:`DatasetError` listing up to :data:`MAX_ERRORS`.
 
     Args:
@@ -353,20 +256,61 @@ def rows_to_instances(
         source: the source name, the first part of every id.
         what: the dataset as the user named it, for the summary line of the error.
         id_prefix: put before the row index when a row has no ``id`` (``test_``).
+        outputs: ``repr`` or ``json`` (see :mod:`pytest_pau.dataset.outputs`), or ``auto``
+            to detect it from all the rows.
+
+    Returns:
+        The instances, with ``info`` saying how their outputs were read.
 
     Raises:
         DatasetError: ``<file> line N: field 'x': problem`` for each bad row, or for
-            duplicate ids.
+            duplicate ids; or the outputs are written too inconsistently to detect.
     """
+    mode = check_mode(outputs)
     # A load allocates many small objects that all survive; the cyclic collector would rescan
     # them again and again (measured: it doubles the load time of a 5,000-row file).
     paused = gc.isenabled()
     gc.disable()
     try:
-        return _rows_to_instances(rows, source=source, what=what, id_prefix=id_prefix)
+        if mode == "auto":
+            rows = list(_decoded(rows))
+            evidence = collect_evidence(rows, ("train_examples", "test_examples"))
+            convention = evidence.decide(what)
+            info = DatasetInfo(convention, "detected", evidence.counts())
+        else:
+            convention = mode
+            info = DatasetInfo(mode, "given")
+        instances = _rows_to_instances(
+            rows, source=source, what=what, id_prefix=id_prefix, outputs=convention
+        )
+        return LoadedDataset(instances, info)
     finally:
         if paused:
             gc.enable()
+
+
+def _decoded(
+    rows: Iterable[tuple[str, int, Mapping[str, Any] | Exception]],
+) -> Iterator[tuple[str, int, Mapping[str, Any] | Exception]]:
+    """The rows with their example columns decoded once, for detection and then the build.
+
+    A column that does not decode is left as it is; the build reports it.
+    """
+    for location, index, row in rows:
+        if isinstance(row, Mapping):
+            decoded: dict[str, Any] | None = None
+            for field in EXAMPLE_COLUMNS:
+                value = row.get(field)
+                if isinstance(value, str) or hasattr(value, "tolist"):
+                    try:
+                        new = decode_column(value, field)
+                    except RowError:
+                        continue
+                    decoded = decoded if decoded is not None else dict(row)
+                    decoded[field] = new
+            if decoded is not None:
+                row = decoded
+        yield location, index, row
 
 
 def _rows_to_instances(
@@ -375,6 +319,7 @@ def _rows_to_instances(
     source: str,
     what: str,
     id_prefix: str,
+    outputs: Convention,
 ) -> list[Instance]:
     instances: list[Instance] = []
     errors: list[str] = []
@@ -389,7 +334,11 @@ def _rows_to_instances(
             continue
         try:
             instance = row_to_instance(
-                row, source=source, default_id=f"{id_prefix}{index:04d}", cache=cache
+                row,
+                source=source,
+                default_id=f"{id_prefix}{index:04d}",
+                cache=cache,
+                outputs=outputs,
             )
         except RowError as exc:
             errors.append(f"{location}: {exc}")
