@@ -113,6 +113,10 @@ class ScriptedLLM:
         unsupported_params: Request fields refused with OpenAI's 400 for reasoning models
             (``"max_tokens"``, ``"temperature"`` unless 1, ``"stop"``, ``"logprobs"``...),
             to check what a client sends.
+        starved_as_400: When the reasoning leaves no room under the cap for one visible
+            token, answer OpenAI's HTTP 400 "Could not finish the message because
+            max_tokens or model output limit was reached" (as GPT-5.x does) instead of the
+            empty 200 with ``finish_reason: "length"``.
     """
 
     api_key = "sk-scripted-not-a-real-key"
@@ -131,6 +135,7 @@ class ScriptedLLM:
         served_model: str | None = None,
         system_fingerprint: str | None = None,
         unsupported_params: Collection[str] = (),
+        starved_as_400: bool = False,
     ) -> None:
         if not model.startswith("openai/"):
             raise ValueError(
@@ -169,6 +174,7 @@ class ScriptedLLM:
         self.served_model = served_model
         self.system_fingerprint = system_fingerprint
         self.unsupported_params = tuple(unsupported_params)
+        self.starved_as_400 = starved_as_400
         self.log: list[dict[str, Any]] = []
         """The JSON body of every request received, in arrival order."""
         self.exchanges: list[Exchange] = []

@@ -16,7 +16,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import TYPE_CHECKING, Any
 
 from pytest_pau.llm.scripted_reply import (
-    UnsupportedValue,
+    Refused,
     check_supported,
     completion_body,
     content_text,
@@ -134,7 +134,7 @@ class Handler(BaseHTTPRequestHandler):
             return
         try:
             check_supported(body, owner.unsupported_params)
-        except UnsupportedValue as exc:
+        except Refused as exc:
             self._error(400, str(exc), "invalid_request_error", param=exc.param, code=exc.code)
             return
         if owner.delay_s:
@@ -143,7 +143,7 @@ class Handler(BaseHTTPRequestHandler):
         try:
             reply = owner._reply_for(messages)
             thought = owner._thought_for(messages, body.get("reasoning_effort"))
-        except UnsupportedValue as exc:
+        except Refused as exc:
             self._error(400, str(exc), "invalid_request_error", param=exc.param, code=exc.code)
             return
         except Exception as exc:  # a broken script must show up in the test, not hang it
@@ -158,15 +158,20 @@ class Handler(BaseHTTPRequestHandler):
                 "invalid_request_error",
             )
             return
-        answer = completion_body(
-            body,
-            reply,
-            number=exchange.number,
-            thought=thought,
-            place=owner.reasoning.place,
-            served_model=owner.served_model or str(body.get("model", owner.model)),
-            system_fingerprint=owner.system_fingerprint,
-        )
+        try:
+            answer = completion_body(
+                body,
+                reply,
+                number=exchange.number,
+                thought=thought,
+                place=owner.reasoning.place,
+                served_model=owner.served_model or str(body.get("model", owner.model)),
+                system_fingerprint=owner.system_fingerprint,
+                starved_as_400=owner.starved_as_400,
+            )
+        except Refused as exc:
+            self._error(400, str(exc), "invalid_request_error", param=exc.param, code=exc.code)
+            return
         self._send_json(200, answer)
 
     def _apply_fault(self, fault: Fault) -> bool:

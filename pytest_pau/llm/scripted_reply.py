@@ -74,13 +74,22 @@ def reasoning_fields(body: Mapping[str, Any]) -> dict[str, Any]:
     return {name: body[name] for name in REASONING_FIELDS if name in body}
 
 
-class UnsupportedValue(ValueError):
-    """A request value the scripted model refuses with an OpenAI-shaped 400."""
+class Refused(ValueError):
+    """A request the scripted model refuses with an OpenAI-shaped 400."""
 
-    def __init__(self, param: str, message: str, code: str = "unsupported_value") -> None:
+    def __init__(
+        self, param: str | None, message: str, code: str | None = "unsupported_value"
+    ) -> None:
         super().__init__(message)
         self.param = param
         self.code = code
+
+
+OUTPUT_LIMIT_MESSAGE = (
+    "Could not finish the message because max_tokens or model output limit was reached. "
+    "Please try again with higher max_tokens."
+)
+"""OpenAI's 400 when a GPT-5.x cap cannot fit one visible token (litellm matches this text)."""
 
 
 @dataclass(frozen=True)
@@ -103,7 +112,7 @@ class ReasoningScript:
     place: ThoughtPlace = "hidden"
 
     def thought_for(self, messages: Messages, effort: Any) -> str:
-        """The thought of one answer (raises :class:`UnsupportedValue` for an unscripted effort)."""
+        """The thought of one answer (raises :class:`Refused` for an unscripted effort)."""
         if self.thought is not None:
             return self.thought(messages) if callable(self.thought) else self.thought
         tokens = self.tokens
@@ -111,7 +120,7 @@ class ReasoningScript:
             key = effort if isinstance(effort, str) or effort is None else str(effort)
             if key not in tokens:
                 levels = ", ".join(repr(k) for k in tokens if k is not None)
-                raise UnsupportedValue(
+                raise Refused(
                     "reasoning_effort",
                     f"Unsupported value: 'reasoning_effort' does not support {effort!r} with "
                     f"this model. Supported values are: {levels}. (ScriptedLLM: add the level "
@@ -136,14 +145,14 @@ def check_supported(body: Mapping[str, Any], unsupported: Sequence[str]) -> None
             continue
         if param == "temperature":
             if value != 1:
-                raise UnsupportedValue(
+                raise Refused(
                     param,
                     f"Unsupported value: 'temperature' does not support {value!r} with this "
                     "model. Only the default (1) value is supported.",
                 )
             continue
         hint = " Use 'max_completion_tokens' instead." if param == "max_tokens" else ""
-        raise UnsupportedValue(
+        raise Refused(
             param,
             f"Unsupported parameter: {param!r} is not supported with this model.{hint}",
             code="unsupported_parameter",
@@ -159,6 +168,7 @@ def completion_body(
     place: ThoughtPlace = "hidden",
     served_model: str | None = None,
     system_fingerprint: str | None = None,
+    starved_as_400: bool = False,
 ) -> dict[str, Any]:
     """The ``chat.completion`` object answering ``body`` with ``reply``.
 
@@ -170,6 +180,11 @@ def completion_body(
         place: Where the thought goes (see :class:`ReasoningScript`).
         served_model: The ``model`` of the answer; by default the one requested.
         system_fingerprint: Sent in the body when given.
+        starved_as_400: Refuse (:class:`Refused`, :data:`OUTPUT_LIMIT_MESSAGE`) instead of
+            answering empty when the reasoning leaves no room for one visible token.
+
+    Raises:
+        Refused: ``starved_as_400`` and no visible token fits under the cap.
     """
     messages: Messages = list(body.get("messages") or [])
     if isinstance(reply, dict):
@@ -187,6 +202,8 @@ def completion_body(
     reasoning = count_tokens(thought) if thought is not None else 0
     budget = None if cap is None else max(0, cap - reasoning)
     finish = "stop"
+    if starved_as_400 and budget == 0 and count_tokens(text):
+        raise Refused(None, OUTPUT_LIMIT_MESSAGE, code=None)
     if cap is not None and cap < reasoning:
         # The cap ran out while the model was still thinking: nothing visible was written.
         thought, reasoning, text, finish = cut_tokens(thought or "", cap), cap, "", "length"

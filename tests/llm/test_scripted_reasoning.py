@@ -110,6 +110,58 @@ def test_thought_in_the_content_is_visible_text_cut_as_one() -> None:
     assert unclosed[2]["completion_tokens"] == 3
 
 
+def test_litellm_moves_a_closed_think_out_of_the_content_only() -> None:
+    litellm = get_litellm()
+    with ScriptedLLM(default=ANSWER, thought="two and two make four", think_in_content=True) as llm:
+        closed, unclosed = (
+            litellm.completion(
+                model=llm.model,
+                api_base=llm.api_base,
+                api_key=llm.api_key,
+                messages=ASK,
+                max_tokens=cap,
+                max_retries=0,
+            )
+            for cap in (100, 3)
+        )
+        text = LLMClient(llm.model, api_base=llm.api_base, api_key=llm.api_key).complete(ASK).text
+    assert closed.choices[0].message.content == "\n\n" + ANSWER
+    assert closed.choices[0].message.reasoning_content == "two and two make four"
+    # Cut inside the thought: the unclosed tag stays in the content, and litellm's Message
+    # has no reasoning_content attribute at all (it deletes the None).
+    assert unclosed.choices[0].message.content == "<think>two and two"
+    assert unclosed.choices[0].finish_reason == "length"
+    assert not hasattr(unclosed.choices[0].message, "reasoning_content")
+    assert text.strip() == ANSWER
+
+
+def test_starved_as_400_comes_back_from_litellm_as_an_empty_answer() -> None:
+    """GPT-5.x's 400 for a cap without room for one visible token; litellm hides it."""
+    litellm = get_litellm()
+    with ScriptedLLM(
+        default=ANSWER, model="openai/gpt-5-mini", reasoning_tokens=1500, starved_as_400=True
+    ) as llm:
+        refused = post(llm, max_completion_tokens=512)
+        no_room = post(llm, max_completion_tokens=1500)
+        fits = answer(llm, max_completion_tokens=1501)
+        response = litellm.completion(
+            model=llm.model,
+            api_base=llm.api_base,
+            api_key=llm.api_key,
+            messages=ASK,
+            max_tokens=512,
+            max_retries=0,
+        )
+    assert refused.status_code == 400
+    assert "max_tokens or model output limit was reached" in refused.json()["error"]["message"]
+    assert no_room.status_code == 400
+    assert fits[0]["content"] == "The"
+    assert response.choices[0].message.content == ""
+    assert response.choices[0].finish_reason == "length"
+    assert response.usage.completion_tokens == 0
+    assert [e.status for e in llm.exchanges] == [400, 400, 200, 400]
+
+
 def test_reasoning_content_reaches_litellms_message() -> None:
     def thought(messages: list[dict[str, Any]]) -> str:
         return f"the user asked: {messages[-1]['content']}"
