@@ -124,7 +124,8 @@ def test_bad_arguments_are_refused_with_the_choices() -> None:
 
 def test_in_flight_counts_are_exact_under_concurrent_clients() -> None:
     clients = 32
-    with ScriptedLLM(default="ok", delay_s=0.5) as llm:
+    # The delay outlasts the spread of the arrivals, even on a loaded 2-core machine.
+    with ScriptedLLM(default="ok", delay_s=1.0) as llm:
         url = f"{llm.api_base}/chat/completions"
         gate = threading.Barrier(clients)
 
@@ -142,17 +143,17 @@ def test_in_flight_counts_are_exact_under_concurrent_clients() -> None:
         wall = time.monotonic() - started
         busy, overlap = llm.busy_seconds, llm.overlap(wall)
         # Then one at a time: these never overlap the burst or each other.
-        for _ in range(3):
+        for _ in range(2):
             post(llm, "again")
     assert statuses == [200] * clients
     assert llm.max_in_flight == clients
     assert llm.in_flight == 0
     burst, later = llm.exchanges[:clients], llm.exchanges[clients:]
-    assert all(e.status == 200 and (e.duration or 0) >= 0.5 for e in burst)
+    assert all(e.status == 200 and (e.duration or 0) >= 1.0 for e in burst)
     assert busy == pytest.approx(sum(e.duration or 0 for e in burst))
     assert overlap == pytest.approx(busy / wall)
-    assert overlap > clients / 4
-    assert llm.busy_seconds >= busy + 3 * 0.5
+    assert overlap > 2  # one at a time would be at most 1
+    assert llm.busy_seconds >= busy + 2 * 1.0
     assert min(e.start for e in later) >= max(e.end or 0 for e in burst)
 
 
@@ -161,13 +162,13 @@ def test_one_at_a_time_is_an_overlap_of_one_at_most() -> None:
         for _ in range(4):
             post(llm, "hi")
     assert llm.max_in_flight == 1
-    assert 0.5 < llm.overlap() <= 1.0
+    assert 0 < llm.overlap() <= 1.0
     assert [e.number for e in llm.exchanges] == [1, 2, 3, 4]
 
 
 def test_llmclient_threads_all_reach_the_server_at_once() -> None:
     threads = 16
-    with ScriptedLLM(default="ok", delay_s=1.0) as llm:
+    with ScriptedLLM(default="ok", delay_s=1.5) as llm:
         client = LLMClient(llm.model, api_base=llm.api_base, api_key=llm.api_key)
         gate = threading.Barrier(threads)
 
