@@ -4,58 +4,68 @@
 HTTP, so a client under test goes through its whole stack (litellm, the OpenAI SDK,
 httpx) exactly as it would against a provider. Replies come from a script; faults
 (429 with ``Retry-After``, 5xx, 401, 404, delays, malformed bodies, dropped connections)
-can be scheduled on chosen requests, and every request is counted and logged.
+can be scheduled on chosen requests, and every request is counted, logged and timed
+(:attr:`ScriptedLLM.exchanges`, :attr:`ScriptedLLM.max_in_flight`).
 
 Token counts are deterministic: one token per whitespace-separated word of the prompt
-messages and of the reply, so tests can assert on sums.
+messages and of the reply, so tests can assert on sums. With ``reasoning_tokens`` the
+server plays a reasoning model, whose hidden reasoning comes out of the same output cap
+as the reply (see :mod:`pytest_pau.llm.scripted_reply`).
 """
 
 from __future__ import annotations
 
-import contextlib
-import json
 import re
-import socket
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Callable, Collection, Iterator, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
-Messages = list[dict[str, Any]]
-Reply = str | dict[str, Any]
-"""A reply text, or a dict ``{"content": str, "logprobs": [{"token", "logprob", "top"}]}``."""
+from pytest_pau.llm.scripted_http import Fault, Handler, Server
+from pytest_pau.llm.scripted_reply import (
+    Messages,
+    ReasoningScript,
+    ReasoningTokens,
+    Reply,
+    Thought,
+    ThoughtPlace,
+    content_text,
+    reasoning_fields,
+    request_cap,
+)
+
 Rule = tuple[str | re.Pattern[str], Reply | Callable[[Messages], Reply]]
 Rules = Sequence[Rule] | Callable[[Messages], Reply]
 
 FAULT_KINDS = ("429", "500", "503", "401", "404", "400", "delay", "malformed", "drop")
 
+__all__ = ["FAULT_KINDS", "Exchange", "Messages", "Reply", "Rule", "Rules", "ScriptedLLM"]
+
 
 @dataclass
-class _Fault:
-    kind: str
-    first: int
-    """First request number (1-based) the fault applies to."""
-    times: int
-    retry_after: float | None = None
-    delay_s: float = 0.0
+class Exchange:
+    """One chat-completion request as the server saw it."""
 
-    def covers(self, n: int) -> bool:
-        return self.first <= n < self.first + self.times
+    number: int
+    """1-based arrival number (as counted by :attr:`ScriptedLLM.requests`)."""
+    start: float
+    """``time.monotonic()`` when the request had been read."""
+    end: float | None = None
+    """``time.monotonic()`` when the answer was written (None while in flight)."""
+    status: int | None = None
+    """HTTP status answered; None for a dropped connection."""
+    cap_param: str | None = None
+    """Which output cap the request carried: ``max_completion_tokens``, ``max_tokens`` or None."""
+    cap: int | None = None
+    reasoning: dict[str, Any] = field(default_factory=dict)
+    """The reasoning options sent (``reasoning_effort``, ``reasoning``, ``thinking``, ...)."""
+    client_gone: bool = False
+    """The client hung up before the answer was written (a cancelled or timed-out call)."""
 
-
-def _count_tokens(text: str) -> int:
-    return len(text.split())
-
-
-def _content_text(content: Any) -> str:
-    """The text of a message ``content``, which may be a list of parts."""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return " ".join(p.get("text", "") for p in content if isinstance(p, dict))
-    return "" if content is None else str(content)
+    @property
+    def duration(self) -> float | None:
+        return None if self.end is None else self.end - self.start
 
 
 class ScriptedLLM:
@@ -68,6 +78,11 @@ class ScriptedLLM:
             assert client.complete([{"role": "user", "content": "capital of France?"}]).text == "Paris"
             assert llm.requests == 1
 
+    A reasoning model that thinks 1500 tokens before answering, so that a cap of 512
+    gets an empty answer with ``finish_reason: "length"``::
+
+        ScriptedLLM(rules, model="openai/gpt-5-mini", reasoning_tokens=1500)
+
     Args:
         rules: Either a list of ``(regex, reply)`` pairs, tried in order with
             ``re.search`` on the last user message (``reply`` is a text, a dict with
@@ -79,6 +94,29 @@ class ScriptedLLM:
         default: Reply when no rule matches; without it an unmatched request gets a
             400 whose message shows the last user message (non-retryable, so a test
             fails at once with the reason).
+        reasoning_tokens: Play a reasoning model: hidden reasoning tokens spent before
+            every reply, out of the request's cap (``max_completion_tokens`` or
+            ``max_tokens``). A number, a callable ``messages -> int``, or a dict from the
+            ``reasoning_effort`` sent to a number (key None: none sent; an effort missing
+            from the dict gets OpenAI's 400 for an unsupported value). Usage then has
+            ``completion_tokens_details.reasoning_tokens``.
+        thought: The reasoning's text instead (its words are the reasoning tokens); a
+            text or a callable ``messages -> str``. Pass this or ``reasoning_tokens``.
+        think_in_content: Write the thought into the content as ``<think>...</think>``
+            before the reply, as open models without a reasoning parser do (Qwen3,
+            DeepSeek-R1 distills); it is all visible text then, cut by the cap as one.
+        reasoning_content: Return the thought in ``message.reasoning_content``, as
+            DeepSeek and vLLM's reasoning parsers do.
+        served_model: The model id ``GET /v1/models`` lists and every completion names;
+            by default the name in ``model`` and the model each request asked for.
+        system_fingerprint: Sent in every completion body when given.
+        unsupported_params: Request fields refused with OpenAI's 400 for reasoning models
+            (``"max_tokens"``, ``"temperature"`` unless 1, ``"stop"``, ``"logprobs"``...),
+            to check what a client sends.
+        starved_as_400: When the reasoning leaves no room under the cap for one visible
+            token, answer OpenAI's HTTP 400 "Could not finish the message because
+            max_tokens or model output limit was reached" (as GPT-5.x does) instead of the
+            empty 200 with ``finish_reason: "length"``.
     """
 
     api_key = "sk-scripted-not-a-real-key"
@@ -90,22 +128,63 @@ class ScriptedLLM:
         model: str = "openai/scripted",
         delay_s: float = 0.0,
         default: Reply | None = None,
+        reasoning_tokens: ReasoningTokens | None = None,
+        thought: Thought | None = None,
+        think_in_content: bool = False,
+        reasoning_content: bool = False,
+        served_model: str | None = None,
+        system_fingerprint: str | None = None,
+        unsupported_params: Collection[str] = (),
+        starved_as_400: bool = False,
     ) -> None:
         if not model.startswith("openai/"):
             raise ValueError(
                 f"ScriptedLLM(model={model!r}): expected an 'openai/<name>' model string, "
                 "because the server speaks the OpenAI chat-completions protocol."
             )
+        if reasoning_tokens is not None and thought is not None:
+            raise ValueError(
+                f"ScriptedLLM(reasoning_tokens={reasoning_tokens!r}, thought={thought!r}): "
+                "pass one; a thought's words are its reasoning tokens."
+            )
+        if think_in_content and reasoning_content:
+            raise ValueError(
+                "ScriptedLLM(think_in_content=True, reasoning_content=True): the thought goes "
+                "in one place; choose one."
+            )
+        if isinstance(unsupported_params, str):
+            raise ValueError(
+                f"ScriptedLLM(unsupported_params={unsupported_params!r}): expected a list of "
+                "field names, e.g. ['max_tokens', 'temperature']."
+            )
+        place: ThoughtPlace = (
+            "content"
+            if think_in_content
+            else "reasoning_content"
+            if reasoning_content
+            else "hidden"
+        )
         self.rules = rules if rules is not None else []
         self.model = model
         self.delay_s = delay_s
         self.default = default
+        self.reasoning = ReasoningScript(reasoning_tokens, thought, place)
+        self.reasons = reasoning_tokens is not None or thought is not None
+        """Whether this server plays a reasoning model."""
+        self.served_model = served_model
+        self.system_fingerprint = system_fingerprint
+        self.unsupported_params = tuple(unsupported_params)
+        self.starved_as_400 = starved_as_400
         self.log: list[dict[str, Any]] = []
         """The JSON body of every request received, in arrival order."""
+        self.exchanges: list[Exchange] = []
+        """Every chat-completion request, in arrival order, with its timing and cap."""
         self._requests = 0
-        self._faults: list[_Fault] = []
+        self._in_flight = 0
+        self._max_in_flight = 0
+        self._faults: list[Fault] = []
         self._lock = threading.Lock()
-        self._server: ThreadingHTTPServer | None = None
+        self._server: Server | None = None
         self._thread: threading.Thread | None = None
 
     # -- lifecycle -----------------------------------------------------------------
@@ -114,8 +193,8 @@ class ScriptedLLM:
         """Bind a free port on 127.0.0.1 and serve in a daemon thread."""
         if self._server is not None:
             return self
-        handler = type("_BoundHandler", (_Handler,), {"owner": self})
-        server = _Server(("127.0.0.1", 0), handler)
+        handler = type("_BoundHandler", (Handler,), {"owner": self})
+        server = Server(("127.0.0.1", 0), handler)
         self._server = server
         self._thread = threading.Thread(
             target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
@@ -157,6 +236,47 @@ class ScriptedLLM:
         with self._lock:
             return self._requests
 
+    @property
+    def in_flight(self) -> int:
+        """Chat-completion requests being answered now."""
+        with self._lock:
+            return self._in_flight
+
+    @property
+    def max_in_flight(self) -> int:
+        """The most chat-completion requests that were being answered at one moment."""
+        with self._lock:
+            return self._max_in_flight
+
+    @property
+    def busy_seconds(self) -> float:
+        """Sum of the durations of the answered requests (each from read to written)."""
+        with self._lock:
+            return sum(e.end - e.start for e in self.exchanges if e.end is not None)
+
+    def overlap(self, wall_s: float | None = None) -> float:
+        """Average requests in flight: :attr:`busy_seconds` / ``wall_s``.
+
+        Args:
+            wall_s: The wall time to average over; by default from the first request's
+                arrival to the last answer.
+        """
+        with self._lock:
+            done = [e for e in self.exchanges if e.end is not None]
+        if not done:
+            return 0.0
+        if wall_s is None:
+            wall_s = max(e.end for e in done if e.end is not None) - min(e.start for e in done)
+        if wall_s <= 0:
+            raise ValueError(f"overlap(wall_s={wall_s!r}): expected a positive wall time.")
+        return sum(e.end - e.start for e in done if e.end is not None) / wall_s
+
+    @property
+    def reasoning_efforts(self) -> list[Any]:
+        """The ``reasoning_effort`` of every request (None where it sent none)."""
+        with self._lock:
+            return [e.reasoning.get("reasoning_effort") for e in self.exchanges]
+
     def fail(
         self,
         kind: str,
@@ -186,211 +306,48 @@ class ScriptedLLM:
         with self._lock:
             if at is None:
                 at = max([self._requests + 1] + [f.first + f.times for f in self._faults])
-            self._faults.append(_Fault(kind, at, times, retry_after, delay_s))
+            self._faults.append(Fault(kind, at, times, retry_after, delay_s))
         return self
 
-    # -- serving ---------------------------------------------------------------------------
+    # -- serving (called by scripted_http.Handler) ---------------------------------------
 
-    def _next(self) -> tuple[int, _Fault | None]:
+    def _arrive(self, body: dict[str, Any]) -> tuple[Exchange, Fault | None]:
+        """Count, log and time a request that was read; its fault, if one is scheduled."""
+        cap_param, cap = request_cap(body)
         with self._lock:
             self._requests += 1
             n = self._requests
+            self.log.append(body)
+            exchange = Exchange(
+                n, time.monotonic(), None, None, cap_param, cap, reasoning_fields(body)
+            )
+            self.exchanges.append(exchange)
+            self._in_flight += 1
+            self._max_in_flight = max(self._max_in_flight, self._in_flight)
             fault = next((f for f in self._faults if f.covers(n)), None)
-            return n, fault
+        return exchange, fault
+
+    def _depart(self, exchange: Exchange, status: int | None) -> None:
+        with self._lock:
+            exchange.end = time.monotonic()
+            exchange.status = status
+            self._in_flight -= 1
 
     def _reply_for(self, messages: Messages) -> Reply | None:
         if callable(self.rules):
             return self.rules(messages)
         last = next(
-            (
-                _content_text(m.get("content"))
-                for m in reversed(messages)
-                if m.get("role") == "user"
-            ),
-            _content_text(messages[-1].get("content")) if messages else "",
+            (content_text(m.get("content")) for m in reversed(messages) if m.get("role") == "user"),
+            content_text(messages[-1].get("content")) if messages else "",
         )
         for pattern, reply in self.rules:
             if re.search(pattern, last, flags=re.DOTALL):
                 return reply(messages) if callable(reply) else reply
         return self.default
 
-    def _completion_body(self, body: dict[str, Any], reply: Reply) -> dict[str, Any]:
-        messages: Messages = body.get("messages") or []
-        if isinstance(reply, dict):
-            text = str(reply.get("content", ""))
-            scripted_lp = reply.get("logprobs")
-        else:
-            text, scripted_lp = str(reply), None
-        stops = body.get("stop") or []
-        if isinstance(stops, str):
-            stops = [stops]
-        finish = "stop"
-        for stop in stops:
-            if stop and stop in text:
-                text = text[: text.index(stop)]
-        max_tokens = body.get("max_tokens") or body.get("max_completion_tokens")
-        words = text.split(" ")
-        if max_tokens and len(text.split()) > int(max_tokens):
-            text, finish = " ".join(words[: int(max_tokens)]), "length"
-        choice: dict[str, Any] = {
-            "index": 0,
-            "message": {"role": "assistant", "content": text},
-            "finish_reason": finish,
-        }
-        if body.get("logprobs"):
-            choice["logprobs"] = {"content": _logprobs(text, scripted_lp, body.get("top_logprobs"))}
-        prompt_tokens = sum(_count_tokens(_content_text(m.get("content"))) for m in messages)
-        completion_tokens = _count_tokens(text)
-        return {
-            "id": f"chatcmpl-scripted-{len(self.log)}",
-            "object": "chat.completion",
-            "created": int(time.time()),
-            "model": str(body.get("model", self.model)),
-            "choices": [choice],
-            "usage": {
-                "prompt_tokens": prompt_tokens,
-                "completion_tokens": completion_tokens,
-                "total_tokens": prompt_tokens + completion_tokens,
-            },
-        }
-
-
-def _logprobs(text: str, scripted: Any, top_n: Any) -> list[dict[str, Any]]:
-    """OpenAI-shaped ``logprobs.content``: the scripted entries, or certainty per word."""
-    if scripted is not None:
-        out = []
-        for entry in scripted:
-            top = entry.get("top") or {entry["token"]: entry["logprob"]}
-            out.append(
-                {
-                    "token": entry["token"],
-                    "logprob": entry["logprob"],
-                    "bytes": list(entry["token"].encode()),
-                    "top_logprobs": [
-                        {"token": t, "logprob": lp, "bytes": list(t.encode())}
-                        for t, lp in top.items()
-                    ][: int(top_n or len(top))],
-                }
-            )
-        return out
-    return [
-        {
-            "token": tok,
-            "logprob": 0.0,
-            "bytes": list(tok.encode()),
-            "top_logprobs": [{"token": tok, "logprob": 0.0, "bytes": list(tok.encode())}],
-        }
-        for tok in re.findall(r"\s*\S+", text)
-    ]
-
-
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    # The listen backlog is fixed when the socket binds: xdist workers and thread pools
-    # open dozens of connections at once, and the default of 5 resets the rest.
-    request_queue_size = 256
-
-
-class _Handler(BaseHTTPRequestHandler):
-    owner: ScriptedLLM
-    # Keep-alive, as real providers do: clients reuse connections between calls.
-    protocol_version = "HTTP/1.1"
-
-    def setup(self) -> None:
-        super().setup()
-        # Headers and body go out in two writes; with Nagle on, the client's delayed ACK
-        # adds ~40 ms to every exchange.
-        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-
-    def log_message(self, format: str, *args: Any) -> None:  # quiet: tests read .log instead
-        return
-
-    def _send_json(self, status: int, payload: Any, headers: dict[str, str] | None = None) -> None:
-        data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        for key, value in (headers or {}).items():
-            self.send_header(key, value)
-        self.end_headers()
-        self.wfile.write(data)
-
-    def _error(
-        self, status: int, message: str, etype: str, headers: dict[str, str] | None = None
-    ) -> None:
-        self._send_json(
-            status, {"error": {"message": message, "type": etype, "code": str(status)}}, headers
-        )
-
-    def do_GET(self) -> None:
-        if self.path.rstrip("/").endswith("/models"):
-            name = self.owner.model.split("/", 1)[1]
-            self._send_json(200, {"object": "list", "data": [{"id": name, "object": "model"}]})
-        else:
-            self._error(404, f"no route {self.path!r}", "not_found")
-
-    def do_POST(self) -> None:
-        length = int(self.headers.get("Content-Length") or 0)
-        raw = self.rfile.read(length) if length else b""
-        if not self.path.rstrip("/").endswith("/chat/completions"):
-            self._error(
-                404, f"ScriptedLLM serves /v1/chat/completions, not {self.path!r}", "not_found"
-            )
-            return
-        owner = self.owner
-        try:
-            body = json.loads(raw or b"{}")
-        except json.JSONDecodeError as exc:
-            self._error(400, f"request body is not JSON: {exc}", "invalid_request_error")
-            return
-        with owner._lock:
-            owner.log.append(body)
-        _, fault = owner._next()
-        if fault is not None and self._apply_fault(fault):
-            return
-        if owner.delay_s:
-            time.sleep(owner.delay_s)
-        try:
-            reply = owner._reply_for(body.get("messages") or [])
-        except Exception as exc:  # a broken script must show up in the test, not hang it
-            self._error(500, f"ScriptedLLM script raised {exc!r}", "server_error")
-            return
-        if reply is None:
-            msgs = body.get("messages") or [{}]
-            last = _content_text(msgs[-1].get("content"))
-            self._error(
-                400,
-                f"ScriptedLLM: no rule matched the last message {last[:200]!r}; "
-                "add a rule for it or pass default=...",
-                "invalid_request_error",
-            )
-            return
-        self._send_json(200, owner._completion_body(body, reply))
-
-    def _apply_fault(self, fault: _Fault) -> bool:
-        """Act out ``fault``; True when the request is fully handled."""
-        headers = {"Retry-After": f"{fault.retry_after:g}"} if fault.retry_after is not None else {}
-        kind = fault.kind
-        if kind == "delay":
-            time.sleep(fault.delay_s)
-            return False
-        if kind == "429":
-            self._error(429, "Rate limit reached (scripted)", "rate_limit_error", headers)
-        elif kind in ("500", "503"):
-            self._error(int(kind), "The server had an error (scripted)", "server_error", headers)
-        elif kind == "401":
-            self._error(401, "Incorrect API key provided (scripted)", "invalid_request_error")
-        elif kind == "404":
-            self._error(404, "The model does not exist (scripted)", "invalid_request_error")
-        elif kind == "400":
-            self._error(400, "Bad request (scripted)", "invalid_request_error")
-        elif kind == "malformed":
-            self._send_json(200, b'{"id": "chatcmpl-broken", "choices": [{"message": ')
-        elif kind == "drop":
-            self.close_connection = True
-            with contextlib.suppress(OSError):
-                self.connection.shutdown(socket.SHUT_RDWR)
-        return True
+    def _thought_for(self, messages: Messages, effort: Any) -> str | None:
+        """The reasoning before this answer; None when the server plays no reasoning model."""
+        return self.reasoning.thought_for(messages, effort) if self.reasons else None
 
 
 def scripted_llm_factory() -> Iterator[Callable[..., ScriptedLLM]]:

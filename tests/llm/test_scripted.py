@@ -1,20 +1,25 @@
-"""ScriptedLLM on its own: real sockets, real HTTP, raw httpx as the client."""
+"""ScriptedLLM on its own: real sockets, real HTTP, raw httpx (and litellm) as the client."""
 
 from __future__ import annotations
 
 import json
+import socket
+import struct
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import pytest
 
+from pytest_pau.llm import LLMClient, get_litellm
 from pytest_pau.testing import ScriptedLLM
 
 
-def post(llm: ScriptedLLM, text: str, **extra: object) -> httpx.Response:
+def post(llm: ScriptedLLM, text: str, timeout: float = 10, **extra: object) -> httpx.Response:
     body = {"model": "scripted", "messages": [{"role": "user", "content": text}], **extra}
-    return httpx.post(f"{llm.api_base}/chat/completions", json=body, timeout=10)
+    return httpx.post(f"{llm.api_base}/chat/completions", json=body, timeout=timeout)
 
 
 def test_rules_match_in_order_with_usage_in_words() -> None:
@@ -115,3 +120,139 @@ def test_bad_arguments_are_refused_with_the_choices() -> None:
         ScriptedLLM(model="anthropic/x")
     with ScriptedLLM() as llm, pytest.raises(ValueError, match="expected one of"):
         llm.fail("418")
+
+
+def test_in_flight_counts_are_exact_under_concurrent_clients() -> None:
+    clients = 32
+    # The delay outlasts the spread of the arrivals, even on a loaded 2-core machine.
+    with ScriptedLLM(default="ok", delay_s=1.0) as llm:
+        url = f"{llm.api_base}/chat/completions"
+        gate = threading.Barrier(clients)
+
+        def ask(http: httpx.Client) -> int:
+            gate.wait()
+            body = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
+            return http.post(url, json=body).status_code
+
+        started = time.monotonic()
+        with (
+            httpx.Client(timeout=30, limits=httpx.Limits(max_connections=clients)) as http,
+            ThreadPoolExecutor(max_workers=clients) as pool,
+        ):
+            statuses = list(pool.map(lambda _: ask(http), range(clients)))
+        wall = time.monotonic() - started
+        busy, overlap = llm.busy_seconds, llm.overlap(wall)
+        # Then one at a time: these never overlap the burst or each other.
+        for _ in range(2):
+            post(llm, "again")
+    assert statuses == [200] * clients
+    assert llm.max_in_flight == clients
+    assert llm.in_flight == 0
+    burst, later = llm.exchanges[:clients], llm.exchanges[clients:]
+    assert all(e.status == 200 and (e.duration or 0) >= 1.0 for e in burst)
+    assert busy == pytest.approx(sum(e.duration or 0 for e in burst))
+    assert overlap == pytest.approx(busy / wall)
+    assert overlap > 2  # one at a time would be at most 1
+    assert llm.busy_seconds >= busy + 2 * 1.0
+    assert min(e.start for e in later) >= max(e.end or 0 for e in burst)
+
+
+def test_one_at_a_time_is_an_overlap_of_one_at_most() -> None:
+    with ScriptedLLM(default="ok", delay_s=0.05) as llm:
+        for _ in range(4):
+            post(llm, "hi")
+    assert llm.max_in_flight == 1
+    assert 0 < llm.overlap() <= 1.0
+    assert [e.number for e in llm.exchanges] == [1, 2, 3, 4]
+
+
+def test_llmclient_threads_all_reach_the_server_at_once() -> None:
+    threads = 16
+    with ScriptedLLM(default="ok", delay_s=1.5) as llm:
+        client = LLMClient(llm.model, api_base=llm.api_base, api_key=llm.api_key)
+        gate = threading.Barrier(threads)
+
+        def ask(i: int) -> str:
+            gate.wait()
+            return client.complete([{"role": "user", "content": f"n{i}"}]).text
+
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            texts = list(pool.map(ask, range(threads)))
+    assert texts == ["ok"] * threads
+    assert llm.max_in_flight == threads
+
+
+def _reset_connection(sock: socket.socket) -> None:
+    """Close with an RST (linger 0), as a killed client or a cancelled request does."""
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    sock.close()
+
+
+def _raw_request(port: int) -> socket.socket:
+    body = json.dumps({"model": "m", "messages": [{"role": "user", "content": "hi"}]}).encode()
+    sock = socket.create_connection(("127.0.0.1", port))
+    head = f"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: {len(body)}\r\n\r\n"
+    sock.sendall(head.encode() + body)
+    return sock
+
+
+def _wait_idle(llm: ScriptedLLM, requests: int) -> None:
+    deadline = time.monotonic() + 10
+    while (llm.requests < requests or llm.in_flight) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    time.sleep(0.1)  # the handler thread's last words, if any, come after in_flight drops
+
+
+def test_a_client_that_hangs_up_prints_no_traceback(capsys: pytest.CaptureFixture[str]) -> None:
+    with ScriptedLLM(default="word " * 20_000, delay_s=0.3) as llm:
+        # 1. Reset while the answer is being prepared: the write fails.
+        sock = _raw_request(llm.port)
+        time.sleep(0.1)
+        _reset_connection(sock)
+        _wait_idle(llm, 1)
+        # 2. A client timeout closes the connection mid-answer.
+        with pytest.raises(httpx.TimeoutException):
+            post(llm, "hi", timeout=0.1)
+        _wait_idle(llm, 2)
+        # 3. Reset on an idle keep-alive connection, after a full answer.
+        sock = _raw_request(llm.port)
+        sock.settimeout(10)
+        received = b""
+        while b"word word" not in received:
+            received += sock.recv(65536)
+        _reset_connection(sock)
+        _wait_idle(llm, 3)
+        assert post(llm, "still serving").status_code == 200
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert "Exception occurred" not in err
+    assert llm.exchanges[0].client_gone
+    assert llm.exchanges[0].status == 200
+    assert not llm.exchanges[2].client_gone
+
+
+def test_served_identity_is_configurable() -> None:
+    litellm = get_litellm()
+    with ScriptedLLM(
+        default="hi", served_model="vllm-qwen-7b-awq", system_fingerprint="fp_abc"
+    ) as llm:
+        models = httpx.get(f"{llm.api_base}/models", timeout=10).json()
+        raw = post(llm, "hello").json()
+        response = litellm.completion(
+            model=llm.model,
+            api_base=llm.api_base,
+            api_key=llm.api_key,
+            messages=[{"role": "user", "content": "hello"}],
+            max_retries=0,
+        )
+    assert [m["id"] for m in models["data"]] == ["vllm-qwen-7b-awq"]
+    assert raw["model"] == "vllm-qwen-7b-awq"
+    assert raw["system_fingerprint"] == "fp_abc"
+    assert response.system_fingerprint == "fp_abc"
+    assert response.model == "vllm-qwen-7b-awq"
+    with ScriptedLLM(default="hi") as plain:
+        models = httpx.get(f"{plain.api_base}/models", timeout=10).json()
+        raw = post(plain, "hello").json()
+    assert [m["id"] for m in models["data"]] == ["scripted"]
+    assert raw["model"] == "scripted"
+    assert "system_fingerprint" not in raw
