@@ -76,6 +76,7 @@ CREATE TABLE IF NOT EXISTS responses (
 # sqlite3 primary result codes (exc.sqlite_errorcode & 0xFF).
 _SQLITE_CORRUPT, _SQLITE_NOTADB = 11, 26
 _SQLITE_BUSY, _SQLITE_LOCKED = 5, 6
+_SQLITE_IOERR, _SQLITE_FULL = 10, 13
 
 
 def cache_key(model: str, messages: list[dict[str, Any]], params: dict[str, Any]) -> str:
@@ -130,14 +131,19 @@ def is_busy(exc: BaseException) -> bool:
 
 def describe_failure(path: Path, exc: BaseException) -> str:
     """Why ``path`` could not be used, in words, with sqlite's own message at the end."""
+    code = (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF
     if is_busy(exc):
         hint = "another process held its lock past the busy timeout"
+    elif code == _SQLITE_FULL:
+        hint = "the disk is full"
+    elif code == _SQLITE_IOERR:
+        hint = "the disk could not be written: full, over a file size limit, or failing"
+    elif not path.parent.is_dir():
+        hint = "its folder was removed"
     elif path.exists() and not os.access(path, os.W_OK):
         hint = "the file is read-only"
     elif not os.access(path.parent, os.W_OK | os.X_OK):
         hint = "its folder is not writable (SQLite also writes the -wal and -shm files there)"
-    elif not path.parent.is_dir():
-        hint = "its folder was removed"
     else:
         hint = ""
     what = f"{type(exc).__name__}: {exc}"

@@ -24,8 +24,10 @@ from pathlib import Path
 
 from pytest_pau.errors import CacheCorruptError, CacheError, CacheWarning
 from pytest_pau.llm.cache import (
+    BASE_COLUMNS,
     FILENAME,
     ResponseCache,
+    check_header,
     describe_failure,
     is_corrupt,
 )
@@ -85,23 +87,18 @@ def verify_cache(
     """
     start = time.perf_counter()
     path = Path(directory) / FILENAME
-    problem: str | None = None
+    problem = _read_only_check(path, quick_check)
     entries = 0
-    try:
-        cache = ResponseCache(directory, busy_timeout_s=busy_timeout_s, option=option)
-    except CacheCorruptError as exc:
-        problem = exc.reason
-    else:
+    if problem is None:
         try:
-            if quick_check:
-                problem = run_quick_check(cache.connection())
-            entries = len(cache)
-        except sqlite3.DatabaseError as exc:
-            if not is_corrupt(exc):
-                raise cache.error(exc) from None
-            problem = str(exc)
-        finally:
-            cache.close()
+            cache = ResponseCache(directory, busy_timeout_s=busy_timeout_s, option=option)
+        except CacheCorruptError as exc:
+            problem = exc.reason
+        else:
+            try:
+                entries = len(cache)
+            finally:
+                cache.close()
     if problem is None:
         return CacheCheck(path, entries, time.perf_counter() - start)
     try:
@@ -122,6 +119,38 @@ def verify_cache(
     )
     warnings.warn(warning, CacheWarning, stacklevel=2)
     return CacheCheck(path, 0, time.perf_counter() - start, moved, warning)
+
+
+def _read_only_check(path: Path, quick_check: bool) -> str | None:
+    """What is wrong with the file, read through a read-only connection; None if sound.
+
+    Read-only, so that a damaged file is set aside as it was: closing a writable
+    connection would checkpoint the WAL into it and delete the WAL. Problems other than
+    damage (a lock, permissions) are left to the writable open that follows.
+    """
+    try:
+        check_header(path)
+    except CacheCorruptError as exc:
+        return exc.reason
+    if not path.is_file() or path.stat().st_size == 0:
+        return None
+    try:
+        conn = sqlite3.connect(path.absolute().as_uri() + "?mode=ro", uri=True, timeout=10.0)
+    except sqlite3.Error:
+        return None
+    try:
+        columns = {row[1] for row in conn.execute("PRAGMA table_info(responses)")}
+        missing = [c for c in BASE_COLUMNS if c not in columns]
+        if columns and missing:
+            return (
+                f"its 'responses' table has no {', '.join(missing)} column(s): "
+                "not a pytest-pau cache"
+            )
+        return run_quick_check(conn) if quick_check else None
+    except sqlite3.Error as exc:
+        return str(exc) if is_corrupt(exc) else None
+    finally:
+        conn.close()
 
 
 def run_quick_check(conn: sqlite3.Connection) -> str | None:

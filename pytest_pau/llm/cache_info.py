@@ -99,18 +99,29 @@ def cache_info(directory: str | os.PathLike[str], *, check: bool = True) -> Cach
     except CacheCorruptError as exc:
         raise _damaged(path, exc.reason) from None
     db_bytes, wal_bytes = disk_bytes(path)
-    try:
-        conn = sqlite3.connect(path, timeout=10.0)
-    except sqlite3.Error as exc:
-        raise CacheError(f"cannot open {str(path)!r} ({describe_failure(path, exc)})") from None
-    try:
-        return _describe(conn, path, db_bytes, wal_bytes, check)
-    except sqlite3.Error as exc:
-        if is_corrupt(exc):
-            raise _damaged(path, str(exc)) from None
-        raise CacheError(f"cannot read {str(path)!r} ({describe_failure(path, exc)})") from None
-    finally:
-        conn.close()
+    # A WAL database needs its -shm file, which SQLite creates beside it: in a read-only
+    # folder, read the file as immutable instead. Only without a WAL file: one would hold
+    # entries not in the database yet, and a writer may be appending to it.
+    targets: list[tuple[str | Path, bool]] = [(path, False)]
+    failure: sqlite3.Error | None = None
+    if wal_bytes == 0:
+        targets.append((path.absolute().as_uri() + "?immutable=1", True))
+    for target, uri in targets:
+        try:
+            conn = sqlite3.connect(target, timeout=10.0, uri=uri)
+        except sqlite3.Error as exc:
+            failure = exc
+            continue
+        try:
+            return _describe(conn, path, db_bytes, wal_bytes, check)
+        except sqlite3.Error as exc:
+            if is_corrupt(exc):
+                raise _damaged(path, str(exc)) from None
+            failure = exc
+        finally:
+            conn.close()
+    assert failure is not None
+    raise CacheError(f"cannot read {str(path)!r} ({describe_failure(path, failure)})") from None
 
 
 def _damaged(path: Path, reason: str) -> CacheCorruptError:
