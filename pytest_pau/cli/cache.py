@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_pau.errors import ConfigError
-from pytest_pau.options import RUN_OPTIONS, OptionSpec
+from pytest_pau.options import RUN_OPTIONS, OptionSpec, parse_path
 
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d*)?|\.\d+)\s*([kmgt]?)(?:i?b)?\s*$", re.IGNORECASE)
 _UNITS = {"": 1, "k": 2**10, "m": 2**20, "g": 2**30, "t": 2**40}
@@ -115,11 +115,13 @@ def resolve_cache_dir(given: Path | None, folder: Path | None = None) -> tuple[P
         if not pytest_cache.is_absolute():
             pytest_cache = folder / pytest_cache
         return pytest_cache.parent / ".pau_cache", f"beside cache_dir in {ini}"
-    return folder / ".pau_cache", "the default, ./.pau_cache" + (f" ({ini} sets no pau_cache_dir)" if ini else "")
+    return folder / ".pau_cache", "the default, ./.pau_cache" + (
+        f" ({ini} sets no pau_cache_dir)" if ini else ""
+    )
 
 
 def _existing_cache(args: argparse.Namespace) -> Path:
-    from pytest_pau.llm.cache import FILENAME
+    from pytest_pau.llm.cache_files import FILENAME
 
     directory, source = resolve_cache_dir(args.cache_dir)
     directory = directory.absolute()
@@ -151,9 +153,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     )
 
     def action(name: str, help_text: str) -> argparse.ArgumentParser:
-        sub: argparse.ArgumentParser = actions.add_parser(name, help=help_text, description=help_text)
+        sub: argparse.ArgumentParser = actions.add_parser(
+            name, help=help_text, description=help_text
+        )
         sub.add_argument(
-            "--cache-dir", type=spec.parse, default=None, metavar=spec.metavar, help=cache_dir_help
+            "--cache-dir", type=parse_path, default=None, metavar=spec.metavar, help=cache_dir_help
         )
         return sub
 
@@ -312,7 +316,9 @@ def _prune(args: argparse.Namespace) -> int:
                 f"would be left (dry run: nothing deleted)"
             )
             return 0
-        print(f"deleted {removal.removed:,} entries{before}; {removal.remaining:,} left{_space(removal)}")
+        print(
+            f"deleted {removal.removed:,} entries{before}; {removal.remaining:,} left{_space(removal)}"
+        )
         if removal.reclaim is not None and removal.reclaim.problem:
             print(f"note: {removal.reclaim.problem}")
         return 0

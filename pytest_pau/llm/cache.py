@@ -18,7 +18,7 @@ Failure policy (never silent):
   file header, the schema, and a write probe (a row inserted and deleted in one committed
   transaction). A cache that cannot be used raises :class:`~pytest_pau.errors.CacheError`
   (:class:`~pytest_pau.errors.CacheCorruptError` when the file is damaged), naming the
-  option, the file, the reason and the fix. :func:`pytest_pau.llm.cache_admin.verify_cache`
+  option, the file, the reason and the fix. :func:`pytest_pau.llm.cache_check.verify_cache`
   adds ``PRAGMA quick_check`` and sets a damaged file aside; the plugin calls it once
   before any worker starts.
 - Mid-run, a failed ``put`` (disk full, the folder removed, a lock held past the busy
@@ -48,15 +48,20 @@ from typing import Any
 
 from pytest_pau._version import __version__
 from pytest_pau.errors import CacheCorruptError, CacheError, CacheWarning
+from pytest_pau.llm.cache_files import (
+    FILENAME,
+    check_header,
+    describe_failure,
+    file_id,
+    is_corrupt,
+)
 
 #: Part of every key (see :func:`cache_key`): bumping it makes every cached answer a miss.
 #: The table layout has its own version, :data:`DB_VERSION`.
 SCHEMA_VERSION = 1
 #: ``PRAGMA user_version`` of the table layout. 0: the first layout (no ``prompts_version``
-#: column, no index on ``created``); 2: both added (files are migrated when opened).
-DB_VERSION = 2
-FILENAME = "llm-cache.sqlite3"
-SQLITE_HEADER = b"SQLite format 3\x00"
+#: column, no index on ``created``); 1: both added (older files are migrated when opened).
+DB_VERSION = 1
 #: The key of the write probe's row; never a real key (those are 64 hex digits).
 PROBE_KEY = "pau-write-probe"
 #: Columns every layout has; a ``responses`` table without them is not a pytest-pau cache.
@@ -72,11 +77,6 @@ CREATE TABLE IF NOT EXISTS responses (
     prompts_version TEXT
 )
 """
-
-# sqlite3 primary result codes (exc.sqlite_errorcode & 0xFF).
-_SQLITE_CORRUPT, _SQLITE_NOTADB = 11, 26
-_SQLITE_BUSY, _SQLITE_LOCKED = 5, 6
-_SQLITE_IOERR, _SQLITE_FULL = 10, 13
 
 
 def cache_key(model: str, messages: list[dict[str, Any]], params: dict[str, Any]) -> str:
@@ -108,67 +108,6 @@ class CacheHit:
     """The pytest-pau version that stored it."""
     prompts_version: str | None
     """``PROMPTS_VERSION`` of the run that stored it; None when unknown (older entries)."""
-
-
-def is_corrupt(exc: BaseException) -> bool:
-    """Whether an sqlite3 error means a damaged file (not a lock, permission or full disk)."""
-    if not isinstance(exc, sqlite3.DatabaseError) or isinstance(exc, sqlite3.OperationalError):
-        return False
-    code = getattr(exc, "sqlite_errorcode", None)
-    if code is not None:
-        return code & 0xFF in (_SQLITE_CORRUPT, _SQLITE_NOTADB)
-    text = str(exc)
-    return "malformed" in text or "not a database" in text
-
-
-def is_busy(exc: BaseException) -> bool:
-    """Whether an sqlite3 error is another connection holding a lock past the timeout."""
-    code = getattr(exc, "sqlite_errorcode", None)
-    if code is not None:
-        return code & 0xFF in (_SQLITE_BUSY, _SQLITE_LOCKED)
-    return "locked" in str(exc)
-
-
-def describe_failure(path: Path, exc: BaseException) -> str:
-    """Why ``path`` could not be used, in words, with sqlite's own message at the end."""
-    code = (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF
-    if is_busy(exc):
-        hint = "another process held its lock past the busy timeout"
-    elif code == _SQLITE_FULL:
-        hint = "the disk is full"
-    elif code == _SQLITE_IOERR:
-        hint = "the disk could not be written: full, over a file size limit, or failing"
-    elif not path.parent.is_dir():
-        hint = "its folder was removed"
-    elif path.exists() and not os.access(path, os.W_OK):
-        hint = "the file is read-only"
-    elif not os.access(path.parent, os.W_OK | os.X_OK):
-        hint = "its folder is not writable (SQLite also writes the -wal and -shm files there)"
-    else:
-        hint = ""
-    what = f"{type(exc).__name__}: {exc}"
-    return f"{hint}; {what}" if hint else what
-
-
-def check_header(path: Path) -> None:
-    """Refuse a file that is not an SQLite database (an empty file is a new database).
-
-    Raises:
-        CacheCorruptError: naming the file and its first bytes.
-    """
-    try:
-        size = path.stat().st_size
-    except FileNotFoundError:
-        return
-    if size == 0:
-        return
-    with path.open("rb") as fh:
-        head = fh.read(100)
-    if len(head) < 100 or not head.startswith(SQLITE_HEADER):
-        raise CacheCorruptError(
-            f"not an SQLite database: {size:,} bytes starting with {head[:16]!r}, "
-            f"expected {SQLITE_HEADER!r}"
-        )
 
 
 class ResponseCache:
@@ -289,7 +228,7 @@ class ResponseCache:
             conn.close()
             raise
         self._local.conn, self._local.pid = conn, os.getpid()
-        self._local.ident = _file_id(self.path)
+        self._local.ident = file_id(self.path)
         return conn
 
     def _setup(self, conn: sqlite3.Connection) -> None:
@@ -337,9 +276,7 @@ class ResponseCache:
                     )
                 if "prompts_version" not in columns:
                     conn.execute("ALTER TABLE responses ADD COLUMN prompts_version TEXT")
-                conn.execute(
-                    "CREATE INDEX IF NOT EXISTS responses_created ON responses (created)"
-                )
+                conn.execute("CREATE INDEX IF NOT EXISTS responses_created ON responses (created)")
                 conn.execute(f"PRAGMA user_version = {DB_VERSION}")
             conn.execute("COMMIT")
         except BaseException:
@@ -366,7 +303,7 @@ class ResponseCache:
 
     def _moved(self) -> bool:
         """Whether the path no longer names the file this thread's connection writes to."""
-        return _file_id(self.path) != getattr(self._local, "ident", None)
+        return file_id(self.path) != getattr(self._local, "ident", None)
 
     # -- reads and writes ---------------------------------------------------------------
 
@@ -484,11 +421,3 @@ class ResponseCache:
         if conn is not None:
             conn.close()
             self._local.conn = None
-
-
-def _file_id(path: Path) -> tuple[int, int] | None:
-    try:
-        st = path.stat()
-    except OSError:
-        return None
-    return (st.st_dev, st.st_ino)

@@ -6,9 +6,8 @@ waits milliseconds, not the whole operation, and rows written after the operatio
 are never deleted (``clear`` stops at the highest rowid it saw, ``prune`` deletes only
 rows older than a cutoff in the past).
 
-Measured on a 2-core machine, a 121 MiB cache of 30,884 entries: ``PRAGMA quick_check``
-0.12-0.23 s (``integrity_check`` 0.2-0.8 s), so :func:`verify_cache` runs the quick check
-at every start: about 1.5 ms per MiB.
+The start-up check is in :mod:`pytest_pau.llm.cache_check`, the description of a cache
+in :mod:`pytest_pau.llm.cache_info`.
 """
 
 from __future__ import annotations
@@ -17,20 +16,12 @@ import math
 import os
 import sqlite3
 import time
-import warnings
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 
-from pytest_pau.errors import CacheCorruptError, CacheError, CacheWarning
-from pytest_pau.llm.cache import (
-    BASE_COLUMNS,
-    FILENAME,
-    ResponseCache,
-    check_header,
-    describe_failure,
-    is_corrupt,
-)
+from pytest_pau.errors import CacheError
+from pytest_pau.llm.cache import ResponseCache
+from pytest_pau.llm.cache_files import FILENAME, describe_failure, disk_bytes
 
 #: Rows deleted per transaction: short enough that a writer waits only milliseconds.
 CHUNK = 2000
@@ -40,162 +31,7 @@ VACUUM_STEP = 2048
 SIZE_MARGIN = 0.95
 
 
-# -- start-up check ----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class CacheCheck:
-    """What :func:`verify_cache` found and did."""
-
-    path: Path
-    """The cache file (a fresh one when the old one was set aside)."""
-    entries: int
-    """Entries in the file now."""
-    seconds: float
-    """Time the check took."""
-    set_aside: tuple[Path, ...] = ()
-    """Where a damaged file (and its -wal/-shm) went; empty when it was sound."""
-    warning: str | None = None
-    """The set-aside warning, for the run's summary (also issued as a CacheWarning)."""
-
-
-def verify_cache(
-    directory: str | os.PathLike[str],
-    *,
-    option: str = "--pau-cache-dir",
-    quick_check: bool = True,
-    busy_timeout_s: float = 60.0,
-) -> CacheCheck:
-    """Open the cache as a run starts: check it, set a damaged file aside, probe a write.
-
-    Call it in one process before any other opens the cache (the xdist controller, in
-    ``prepare_cache``): a damaged file is renamed, which must not happen under a worker.
-
-    Args:
-        directory: The cache dir.
-        option: The option that named it, for messages.
-        quick_check: Run ``PRAGMA quick_check`` (O(size), ~1.5 ms per MiB); without it
-            only the header, the schema and a write are checked.
-        busy_timeout_s: How long to wait for another process's lock.
-
-    Returns:
-        The check; ``warning`` is set when a damaged file was set aside.
-
-    Raises:
-        CacheError: the cache cannot be created or written (the message names ``option``,
-            the file, the reason and what to do), or a damaged file cannot be moved.
-    """
-    start = time.perf_counter()
-    path = Path(directory) / FILENAME
-    problem = _read_only_check(path, quick_check)
-    entries = 0
-    if problem is None:
-        try:
-            cache = ResponseCache(directory, busy_timeout_s=busy_timeout_s, option=option)
-        except CacheCorruptError as exc:
-            problem = exc.reason
-        else:
-            try:
-                entries = len(cache)
-            finally:
-                cache.close()
-    if problem is None:
-        return CacheCheck(path, entries, time.perf_counter() - start)
-    try:
-        moved = set_aside(path)
-    except OSError as exc:
-        raise CacheError(
-            f"{option}={str(directory)!r}: the model cache {str(path)!r} is damaged "
-            f"({problem}) and cannot be moved aside ({exc}); move or delete it yourself, "
-            "or pick another folder"
-        ) from None
-    ResponseCache(directory, busy_timeout_s=busy_timeout_s, option=option).close()
-    others = " (with its -wal/-shm files)" if len(moved) > 1 else ""
-    warning = (
-        f"the model cache {str(path)!r} was damaged ({problem}); it was moved to "
-        f"{str(moved[0])!r}{others} and a fresh cache started, so answers cached before "
-        f"are paid for again. `sqlite3 {moved[0].name} .recover` may save its entries; "
-        "delete it when it is not needed"
-    )
-    warnings.warn(warning, CacheWarning, stacklevel=2)
-    return CacheCheck(path, 0, time.perf_counter() - start, moved, warning)
-
-
-def _read_only_check(path: Path, quick_check: bool) -> str | None:
-    """What is wrong with the file, read through a read-only connection; None if sound.
-
-    Read-only, so that a damaged file is set aside as it was: closing a writable
-    connection would checkpoint the WAL into it and delete the WAL. Problems other than
-    damage (a lock, permissions) are left to the writable open that follows.
-    """
-    try:
-        check_header(path)
-    except CacheCorruptError as exc:
-        return exc.reason
-    if not path.is_file() or path.stat().st_size == 0:
-        return None
-    try:
-        conn = sqlite3.connect(path.absolute().as_uri() + "?mode=ro", uri=True, timeout=10.0)
-    except sqlite3.Error:
-        return None
-    try:
-        columns = {row[1] for row in conn.execute("PRAGMA table_info(responses)")}
-        missing = [c for c in BASE_COLUMNS if c not in columns]
-        if columns and missing:
-            return (
-                f"its 'responses' table has no {', '.join(missing)} column(s): "
-                "not a pytest-pau cache"
-            )
-        return run_quick_check(conn) if quick_check else None
-    except sqlite3.Error as exc:
-        return str(exc) if is_corrupt(exc) else None
-    finally:
-        conn.close()
-
-
-def run_quick_check(conn: sqlite3.Connection) -> str | None:
-    """``PRAGMA quick_check``: None when sound, else its first problems."""
-    rows = [str(row[0]) for row in conn.execute("PRAGMA quick_check").fetchall()]
-    if rows == ["ok"]:
-        return None
-    more = f" (and {len(rows) - 3} more)" if len(rows) > 3 else ""
-    return "quick_check: " + "; ".join(rows[:3]) + more
-
-
-def set_aside(path: Path) -> tuple[Path, ...]:
-    """Rename ``path`` and its -wal/-shm to ``<name>.corrupt-<UTC time>[-N]<suffix>``.
-
-    The WAL keeps its ``-wal`` suffix after the new name, so SQLite (``.recover``) reads
-    the moved file together with it.
-    """
-    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-    base = path.with_name(f"{path.name}.corrupt-{stamp}")
-    n = 1
-    while any(Path(f"{base}{s}").exists() for s in ("", "-wal", "-shm")):
-        base = path.with_name(f"{path.name}.corrupt-{stamp}-{n}")
-        n += 1
-    moved = []
-    for suffix in ("", "-wal", "-shm"):
-        src = Path(f"{path}{suffix}")
-        if src.exists():
-            dst = Path(f"{base}{suffix}")
-            os.replace(src, dst)
-            moved.append(dst)
-    return tuple(moved)
-
-
 # -- sizes -------------------------------------------------------------------------------
-
-
-def disk_bytes(path: Path) -> tuple[int, int]:
-    """Sizes of the database file and of its WAL (0 for a missing file)."""
-    sizes = []
-    for name in (path, Path(f"{path}-wal")):
-        try:
-            sizes.append(name.stat().st_size)
-        except OSError:
-            sizes.append(0)
-    return sizes[0], sizes[1]
 
 
 def _pragma_int(conn: sqlite3.Connection, name: str) -> int:
@@ -336,18 +172,27 @@ def prune(
     """Delete entries older than ``older_than_s``, then the oldest until under ``max_bytes``.
 
     ``max_bytes`` is the size of the database file once free pages are given back; the
-    size is measured again after each round (at most 4 rounds).
+    size is measured again after each round (at most 4 rounds). Entries stored after the
+    call started are never deleted, so a pytest run writing beside it loses nothing (and
+    the file may stay above ``max_bytes`` by what that run wrote meanwhile).
     """
     if older_than_s is None and max_bytes is None:
         raise ValueError("prune needs older_than_s or max_bytes")
     start = time.perf_counter()
+    started = time.time()
     conn = cache.connection()
-    cutoff = None if older_than_s is None else time.time() - older_than_s
+    cutoff = None if older_than_s is None else started - older_than_s
+
+    def by_size(current: float | None) -> float | None:
+        """The later of ``current`` and the size's cutoff, never after the start."""
+        found = size_cutoff(conn, max_bytes) if max_bytes is not None else None
+        if found is None:
+            return current
+        found = min(found, started)
+        return found if current is None else max(current, found)
+
     if dry_run:
-        if max_bytes is not None:
-            by_size = size_cutoff(conn, max_bytes)
-            if by_size is not None:
-                cutoff = by_size if cutoff is None else max(cutoff, by_size)
+        cutoff = by_size(cutoff)
         n = 0
         if cutoff is not None:
             sql = "SELECT COUNT(*) FROM responses WHERE created < ?"
@@ -358,15 +203,13 @@ def prune(
         rounds.append(_delete_before(conn, cutoff))
     reclaim = reclaim_space(conn, cache.path)
     for _ in range(4 if max_bytes is not None else 0):
-        by_size = size_cutoff(conn, max_bytes)  # type: ignore[arg-type]
-        if by_size is None:
-            break
-        cutoff = by_size if cutoff is None else max(cutoff, by_size)
+        later = by_size(cutoff)
+        if later is None or later == cutoff:
+            break  # it fits, or only entries stored after the start are left to delete
+        cutoff = later
         rounds.append(_delete_before(conn, cutoff))
         reclaim = _merge(reclaim, reclaim_space(conn, cache.path))
-    return Removal(
-        sum(rounds), len(cache), time.perf_counter() - start, cutoff, reclaim, rounds
-    )
+    return Removal(sum(rounds), len(cache), time.perf_counter() - start, cutoff, reclaim, rounds)
 
 
 def _merge(first: Reclaim, then: Reclaim) -> Reclaim:
@@ -439,17 +282,14 @@ def open_for_maintenance(
 
 
 __all__ = [
-    "CacheCheck",
+    "PAYLOAD_SQL",
     "Reclaim",
     "Removal",
     "clear",
     "count_entries",
-    "disk_bytes",
     "open_for_maintenance",
     "prune",
     "reclaim_space",
-    "run_quick_check",
-    "set_aside",
     "size_cutoff",
-    "verify_cache",
+    "used_bytes",
 ]

@@ -16,8 +16,15 @@ from pathlib import Path
 from typing import Any
 
 from pytest_pau.errors import CacheCorruptError, CacheError
-from pytest_pau.llm.cache import FILENAME, check_header, describe_failure, is_corrupt
-from pytest_pau.llm.cache_admin import PAYLOAD_SQL, disk_bytes, run_quick_check
+from pytest_pau.llm.cache_admin import PAYLOAD_SQL
+from pytest_pau.llm.cache_check import run_quick_check
+from pytest_pau.llm.cache_files import (
+    FILENAME,
+    check_header,
+    describe_failure,
+    disk_bytes,
+    is_corrupt,
+)
 
 _AUTO_VACUUM = {0: "none", 1: "full", 2: "incremental"}
 
@@ -156,7 +163,9 @@ def _describe(
             f"SELECT model, COUNT(*), SUM({PAYLOAD_SQL}), MIN(created), MAX(created) "
             "FROM responses GROUP BY model ORDER BY 3 DESC, 1"
         )
-        models = [ModelEntries(m, int(n), int(b or 0), float(o), float(w)) for m, n, b, o, w in rows]
+        models = [
+            ModelEntries(m, int(n), int(b or 0), float(o), float(w)) for m, n, b, o, w in rows
+        ]
         for version, n in conn.execute(
             "SELECT plugin_version, COUNT(*) FROM responses GROUP BY 1 ORDER BY 2 DESC"
         ):

@@ -38,7 +38,8 @@ def fill(
         conn = cache.connection()
         stamp = time.time() - days_old * 86400
         conn.executemany(
-            "UPDATE responses SET created = ? WHERE key = ?", [(stamp + i, k) for i, k in enumerate(keys)]
+            "UPDATE responses SET created = ? WHERE key = ?",
+            [(stamp + i, k) for i, k in enumerate(keys)],
         )
     return keys
 
@@ -63,6 +64,7 @@ WRITER = textwrap.dedent(
         if not cache.put(f"{tag}-{n}", "writer", {"text": "w" * 2000, "n": n}):
             sys.exit(f"put {n} failed: {cache.last_failure}")
         n += 1
+        time.sleep(0.002)  # a run waits for its models; at most ~500 answers a second
     print(n)
     """
 )
@@ -110,8 +112,7 @@ class Writer:
         conn = sqlite3.connect(self.directory / "llm-cache.sqlite3")
         try:
             keys = {
-                row[0]
-                for row in conn.execute("SELECT key FROM responses WHERE model = 'writer'")
+                row[0] for row in conn.execute("SELECT key FROM responses WHERE model = 'writer'")
             }
         finally:
             conn.close()

@@ -70,7 +70,7 @@ def test_info_refuses_a_missing_or_damaged_file(tmp_path: Path) -> None:
         cache_info(tmp_path)
     assert not (tmp_path / "llm-cache.sqlite3").exists(), "info creates nothing"
     (tmp_path / "llm-cache.sqlite3").write_bytes(b"\0" * 4096)
-    with pytest.raises(CacheCorruptError, match="damaged .*not an SQLite database"):
+    with pytest.raises(CacheCorruptError, match=r"damaged .*not an SQLite database"):
         cache_info(tmp_path)
 
 
@@ -82,7 +82,8 @@ def test_clear_one_model_then_all(cache: ResponseCache) -> None:
     assert cache.stats() == {"a": 50}
     done = clear(cache)
     assert (done.removed, done.remaining) == (50, 0)
-    assert done.reclaim is not None and done.reclaim.problem is None
+    assert done.reclaim is not None
+    assert done.reclaim.problem is None
     assert done.reclaim.bytes_after < done.reclaim.bytes_before
     assert integrity(cache.path) == "ok"
 
@@ -92,7 +93,8 @@ def test_prune_by_age_keeps_newer_entries(cache: ResponseCache) -> None:
     done = prune(cache, older_than_s=20 * 86400)
     assert (done.removed, done.remaining) == (40, 30)
     assert cache.stats() == {"a": 10, "b": 20}
-    assert done.reclaim is not None and done.reclaim.method == "incremental vacuum"
+    assert done.reclaim is not None
+    assert done.reclaim.method == "incremental vacuum"
     assert prune(cache, older_than_s=20 * 86400).removed == 0
 
 
@@ -112,6 +114,16 @@ def test_prune_by_size_drops_the_oldest_until_the_file_fits(tmp_path: Path) -> N
     assert integrity(cache.path) == "ok"
 
 
+def test_prune_by_size_never_deletes_entries_stored_after_it_started(tmp_path: Path) -> None:
+    cache = ResponseCache(tmp_path)
+    fill(cache, 100, model="old", days_old=3, size=4000)
+    fill(cache, 100, model="later", days_old=-1, size=4000)  # as if stored during the prune
+    done = prune(cache, max_bytes=100_000)
+    assert cache.stats() == {"later": 100}
+    assert done.cutoff is not None
+    assert done.cutoff <= time.time()
+
+
 def test_prune_of_an_old_layout_file_vacuums_it_once(tmp_path: Path) -> None:
     path = tmp_path / "llm-cache.sqlite3"
     conn = sqlite3.connect(path)
@@ -126,7 +138,8 @@ def test_prune_of_an_old_layout_file_vacuums_it_once(tmp_path: Path) -> None:
     cache = ResponseCache(tmp_path)
     done = prune(cache, older_than_s=1.0)  # created 0..299 s after the epoch: all old
     assert done.removed == 300
-    assert done.reclaim is not None and done.reclaim.method == "VACUUM"
+    assert done.reclaim is not None
+    assert done.reclaim.method == "VACUUM"
     assert cache.connection().execute("PRAGMA auto_vacuum").fetchone()[0] == 2
     assert cache.path.stat().st_size < 100_000
 
@@ -142,14 +155,16 @@ def test_prune_needs_a_criterion(cache: ResponseCache) -> None:
 @pytest.mark.slow
 def test_info_clear_and_prune_beside_a_writing_process(tmp_path: Path) -> None:
     cache = ResponseCache(tmp_path)
-    fill(cache, 400, model="a", days_old=30, size=3000)
-    fill(cache, 200, model="b", days_old=5, size=3000)
+    fill(cache, 400, model="a", days_old=30, size=10_000)  # 4 MB
+    fill(cache, 200, model="b", days_old=5, size=3000)  # 0.6 MB
     writer = Writer(tmp_path, seconds=4.0)
-    by_size = prune(cache, max_bytes=3 * 2**19)  # 1.5 MiB: some of "a" must go
+    by_size = prune(cache, max_bytes=3 * 2**20)  # some of "a" must go, none of "b"
     assert 0 < by_size.removed < 400
-    assert by_size.cutoff is not None and by_size.cutoff < time.time() - 20 * 86400
+    assert by_size.cutoff is not None
+    assert by_size.cutoff < time.time() - 20 * 86400
     info = cache_info(tmp_path)
-    assert info.integrity == "ok" and info.entries >= 600 - by_size.removed
+    assert info.integrity == "ok"
+    assert info.entries >= 600 - by_size.removed
     assert prune(cache, older_than_s=20 * 86400).removed == 400 - by_size.removed
     assert clear(cache, model="b").removed == 200
     prune(cache, max_bytes=50 * 2**20)  # big enough for all the writer's rows
@@ -168,7 +183,8 @@ def test_clear_all_beside_a_writing_process_keeps_later_writes(tmp_path: Path) -
     assert done.removed >= 300
     written = writer.finish(all_kept=False)
     left = count_entries(cache, "writer")
-    assert left == len(cache) and 0 < left <= written
+    assert left == len(cache)
+    assert 0 < left <= written
     # Every row the writer stored after the clear started is there (checked in order).
     keys = [r[0] for r in cache.connection().execute("SELECT key FROM responses")]
     numbers = sorted(int(k.split("-")[1]) for k in keys)

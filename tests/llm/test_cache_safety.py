@@ -17,7 +17,7 @@ from cache_helpers import fill, integrity, unprivileged
 
 from pytest_pau.errors import CacheCorruptError, CacheWarning
 from pytest_pau.llm import LLMClient, ResponseCache
-from pytest_pau.llm.cache_admin import verify_cache
+from pytest_pau.llm.cache_check import verify_cache
 from pytest_pau.testing import ScriptedLLM
 
 
@@ -44,7 +44,7 @@ _OPEN = textwrap.dedent(
     import sys
     from pytest_pau.errors import CacheError
     from pytest_pau.llm import make_client
-    from pytest_pau.llm.cache_admin import verify_cache
+    from pytest_pau.llm.cache_check import verify_cache
     model, api_base, directory = sys.argv[1:4]
     try:
         verify_cache(directory)
@@ -87,7 +87,8 @@ def test_a_read_only_cache_file_fails_at_open(tmp_path: Path, echo: ScriptedLLM)
         assert "the file is read-only" in line
         assert "fix the permissions" in line
         assert "--pau-no-cache" in line
-    assert out.startswith("verify:") and "\nclient:" in out
+    assert out.startswith("verify:")
+    assert "\nclient:" in out
 
 
 @pytest.mark.usefixtures("restore_modes")
@@ -136,7 +137,8 @@ def test_a_file_with_junk_pages_is_set_aside_with_its_wal(tmp_path: Path) -> Non
     names = sorted(p.name for p in check.set_aside)
     assert len(names) == 3
     assert names[0].startswith("llm-cache.sqlite3.corrupt-")
-    assert names[1] == names[0] + "-shm" and names[2] == names[0] + "-wal"
+    assert names[1] == names[0] + "-shm"
+    assert names[2] == names[0] + "-wal"
     assert all(p.exists() for p in check.set_aside)
     assert check.warning == str(caught[0].message)
     assert str(check.set_aside[0]) in check.warning
@@ -255,10 +257,13 @@ def test_a_cache_folder_removed_mid_run_warns(tmp_path: Path, echo: ScriptedLLM)
     assert "1 answer(s) not stored" in (cache.failure_summary() or "")
     # Another thread opens its own connection: that fails too, and is a warned miss.
     seen: list[object] = []
-    with pytest.warns(CacheWarning, match="could not be read"):
+
+    def look_up() -> None:
         thread = threading.Thread(target=lambda: seen.append(cache.lookup("x")))
         thread.start()
         thread.join()
+
+    with pytest.warns(CacheWarning, match="could not be read"):
+        look_up()
     assert seen == [None]
     assert cache.read_failures == 1
-

@@ -16,7 +16,7 @@ from pytest_pau._version import __version__
 from pytest_pau.errors import CacheCorruptError
 from pytest_pau.llm import ResponseCache, cache_key
 from pytest_pau.llm.cache import DB_VERSION, PROBE_KEY, CacheHit
-from pytest_pau.llm.cache_admin import verify_cache
+from pytest_pau.llm.cache_check import verify_cache
 
 
 def old_cache(directory: Path, rows: int = 3) -> Path:
@@ -133,7 +133,8 @@ def test_a_foreign_table_is_refused_and_set_aside(tmp_path: Path) -> None:
         ResponseCache(tmp_path)
     with pytest.warns(UserWarning, match="not a pytest-pau cache"):
         check = verify_cache(tmp_path)
-    assert check.set_aside and check.set_aside[0].exists()
+    assert check.set_aside
+    assert check.set_aside[0].exists()
     assert "prompts_version" in columns(path)
 
 
