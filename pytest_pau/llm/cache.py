@@ -247,6 +247,9 @@ class ResponseCache:
                 conn.execute("PRAGMA auto_vacuum = INCREMENTAL")
                 conn.execute("PRAGMA journal_mode = WAL")
                 conn.execute("PRAGMA synchronous = NORMAL")
+                # After a checkpoint (a large prune leaves a WAL as big as what it moved),
+                # cut the WAL file back to 64 MiB instead of keeping its largest size.
+                conn.execute(f"PRAGMA journal_size_limit = {64 * 2**20}")
                 conn.execute(_SCHEMA)
                 self._migrate(conn)
                 return

@@ -29,6 +29,16 @@ CHUNK = 2000
 VACUUM_STEP = 2048
 #: ``prune --max-size`` aims this far below the size, for the estimate's error.
 SIZE_MARGIN = 0.95
+#: Attempts at ``wal_checkpoint(TRUNCATE)`` beside a writer, 50 ms apart.
+CHECKPOINT_TRIES = 20
+
+
+def _maintenance(cache: ResponseCache) -> sqlite3.Connection:
+    """The connection, set to delete cheaply: Debian's SQLite zeroes every freed page by
+    default (``SECURE_DELETE``), which doubled the WAL written by a large prune."""
+    conn = cache.connection()
+    conn.execute("PRAGMA secure_delete = FAST")
+    return conn
 
 
 # -- sizes -------------------------------------------------------------------------------
@@ -98,7 +108,7 @@ def clear(cache: ResponseCache, *, model: str | None = None, dry_run: bool = Fal
     meanwhile get higher rowids and are kept.
     """
     start = time.perf_counter()
-    conn = cache.connection()
+    conn = _maintenance(cache)
     if dry_run:
         n = count_entries(cache, model)
         return Removal(n, len(cache) - n, time.perf_counter() - start)
@@ -180,7 +190,7 @@ def prune(
         raise ValueError("prune needs older_than_s or max_bytes")
     start = time.perf_counter()
     started = time.time()
-    conn = cache.connection()
+    conn = _maintenance(cache)
     cutoff = None if older_than_s is None else started - older_than_s
 
     def by_size(current: float | None) -> float | None:
@@ -255,14 +265,22 @@ def reclaim_space(conn: sqlite3.Connection, path: Path) -> Reclaim:
             f"free space not given back ({describe_failure(path, exc)}); new entries reuse "
             "it. Run the command again when no pytest run is using the cache"
         )
+    busy = 1
     try:
-        busy = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+        # A writer beside it can hold a snapshot for a moment: SQLite then answers busy
+        # at once instead of waiting; try a few times.
+        for _ in range(CHECKPOINT_TRIES):
+            busy = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+            if not busy:
+                break
+            time.sleep(0.05)
     except sqlite3.Error as exc:
-        busy, problem = 1, problem or f"WAL not checkpointed ({exc})"
+        problem = problem or f"WAL not checkpointed ({exc})"
     if busy and problem is None:
         problem = (
-            "another process is reading or writing the cache, so the WAL file shrinks at "
-            "a later checkpoint"
+            "another process is using the cache, so the WAL file could not be truncated "
+            "now; it shrinks to 64 MiB at its next checkpoint and goes when the last "
+            "connection closes"
         )
     return Reclaim(method, before, sum(disk_bytes(path)), time.perf_counter() - start, problem)
 

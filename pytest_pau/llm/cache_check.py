@@ -109,10 +109,12 @@ def _read_only_check(path: Path, quick_check: bool) -> str | None:
     """
     try:
         check_header(path)
+        if not path.is_file() or path.stat().st_size == 0:
+            return None
     except CacheCorruptError as exc:
         return exc.reason
-    if not path.is_file() or path.stat().st_size == 0:
-        return None
+    except OSError:
+        return None  # not a damage: the writable open names the problem
     try:
         conn = sqlite3.connect(path.absolute().as_uri() + "?mode=ro", uri=True, timeout=10.0)
     except sqlite3.Error:
