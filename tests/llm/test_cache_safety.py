@@ -104,6 +104,24 @@ def test_a_read_only_cache_folder_fails_at_open(tmp_path: Path, echo: ScriptedLL
     assert "--pau-no-cache" in out
 
 
+@pytest.mark.usefixtures("restore_modes")
+def test_info_reads_a_cache_in_a_read_only_folder(tmp_path: Path) -> None:
+    directory = tmp_path / "cache"
+    cache = ResponseCache(directory)
+    fill(cache, 7)
+    cache.close()
+    directory.chmod(0o555)
+    prefix = unprivileged(tmp_path)
+    argv = [sys.executable, "-m", "pytest_pau", "cache", "info", "--json"]
+    done = subprocess.run(
+        [*prefix, *argv, "--cache-dir", str(directory)], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    info = json.loads(done.stdout)
+    assert (info["entries"], info["integrity"]) == (7, "ok")
+    assert sorted(p.name for p in directory.iterdir()) == ["llm-cache.sqlite3"], "wrote nothing"
+
+
 # -- damaged files are set aside once, at the start ------------------------------------------
 
 _CRASH = textwrap.dedent(
