@@ -76,6 +76,8 @@ class PauSession:
         self.interrupted = False
         """The run really stopped early (Ctrl-C, ``-x``/``--maxfail``, ``session.shouldstop``)."""
         self.outputs: list[str] = []
+        self.cache_warning: str | None = None
+        """Why the model cache was set aside at the start, when it was."""
         self._evaluator: Evaluator | None = None
         self._memo: dict[str, InstanceResult] = {}
 
@@ -109,22 +111,33 @@ class PauSession:
         Two xdist workers creating a fresh SQLite file at the same moment can collide on
         switching it to WAL mode ("database is locked"); once the file exists in WAL mode,
         workers only open it. Also makes a broken ``--pau-cache-dir`` (or an unwritable
-        ``--pau-report`` location) fail before any item.
+        ``--pau-report`` location) fail before any item, and sets a damaged cache file
+        aside (``verify_cache``) while no worker has it open.
         """
         if self.is_worker:
             return
         self.check_report_path()
         if self.settings.no_cache or self.settings.cache_dir is None:
             return
-        from pytest_pau.llm.cache import ResponseCache
+        from pytest_pau.errors import CacheError, CacheWarning
+        from pytest_pau.llm.cache_check import verify_cache
 
         try:
-            ResponseCache(self.settings.cache_dir).close()
+            # Header, schema, quick_check, a write; sets a damaged file aside (no worker
+            # has it open yet). Its warning is shown in the summary's notes.
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", CacheWarning)
+                check = verify_cache(self.settings.cache_dir)
+        except CacheError as exc:  # names --pau-cache-dir, the file, the reason, the fix
+            raise ConfigError(str(exc)) from None
         except Exception as exc:  # sqlite3 and OS errors: say which option to fix
             raise ConfigError(
                 f"--pau-cache-dir={str(self.settings.cache_dir)!r}: cannot create the model "
                 f"cache there ({exc}); pick a writable folder or pass --pau-no-cache"
             ) from None
+        if check.warning is not None:
+            self.cache_warning = check.warning
+            _warn(check.warning, CacheWarning)
 
     def check_report_path(self) -> None:
         """Fail before any item when the ``--pau-report`` file could never be written.
@@ -281,6 +294,8 @@ class PauSession:
                 )
         if self.report_error is not None:
             out.append(self.report_error)
+        if self.cache_warning is not None:
+            out.append(self.cache_warning)
         return out
 
     def _stopped_early(self, interrupted: bool) -> bool:
@@ -357,9 +372,9 @@ class PauSession:
                 )
 
 
-def _warn(message: str) -> None:
+def _warn(message: str, category: type[Warning] = UserWarning) -> None:
     """A warning in pytest's summary; never an exception (``-W error``) at session end."""
     try:
-        warnings.warn(message, stacklevel=2)
+        warnings.warn(message, category, stacklevel=2)
     except Warning:
         print(f"warning: {message}", file=sys.stderr)

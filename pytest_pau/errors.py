@@ -9,10 +9,14 @@
     │   ├── LLMConfigError        not retryable: bad key, unknown model, bad request
     │   └── LLMUnavailableError   retryable errors persisted past the retry budget
     ├── BudgetExceeded            --pau-max-cost-usd is spent; no new model calls start
+    ├── CacheError                the model cache cannot be opened or written (names the fix)
+    │   └── CacheCorruptError     the cache file is damaged (the plugin sets it aside at start)
     └── LocalModelError           the embedded model is missing, corrupt, or its extra not installed
 
 An error that the model under test did not cause (sandbox build, provider outage, budget)
 is an *infrastructure* failure: the plugin reports it as an error (E), not a failure (F).
+
+    CacheWarning                  (a UserWarning) the cache was set aside or an answer not stored
 """
 
 from __future__ import annotations
@@ -56,3 +60,21 @@ class BudgetExceeded(PauError):
 
 class LocalModelError(PauError):
     """The embedded local model could not be found, verified or loaded."""
+
+
+class CacheError(PauError):
+    """The model cache cannot be opened or written: names the option, the file and the fix."""
+
+
+class CacheCorruptError(CacheError):
+    """The cache file is not a readable SQLite database (damaged pages, or another file)."""
+
+    def __init__(self, message: str, *, reason: str | None = None) -> None:
+        super().__init__(message)
+        self.reason = reason if reason is not None else message
+        """What is wrong with the file, without the advice around it."""
+
+
+class CacheWarning(UserWarning):
+    """The cache needed attention but the run goes on: a damaged file was set aside, or an
+    answer that was paid for could not be stored (a re-run pays for it again)."""

@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 from pytest_pau.llm.budget import Budget
-from pytest_pau.llm.cache import ResponseCache, cache_key
+from pytest_pau.llm.cache import CacheHit, ResponseCache, cache_key
 from pytest_pau.llm.client import LLMClient, get_litellm, make_client
 from pytest_pau.llm.judge import weighted_rating
 from pytest_pau.llm.local.provider import is_local
@@ -20,6 +20,7 @@ from pytest_pau.llm.retry import RetryPolicy
 
 __all__ = [
     "Budget",
+    "CacheHit",
     "LLMClient",
     "ResponseCache",
     "RetryPolicy",

@@ -195,10 +195,11 @@ class LLMClient:
             self._local_checked = True
         response = self._call_with_retries(messages, params)
         completion = self._to_completion(response, time.perf_counter() - start)
-        if self.cache is not None:
-            self.cache.put(key, self.model, completion.model_dump(exclude={"cached", "latency_s"}))
+        # Paid for: count it before storing it (a failed put warns, never raises).
         if self.budget is not None:
             self.budget.charge(completion.cost_usd)
+        if self.cache is not None:
+            self.cache.put(key, self.model, completion.model_dump(exclude={"cached", "latency_s"}))
         return self._record(completion)
 
     def _call_with_retries(self, messages: list[dict[str, str]], params: dict[str, Any]) -> Any:

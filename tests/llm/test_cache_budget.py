@@ -39,7 +39,9 @@ def test_entries_of_another_plugin_version_are_read(tmp_path: Path) -> None:
     key = cache_key("m", user("x"), {})
     with sqlite3.connect(cache.path) as conn:
         conn.execute(
-            "INSERT INTO responses VALUES (?, 'm', 0, '0.0.1-old', ?)", (key, '{"text": "old"}')
+            "INSERT INTO responses (key, model, created, plugin_version, value) "
+            "VALUES (?, 'm', 0, '0.0.1-old', ?)",
+            (key, '{"text": "old"}'),
         )
     assert cache.get(key) == {"text": "old"}
 
