@@ -28,7 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from pytest_pau.errors import ConfigError
-from pytest_pau.options import RUN_OPTIONS, OptionSpec, parse_path
+from pytest_pau.options import OPTIONS_BY_NAME, OptionSpec, parse_path
+from pytest_pau.settings import help_text
 
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d*)?|\.\d+)\s*([kmgt]?)(?:i?b)?\s*$", re.IGNORECASE)
 _UNITS = {"": 1, "k": 2**10, "m": 2**20, "g": 2**30, "t": 2**40}
@@ -61,7 +62,7 @@ def parse_days(text: str) -> float:
 
 
 def _cache_dir_spec() -> OptionSpec:
-    return next(spec for spec in RUN_OPTIONS if spec.name == "cache-dir")
+    return OPTIONS_BY_NAME["cache-dir"]
 
 
 # -- which cache -------------------------------------------------------------------------
@@ -148,7 +149,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     actions = parser.add_subparsers(dest="cache_action", metavar="ACTION", required=True)
     spec = _cache_dir_spec()
     cache_dir_help = (
-        f"{spec.help.replace('Default:', 'Plugin default:')} Here: pau_cache_dir from the pytest "
+        f"{help_text(spec).replace('Default:', 'Plugin default:')} Here: pau_cache_dir from the pytest "
         "ini file in the current folder, else .pau_cache beside its cache_dir, else ./.pau_cache."
     )
 
