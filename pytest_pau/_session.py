@@ -29,6 +29,7 @@ from pytest_pau.models import Instance, InstanceResult, Report, RunInfo, Summary
 from pytest_pau.settings import PauSettings
 
 if TYPE_CHECKING:
+    from pytest_pau.dataset import DatasetInfo
     from pytest_pau.llm import Budget
     from pytest_pau.scoring import Evaluator
 
@@ -62,6 +63,8 @@ class PauSession:
         self.settings = settings
         self.is_worker = hasattr(config, "workerinput")
         self.instances: list[Instance] = []
+        self.dataset_info: DatasetInfo | None = None
+        """How the dataset's outputs were read (None when a conftest hook built the list)."""
         self.order: dict[str, int] = {}
         self.results: dict[str, InstanceResult] = {}
         """Controller: results gathered from reports, by instance id."""
@@ -101,6 +104,8 @@ class PauSession:
             if inst.id in seen:
                 raise ConfigError(f"--pau-dataset={s.dataset!r}: duplicate instance id {inst.id!r}")
             seen.add(inst.id)
+        # How the outputs were read; a conftest hook's plain list has no .info.
+        self.dataset_info = getattr(instances, "info", None)
         self.instances = list(instances)
         self.order = {inst.id: i for i, inst in enumerate(self.instances)}
         return self.instances
@@ -265,6 +270,8 @@ class PauSession:
             seed=s.seed,
             max_iterations=s.max_iterations,
             prompts_version=PROMPTS_VERSION,
+            dataset_outputs=self.dataset_info.outputs if self.dataset_info else None,
+            dataset_outputs_by=self.dataset_info.outputs_by if self.dataset_info else None,
             thresholds=s.thresholds(),
             started=self.started,
             finished=now_utc(),

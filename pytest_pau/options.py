@@ -22,6 +22,8 @@ from typing import Any
 MODES = ("interactive", "incontext")
 SANDBOX_BACKENDS = ("wasm", "process")
 LOCAL_MODELS = ("local", "local-small")
+#: How a dataset file stores example outputs (``dataset/outputs.py`` reads them).
+DATASET_OUTPUTS = ("auto", "repr", "json")
 
 
 # --------------------------------------------------------------------------- parsers
@@ -218,6 +220,13 @@ DATASET_OPTIONS = (
         "SPEC",
     ),
     OptionSpec("split", "Dataset split.", parse_text, "NAME"),
+    OptionSpec(
+        "dataset-outputs",
+        "How a .jsonl/.parquet/hf: dataset stores example outputs: repr (PAU's repr text), "
+        "json (plain JSON values), or auto (detected per file).",
+        parse_choice(DATASET_OUTPUTS),
+        "HOW",
+    ),
     OptionSpec(
         "limit",
         "Run only the first N instances left after -k/-m (and --lf/--ff) "

@@ -84,7 +84,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 def pytest_pau_load_dataset(config: pytest.Config, spec: str, split: str) -> list[Instance]:
     from pytest_pau import load_dataset
 
-    return load_dataset(spec, split)
+    return load_dataset(spec, split, outputs=settings_from_config(config).dataset_outputs)
 
 
 class PauPlugin:
@@ -95,12 +95,16 @@ class PauPlugin:
 
     def pytest_report_header(self, config: pytest.Config) -> list[str]:
         s = self.state.settings
-        return [
+        lines = [
             f"pau: model {s.model}, judge {s.judge_model}, coder {s.coder_model}, "
             f"dataset {s.dataset}/{s.split} ({len(self.state.instances)} instances), "
             f"{s.mode} mode, max {s.max_iterations} iterations, cache "
             f"{'off' if s.no_cache else s.cache_dir}"
         ]
+        info = self.state.dataset_info
+        if info is not None and config.get_verbosity() > 0:
+            lines.append(f"pau: dataset {s.dataset} [{s.split}]: {info.describe()}")
+        return lines
 
     # -- collection ---------------------------------------------------------------------
 

@@ -43,6 +43,7 @@ class PauSettings(BaseModel):
     max_cost_usd: float | None = None
     dataset: str = "builtin"
     split: str = "test"
+    dataset_outputs: Literal["auto", "repr", "json"] = "auto"
     limit: int | None = None
     mode: Literal["interactive", "incontext"] = "interactive"
     max_iterations: int = 20

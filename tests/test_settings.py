@@ -72,3 +72,12 @@ def test_max_iterations_is_one_setting_for_benchmark_and_training() -> None:
     assert TrainSpec().max_iterations == DEFAULTS.max_iterations
     assert _train_options()["--max-turns"].dest == "max_iterations"  # the old spelling
     assert "max_turns" not in TrainSpec.model_fields
+
+
+def test_the_dataset_output_modes_are_the_loaders() -> None:
+    from typing import get_args
+
+    from pytest_pau.dataset.outputs import OutputsMode
+    from pytest_pau.options import DATASET_OUTPUTS
+
+    assert get_args(OutputsMode) == DATASET_OUTPUTS

@@ -21,6 +21,10 @@ class RunInfo(BaseModel):
     seed: int
     max_iterations: int
     prompts_version: str = ""
+    dataset_outputs: str | None = None
+    """How the dataset's example outputs were read: ``repr`` or ``json`` (None: a loader built them)."""
+    dataset_outputs_by: str | None = None
+    """``detected``, ``given`` (``--pau-dataset-outputs``), ``pytest-pau`` or ``loader``."""
     thresholds: dict[str, float | None] = Field(default_factory=dict)
     started: str = ""
     finished: str = ""

@@ -136,3 +136,27 @@ def test_unconfigure_removes_what_configure_registered(pau_pytester, scoring_llm
     [call] = recorder.getcalls("pytest_unconfigure")
     assert call.config.pluginmanager.get_plugin("pau-session") is None
     assert pau_session_key not in call.config.stash
+
+
+def test_the_output_convention_is_detected_shown_and_reported(run_pau, pau_pytester) -> None:
+    import json
+
+    from pytest_pau.report.json_report import read_report
+
+    from .toy import toy_rows
+
+    rows = []
+    for row in toy_rows():  # the same toy set, outputs as plain JSON numbers
+        for key in ("train_examples", "test_examples"):
+            row[key] = json.dumps([[i, int(o)] for i, o in json.loads(row[key])])
+        rows.append(row)
+    (pau_pytester.path / "plain.jsonl").write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    shown = run_pau("--collect-only", "-v", dataset="plain.jsonl")
+    shown.stdout.fnmatch_lines(["pau: dataset plain.jsonl [[]test[]]: outputs: json (detected*"])
+    run_pau("-k", "double or add", "--pau-report=r.json", dataset="plain.jsonl").assert_outcomes(
+        passed=2
+    )
+    run = read_report(pau_pytester.path / "r.json").run
+    assert (run.dataset_outputs, run.dataset_outputs_by) == ("json", "detected")
+    forced = run_pau("--collect-only", "-v", "--pau-dataset-outputs=repr", dataset="plain.jsonl")
+    forced.stdout.fnmatch_lines(["pau: dataset plain.jsonl [[]test[]]: outputs: repr (as given)"])

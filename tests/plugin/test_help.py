@@ -9,7 +9,7 @@ import pytest
 OPTIONS = [
     "model", "api-base", "judge-model", "judge-api-base", "coder-model", "coder-api-base",
     "judge-samples", "judge-logprobs", "gold-control", "max-cost-usd", "dataset", "split",
-    "limit", "mode", "max-iterations", "seed", "sandbox", "cache-dir", "no-cache",
+    "dataset-outputs", "limit", "mode", "max-iterations", "seed", "sandbox", "cache-dir", "no-cache",
     "judge-threshold", "match-threshold", "min-mean-judge", "min-pass-rate", "min-mean-match",
     "gate-on-ci", "report", "html", "plots",
 ]  # fmt: skip
