@@ -28,6 +28,7 @@ from pytest_pau.report.signflip import MIN_N as _SIGNFLIP_MIN_N
 from pytest_pau.report.stats import _paired
 from pytest_pau.report.tilted import (
     PSEUDO_WEIGHT,
+    batch_support,
     clean_bounded,
     lattice_step,
     score_interval,
@@ -45,6 +46,7 @@ __all__ = [
     "NonInferiority",
     "PairedTest",
     "mean_interval",
+    "mean_interval_batch",
     "non_inferiority",
     "non_inferiority_batch",
     "paired_test",
@@ -65,6 +67,21 @@ def z_value(confidence: float) -> float:
     if not 0.0 < confidence < 1.0:
         raise ValueError(f"confidence must be in (0, 1), got {confidence!r}; e.g. 0.95")
     return NormalDist().inv_cdf(0.5 + confidence / 2.0)
+
+
+def mean_interval_batch(
+    values: np.ndarray, *, bounds: tuple[float, float], confidence: float = 0.95
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`mean_interval` of ``S`` samples of ``n >= MIN_N`` values at once (no None).
+
+    Returns:
+        ``(low, high)``, each ``(S,)``, in the scores' units.
+    """
+    z = z_value(confidence)
+    a, b = float(bounds[0]), float(bounds[1])
+    y, w = batch_support((np.asarray(values, dtype=float) - a) / (b - a))
+    low, high = tilted_score_bounds(y, w, np.full(y.shape[0], float(values.shape[1])), z * z)
+    return a + (b - a) * low, a + (b - a) * high
 
 
 def mean_interval(
@@ -186,14 +203,13 @@ def non_inferiority_batch(
     crit_t = student_ppf(1.0 - alpha, n - 1)
     # Half a lattice step of the mean, on the [0, 1] scale of the differences.
     correction = np.array([lattice_step(row) for row in d]) / (2.0 * n) / (2.0 * span)
-    y = np.hstack([(d + span) / (2.0 * span), np.zeros((rows, 1)), np.ones((rows, 1))])
-    w = np.hstack([np.ones((rows, n)), np.full((rows, 2), PSEUDO_WEIGHT / 2)])
+    y, w = batch_support((d + span) / (2.0 * span))
     size = np.full(rows, float(n))
     low, high = tilted_score_bounds(y, w, size, crit_t * crit_t * n / (n - 1), correction)
     # The p-value of the same test at -margin.
     m0 = (span - margin) / (2.0 * span)
     var0 = tilted_variance_at(y, w, np.full(rows, m0))
-    gap = y[:, :n].mean(axis=1) - m0
+    gap = (w[:, :-2] * y[:, :-2]).sum(axis=1) / n - m0
     gap = np.sign(gap) * np.maximum(np.abs(gap) - correction, 0.0)
     p = np.array(
         [
