@@ -142,7 +142,10 @@ def wilson_bounds(successes: np.ndarray, n: np.ndarray, z: float) -> tuple[np.nd
     denom = 1.0 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)
+    # At 0 or n successes the end is exactly the bound; float rounding would leave 1e-17.
+    low = np.where(successes == 0, 0.0, np.clip(centre - half, 0.0, 1.0))
+    high = np.where(successes == n, 1.0, np.clip(centre + half, 0.0, 1.0))
+    return low, high
 
 
 def proportion_interval(successes: int, n: int, *, confidence: float = 0.95) -> Interval | None:
