@@ -85,7 +85,7 @@ def mean_interval_batch(
 
 
 def mean_interval(
-    values: Sequence[float | None],
+    values: Sequence[float | None] | np.ndarray,
     *,
     bounds: tuple[float, float],
     confidence: float = 0.95,
@@ -224,8 +224,8 @@ def non_inferiority_batch(
 
 
 def non_inferiority(
-    base: Sequence[float | None],
-    new: Sequence[float | None],
+    base: Sequence[float | None] | np.ndarray,
+    new: Sequence[float | None] | np.ndarray,
     *,
     margin: float,
     bounds: tuple[float, float],
@@ -276,7 +276,7 @@ def non_inferiority(
         raise ValueError(
             f"margin must be in [0, {span!r}) for scores on {bounds!r}, got {margin!r}"
         )
-    x, y = _paired(base, new)
+    x, y = _paired(list(base), list(new))
     clean_bounded(x.tolist(), bounds)
     clean_bounded(y.tolist(), bounds)
     d = y - x

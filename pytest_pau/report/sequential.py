@@ -55,17 +55,17 @@ _CODES: dict[int, Verdict] = {0: "undecided", 1: "pass", -1: "fail"}
 
 
 class BettingGate:
-    """Vectorised core of :class:`GateMonitor`: ``rows`` independent gates, one step each.
+    """Vectorised twin of :class:`ScalarGate`: ``rows`` independent gates, one step each.
 
-    :class:`GateMonitor` runs one row; the simulation tests run thousands at once, so
-    they measure this very code.
+    The simulation tests run thousands of gates at once with it; ``test_sequential.py``
+    checks that it and :class:`ScalarGate` (what :class:`GateMonitor` runs, ten times
+    faster per update) take the same bets and reach the same verdicts.
 
     Args:
         threshold: Threshold on the [0, 1] scale.
         population: N, or None for an unbounded i.i.d. stream.
         alpha: Error level of each one-sided test.
         rows: Number of gates updated together.
-        keep_history: Record the bets, for :meth:`GateMonitor.confidence_sequence`.
     """
 
     def __init__(
@@ -74,8 +74,6 @@ class BettingGate:
         population: int | None,
         alpha: float,
         rows: int = 1,
-        *,
-        keep_history: bool = False,
     ) -> None:
         self.m = float(threshold)
         self.population = population
@@ -87,9 +85,6 @@ class BettingGate:
         self.log_down = np.zeros(rows)
         self.code = np.zeros(rows, dtype=np.int8)
         self.decided_at = np.zeros(rows, dtype=np.int64)
-        self.history: list[tuple[float, float, float, float, float]] | None = (
-            [] if keep_history else None
-        )
 
     def null_mean(self) -> np.ndarray:
         """``m_t``: the next item's mean if the population mean were the threshold."""
@@ -117,10 +112,6 @@ class BettingGate:
         with np.errstate(divide="ignore", invalid="ignore"):
             self.log_up += np.log(np.maximum(1.0 + lam_up * (y - m_t), 0.0))
             self.log_down += np.log(np.maximum(1.0 - lam_down * (y - m_t), 0.0))
-        if self.history is not None:
-            self.history.append(
-                (float(y[0]), float(lam_up[0]), float(lam_down[0]), float(self.total[0]), self.t)
-            )
         new_mean = (0.5 + self.total + y) / (self.t + 2)
         self.sq += (y - new_mean) ** 2
         self.total += y
@@ -149,6 +140,68 @@ class BettingGate:
         if self.population is not None and self.t == self.population:
             # Every item seen: the verdict is the exact one, whatever was said before.
             self.code = np.where(self.total / n >= self.m - _TOL, 1, -1).astype(np.int8)
+
+
+class ScalarGate:
+    """One gate, the arithmetic of :class:`BettingGate` on Python floats (about 10 us per
+    update instead of 250 us of numpy calls on one-element arrays), plus the history of
+    bets that :meth:`GateMonitor.confidence_sequence` needs."""
+
+    def __init__(self, threshold: float, population: int | None, alpha: float) -> None:
+        self.m = float(threshold)
+        self.population = population
+        self.log_target = math.log(1.0 / alpha)
+        self.t = 0
+        self.total = 0.0
+        self.sq = 0.0
+        self.log_up = 0.0
+        self.log_down = 0.0
+        self.code = 0
+        self.decided_at = 0
+        self.history: list[tuple[float, float, float, float, float]] = []
+
+    def update(self, y: float) -> None:
+        n = self.population
+        if n is not None and self.t >= n:
+            raise ValueError(
+                f"all {n} items of the population were already seen; "
+                "a monitor serves one run: create a new one"
+            )
+        m_t = self.m if n is None else (n * self.m - self.total) / (n - self.t)
+        est = (0.5 + self.total) / (self.t + 1)
+        var = (0.25 + self.sq) / (self.t + 1)
+        gap = est - self.m
+        if n is not None:
+            gap = gap * n / (n - self.t)
+        kelly = gap / (var + gap * gap)
+        inner = min(max(m_t, 1e-12), 1.0 - 1e-12)
+        lam_up = min(max(kelly, 0.0), TRUNCATION / inner)
+        lam_down = min(max(-kelly, 0.0), TRUNCATION / (1.0 - inner))
+        up = 1.0 + lam_up * (y - m_t)
+        down = 1.0 - lam_down * (y - m_t)
+        self.log_up += math.log(up) if up > 0 else -math.inf
+        self.log_down += math.log(down) if down > 0 else -math.inf
+        self.history.append((y, lam_up, lam_down, self.total, float(self.t)))
+        new_mean = (0.5 + self.total + y) / (self.t + 2)
+        self.sq += (y - new_mean) ** 2
+        self.total += y
+        self.t += 1
+        self.decide()
+
+    def decide(self) -> None:
+        n = self.population
+        up = self.log_up >= self.log_target
+        down = self.log_down >= self.log_target
+        verdict = 1 if up and not down else (-1 if down and not up else 0)
+        if n is not None:
+            if self.total / n >= self.m - _TOL:  # every remaining item at 0 still passes
+                verdict = 1
+            elif (self.total + (n - self.t)) / n < self.m - _TOL:
+                verdict = -1
+        if self.code == 0 and verdict != 0:
+            self.code, self.decided_at = verdict, self.t
+        if n is not None and self.t == n:
+            self.code = 1 if self.total / n >= self.m - _TOL else -1
 
 
 def _scale(value: float, bounds: tuple[float, float]) -> float:
@@ -212,14 +265,12 @@ class GateMonitor:
         self.threshold = float(threshold)
         self.confidence = confidence
         self.exact = True
-        self._core = BettingGate(
-            (threshold - a) / (b - a), population, 1.0 - confidence, keep_history=True
-        )
+        self._core = ScalarGate((threshold - a) / (b - a), population, 1.0 - confidence)
 
     @property
     def verdict(self) -> Verdict:
         """``"pass"``, ``"fail"`` or ``"undecided"``."""
-        return _CODES[int(self._core.code[0])]
+        return _CODES[self._core.code]
 
     @property
     def seen(self) -> int:
@@ -243,7 +294,7 @@ class GateMonitor:
                 "value is None: map an unscored item to a score (e.g. 0 for pass) or "
                 "call exclude() when it is not part of the gate's mean"
             )
-        self._core.update(np.array([_scale(value, self.bounds)]))
+        self._core.update(_scale(value, self.bounds))
         return self.verdict
 
     def exclude(self) -> None:
@@ -264,7 +315,7 @@ class GateMonitor:
         core.population -= 1
         if core.population == 0:
             raise ValueError("every item of the population was excluded: nothing to gate")
-        core._decide()
+        core.decide()
 
     def confidence_sequence(self) -> tuple[float, float]:
         """The current confidence sequence ``(low, high)``, in the scores' units.
@@ -280,8 +331,8 @@ class GateMonitor:
         lo, hi = 0.0, 1.0
         n = core.population
         if n is not None:
-            lo = float(core.total[0]) / n
-            hi = (float(core.total[0]) + n - core.t) / n
+            lo = core.total / n
+            hi = (core.total + n - core.t) / n
         if core.t == 0 or hi - lo <= _TOL:
             return a + (b - a) * lo, a + (b - a) * hi
         hist = np.array(core.history)
@@ -324,11 +375,11 @@ class GateMonitor:
             verdict=self.verdict,
             seen=core.t,
             population=core.population,
-            mean=a + (b - a) * float(core.total[0]) / core.t if core.t else None,
+            mean=a + (b - a) * core.total / core.t if core.t else None,
             low=low,
             high=high,
             threshold=self.threshold,
-            decided_at=int(core.decided_at[0]) if core.code[0] != 0 else None,
+            decided_at=core.decided_at if core.code != 0 else None,
             exact=self.exact,
         )
 

@@ -112,17 +112,19 @@ def _lower_p(pat: _Patterns, theta: float, u: float | None) -> float:
 
 
 def _differences(
-    base: Sequence[float | None], new: Sequence[float | None], bounds: tuple[float, float]
+    base: Sequence[float | None] | np.ndarray,
+    new: Sequence[float | None] | np.ndarray,
+    bounds: tuple[float, float],
 ) -> tuple[np.ndarray, float]:
-    x, y = _paired(base, new)
+    x, y = _paired(list(base), list(new))
     clean_bounded(x.tolist(), bounds)
     clean_bounded(y.tolist(), bounds)
     return y - x, float(bounds[1]) - float(bounds[0])
 
 
 def paired_test(
-    base: Sequence[float | None],
-    new: Sequence[float | None],
+    base: Sequence[float | None] | np.ndarray,
+    new: Sequence[float | None] | np.ndarray,
     *,
     bounds: tuple[float, float],
     confidence: float = 0.95,

