@@ -47,7 +47,8 @@ class PairedTest(BaseModel):
     interval: Interval | None
     """Tilted score interval of the mean difference on ``[low - high, high - low]`` (the
     interval :func:`~pytest_pau.report.inference.mean_interval` gives the differences):
-    valid without assuming symmetric differences. None below ``MIN_N`` pairs."""
+    valid without assuming symmetric differences. None below ``MIN_N`` pairs, or when
+    the caller asked for no interval."""
     p_value: float
     """Randomised two-sided p-value (exactly uniform under the null: calibrated size)."""
     p_value_conservative: float
