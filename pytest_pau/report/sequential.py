@@ -361,9 +361,13 @@ class GateMonitor:
         first, last = int(np.argmax(keep)), int(keep.size - 1 - np.argmax(keep[::-1]))
         low = grid[first - 1] if first > 0 else lo  # the boundary lies in the gap
         high = grid[last + 1] if last < keep.size - 1 else hi
-        if self.verdict == "pass" and core.t < (n or math.inf):
-            low = max(low, core.m)  # K+ is monotone: every m below the threshold is out
-        if self.verdict == "fail" and core.t < (n or math.inf):
+        # When the gate was decided, K+ (K-) excluded every m below (above) the threshold
+        # at that time; a confidence sequence may be intersected over time, so the ends
+        # keep that. (If the current capitals now say the opposite, an error of at most
+        # alpha happened; the interval then stays as the current capitals give it.)
+        if self.verdict == "pass" and core.t < (n or math.inf) and high >= core.m:
+            low = max(low, core.m)
+        if self.verdict == "fail" and core.t < (n or math.inf) and low <= core.m:
             high = min(high, core.m)
         return a + (b - a) * float(low), a + (b - a) * float(high)
 
