@@ -7,7 +7,8 @@
     │   └── SandboxBuildError     the Wasm component could not be built or loaded
     ├── LLMError                  a model call failed for good
     │   ├── LLMConfigError        not retryable: bad key, unknown model, bad request
-    │   └── LLMUnavailableError   retryable errors persisted past the retry budget
+    │   ├── LLMUnavailableError   retryable errors persisted past the retry budget
+    │   └── ReasoningBudgetError  a reasoning model spent every cap on hidden reasoning
     ├── BudgetExceeded            --pau-max-cost-usd is spent; no new model calls start
     ├── CacheError                the model cache cannot be opened or written (names the fix)
     │   └── CacheCorruptError     the cache file is damaged (the plugin sets it aside at start)
@@ -52,6 +53,17 @@ class LLMConfigError(LLMError):
 
 class LLMUnavailableError(LLMError):
     """Retryable model errors (429, 5xx, timeouts) persisted past the retry budget."""
+
+
+class ReasoningBudgetError(LLMError):
+    """A reasoning model gave no visible answer: every attempt's cap went to hidden reasoning.
+
+    ``spent`` is the usage of the attempts (they are billed), so the item still counts it.
+    """
+
+    def __init__(self, message: str, *, spent: object = None) -> None:
+        super().__init__(message)
+        self.spent = spent
 
 
 class BudgetExceeded(PauError):

@@ -17,7 +17,7 @@ import argparse
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 MODES = ("interactive", "incontext")
 SANDBOX_BACKENDS = ("wasm", "process")
@@ -98,6 +98,54 @@ def parse_path(text: str) -> Path:
     return Path(parse_text(text)).expanduser()
 
 
+#: The roles a per-role option can name: the model under test, the judge (and failure
+#: classifier), the coder, and the training critic.
+ROLES = ("model", "judge", "coder", "critic")
+ReasoningMode = Literal["auto", "on", "off"]
+REASONING_MODES: tuple[ReasoningMode, ...] = ("auto", "on", "off")
+REASONING_EFFORTS = ("none", "minimal", "low", "medium", "high")
+
+
+def parse_per_role(value: Callable[[str], str], what: str) -> Callable[[str], str]:
+    """A parser of ``VALUE`` (every role) or ``ROLE:VALUE,...`` (``model:high,judge:low``).
+
+    Returns the canonical text (roles in :data:`ROLES` order, ``*`` for every role), which
+    :func:`role_value` reads back.
+    """
+
+    def parse(text: str) -> str:
+        raw = str(text).strip()
+        if not raw:
+            raise argparse.ArgumentTypeError(f"expected {what}, got ''")
+        if ":" not in raw:
+            return value(raw)
+        found: dict[str, str] = {}
+        for part in raw.split(","):
+            role, sep, item = part.strip().partition(":")
+            role = role.strip()
+            if not sep or role not in ROLES:
+                raise argparse.ArgumentTypeError(
+                    f"expected {what} or ROLE:VALUE pairs with ROLE one of {', '.join(ROLES)}, "
+                    f"got {part.strip()!r} in {text!r}"
+                )
+            found[role] = value(item.strip())
+        return ",".join(f"{r}:{found[r]}" for r in ROLES if r in found)
+
+    parse.__name__ = "per_role"
+    return parse
+
+
+def role_value(text: str | None, role: str) -> str | None:
+    """The value a per-role setting gives ``role`` (None: not set for it)."""
+    if text is None or ":" not in text:
+        return text
+    for part in text.split(","):
+        name, _, item = part.partition(":")
+        if name == role:
+            return item
+    return None
+
+
 def parse_choice(choices: tuple[str, ...]) -> Callable[[str], str]:
     """A parser accepting exactly one of ``choices``."""
 
@@ -138,6 +186,14 @@ class OptionSpec:
     @property
     def flag(self) -> bool:
         return self.parse is None
+
+
+def _whole_number(text: str) -> str:
+    return str(parse_positive_int(text))
+
+
+def _choice_text(choices: tuple[str, ...]) -> Callable[[str], str]:
+    return parse_choice(choices)
 
 
 MODEL_OPTIONS = (
@@ -200,6 +256,30 @@ MODEL_OPTIONS = (
     OptionSpec(
         "gold-control",
         "Also run the coder on the gold description (the ceiling the coder allows).",
+    ),
+    OptionSpec(
+        "reasoning",
+        "Whether a model reasons before it answers (hidden tokens the token cap also covers): "
+        "on, off, or auto (litellm's model map, and a starved answer as evidence); "
+        "per role as model:on,judge:off,coder:auto.",
+        parse_per_role(_choice_text(REASONING_MODES), "auto, on or off"),
+        "MODE",
+    ),
+    OptionSpec(
+        "reasoning-budget",
+        "Hidden reasoning tokens allowed on top of each call's answer cap, for models that "
+        "reason; doubled (twice at most) when an answer still comes back empty. Per role as "
+        "model:N,judge:N.",
+        parse_per_role(_whole_number, "a whole number of tokens >= 1"),
+        "TOKENS",
+    ),
+    OptionSpec(
+        "reasoning-effort",
+        "reasoning_effort sent to providers that have it: none, minimal, low, medium or high; "
+        "per role as model:high,judge:low,coder:low.",
+        parse_per_role(_choice_text(REASONING_EFFORTS), "none, minimal, low, medium or high"),
+        "EFFORT",
+        default_text="the provider's own",
     ),
     OptionSpec(
         "max-cost-usd",

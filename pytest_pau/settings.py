@@ -12,17 +12,26 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict
 
 from pytest_pau.errors import ConfigError
-from pytest_pau.options import ALL_OPTIONS, LOCAL_MODELS, OPTIONS_BY_NAME, OptionSpec
+from pytest_pau.options import (
+    ALL_OPTIONS,
+    LOCAL_MODELS,
+    OPTIONS_BY_NAME,
+    OptionSpec,
+    ReasoningMode,
+    role_value,
+)
 
 if TYPE_CHECKING:
     import pytest
 
 AddOption = Callable[..., Any]
+#: Hidden reasoning tokens a call of a reasoning model gets on top of its visible cap.
+DEFAULT_REASONING_BUDGET = 4096
 
 
 class PauSettings(BaseModel):
@@ -37,6 +46,12 @@ class PauSettings(BaseModel):
     judge_api_base: str | None = None
     coder_model: str = "local"
     coder_api_base: str | None = None
+    reasoning: str = "auto"
+    """Per role (:func:`pytest_pau.options.role_value`): ``auto``, ``on`` or ``off``."""
+    reasoning_budget: str = str(DEFAULT_REASONING_BUDGET)
+    """Per role: hidden tokens on top of each call's visible cap, for models that reason."""
+    reasoning_effort: str | None = None
+    """Per role: the ``reasoning_effort`` sent; None sends none (the provider's default)."""
     judge_samples: int = 1
     judge_logprobs: bool = False
     gold_control: bool = False
@@ -79,6 +94,12 @@ class PauSettings(BaseModel):
             "min_pass_rate": self.min_pass_rate,
             "min_mean_match": self.min_mean_match,
         }
+
+    def reasoning_for(self, role: str) -> tuple[ReasoningMode, int, str | None]:
+        """``(mode, budget, effort)`` of ``role`` (``model``, ``judge``, ``coder``, ``critic``)."""
+        mode = cast("ReasoningMode", role_value(self.reasoning, role) or "auto")
+        budget = role_value(self.reasoning_budget, role) or DEFAULT_REASONING_BUDGET
+        return mode, int(budget), role_value(self.reasoning_effort, role)
 
     def low_fidelity_roles(self) -> list[tuple[str, str, str]]:
         """``(role, model, option)`` for the judge/coder served by an embedded model."""

@@ -66,6 +66,8 @@ class _ModelAgent:
             iteration=iteration,
             prompt=messages[-1]["content"],
             response=completion.text,
+            truncated=completion.truncated,
+            reasoning=completion.reasoning,
             tokens=completion.usage(),
         )
         trajectory.steps.append(step)

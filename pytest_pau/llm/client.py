@@ -8,16 +8,19 @@ import time
 from pathlib import Path
 from typing import Any
 
-from pytest_pau.errors import LLMConfigError, LLMUnavailableError
+from pytest_pau.errors import LLMConfigError, ReasoningBudgetError
 from pytest_pau.llm.budget import Budget
 from pytest_pau.llm.cache import ResponseCache, cache_key
-from pytest_pau.llm.retry import (
-    RetryPolicy,
-    is_config_error,
-    is_retryable,
-    status_of,
-    tenacity_kwargs,
+from pytest_pau.llm.failures import final_error
+from pytest_pau.llm.reasoning import (
+    DEFAULT_REASONING,
+    MAX_ATTEMPTS,
+    ReasoningSpec,
+    known_to_reason,
+    starved_message,
 )
+from pytest_pau.llm.response import finish_reason_of, logprobs_of, reasoning_text_of, token_counts
+from pytest_pau.llm.retry import RetryPolicy, tenacity_kwargs
 from pytest_pau.models import Completion, Usage
 
 _litellm: Any = None
@@ -75,22 +78,6 @@ def _success_logging_unused(litellm: Any) -> bool:
     )
 
 
-def _key_hint(model: str) -> str:
-    """Which environment variable litellm reads the key of ``model``'s provider from."""
-    try:
-        missing = get_litellm().validate_environment(model).get("missing_keys") or []
-    except Exception:
-        missing = []
-    if missing:
-        return f"set {' and '.join(missing)} (litellm reads the key for {model!r} from it)"
-    return "check the API key for this provider (it is set but was refused)"
-
-
-def _provider_message(exc: BaseException) -> str:
-    text = str(exc).replace("\n", " ")
-    return text if len(text) < 400 else text[:400] + "..."
-
-
 class LLMClient:
     """A client for one model: ``complete(messages) -> Completion``.
 
@@ -105,6 +92,9 @@ class LLMClient:
         budget: The run's shared :class:`Budget`; None means no cap.
         retry: Backoff policy; defaults read ``PAU_RETRY_*``.
         timeout_s: Per-attempt HTTP timeout (default ``PAU_LLM_TIMEOUT_S`` or 600 s).
+        reasoning: How this client's calls treat hidden reasoning
+            (:mod:`pytest_pau.llm.reasoning`): a budget on top of each visible cap for a
+            model that reasons, and ``reasoning_effort``.
     """
 
     def __init__(
@@ -117,6 +107,7 @@ class LLMClient:
         budget: Budget | None = None,
         retry: RetryPolicy | None = None,
         timeout_s: float | None = None,
+        reasoning: ReasoningSpec = DEFAULT_REASONING,
     ) -> None:
         from pytest_pau.llm.local.provider import PROVIDER, is_local
 
@@ -141,6 +132,8 @@ class LLMClient:
         self._usage_lock = threading.Lock()
         self._local_checked = False
         self._unpriced = False
+        self.reasoning = reasoning
+        self._reasons: bool | None = None if reasoning.mode == "auto" else reasoning.mode == "on"
 
     def __repr__(self) -> str:
         return f"LLMClient({self.model!r}, api_base={self.api_base!r})"
@@ -166,20 +159,70 @@ class LLMClient:
             messages: OpenAI-style ``{"role", "content"}`` dicts.
             logprobs: Ask for this many top alternatives per generated token.
 
+        A model that reasons gets its reasoning budget on top of ``max_tokens``; an answer
+        that is still empty because the cap ran out during the reasoning is asked again with
+        a larger budget (see :mod:`pytest_pau.llm.reasoning`).
+
         Raises:
             BudgetExceeded: the run's budget is spent (checked after the cache).
             LLMConfigError: not retryable (bad key, unknown model, bad request).
             LLMUnavailableError: retryable errors outlasted the retry policy.
+            ReasoningBudgetError: no visible answer even with the largest budget.
             LocalModelError: an embedded model is not installed or is corrupt.
         """
+        budget = self.reasoning.budget if self._model_reasons() else 0
+        attempts: list[Completion] = []
+        while True:
+            params: dict[str, Any] = {
+                "temperature": temperature,
+                "max_tokens": max_tokens + budget,
+                "seed": seed,
+                "stop": list(stop) if stop else None,
+                "logprobs": logprobs,
+            }
+            if self.reasoning.effort is not None:
+                # Only then: a model without reasoning settings sends what it always sent,
+                # so its cache keys and requests are unchanged.
+                params["reasoning_effort"] = self.reasoning.effort
+            completion = self._complete_once(messages, params)
+            attempts.append(completion)
+            if not completion.starved or self.reasoning.mode == "off":
+                break
+            if len(attempts) >= MAX_ATTEMPTS:
+                break
+            # No visible answer: the model reasons (whatever the map said) and the cap was
+            # too small. Ask again with room for the reasoning, then with twice as much.
+            self._reasons = True
+            budget = budget * 2 if budget else self.reasoning.budget
+        final = completion
+        if len(attempts) > 1:
+            spent = Usage()
+            for attempt in attempts:
+                spent.add(attempt.usage())
+            final = completion.model_copy(update={"attempts": len(attempts), "spent": spent})
+        if final.starved:
+            raise ReasoningBudgetError(
+                starved_message(
+                    self.model,
+                    cap=max_tokens + budget,
+                    visible=max_tokens,
+                    reasoning_tokens=final.reasoning_tokens,
+                    attempts=len(attempts),
+                    mode=self.reasoning.mode,
+                ),
+                spent=final.usage(),
+            )
+        return final
+
+    def _model_reasons(self) -> bool:
+        """Whether calls get a reasoning budget: the setting, else litellm's model map."""
+        if self._reasons is None:
+            self._reasons = not self.local and known_to_reason(self.litellm_model)
+        return self._reasons
+
+    def _complete_once(self, messages: list[dict[str, str]], params: dict[str, Any]) -> Completion:
+        """One request (or cache hit) with exactly ``params``; counted in :attr:`usage`."""
         start = time.perf_counter()
-        params: dict[str, Any] = {
-            "temperature": temperature,
-            "max_tokens": max_tokens,
-            "seed": seed,
-            "stop": list(stop) if stop else None,
-            "logprobs": logprobs,
-        }
         key = cache_key(self.model, messages, params) if self.cache is not None else ""
         if self.cache is not None:
             hit = self.cache.get(key)
@@ -199,7 +242,9 @@ class LLMClient:
         if self.budget is not None:
             self.budget.charge(completion.cost_usd)
         if self.cache is not None:
-            self.cache.put(key, self.model, completion.model_dump(exclude={"cached", "latency_s"}))
+            self.cache.put(
+                key, self.model, completion.model_dump(exclude={"cached", "latency_s", "spent"})
+            )
         return self._record(completion)
 
     def _call_with_retries(self, messages: list[dict[str, str]], params: dict[str, Any]) -> Any:
@@ -222,6 +267,8 @@ class LLMClient:
         if params["logprobs"] is not None:
             kwargs["logprobs"] = True
             kwargs["top_logprobs"] = int(params["logprobs"])
+        if params.get("reasoning_effort") is not None:
+            kwargs["reasoning_effort"] = params["reasoning_effort"]
         if self.api_base:
             kwargs["api_base"] = self.api_base
         if self._unpriced:
@@ -257,48 +304,23 @@ class LLMClient:
                 _internal_call.reset(quiet)
 
     def _final_error(self, exc: BaseException, attempts: int, elapsed: float) -> Exception:
-        """Turn the last litellm error into one that names the model and says what to do."""
-        from pytest_pau.errors import PauError
-
-        if isinstance(exc, PauError):
-            return exc
-        status = status_of(exc)
-        where = f" at {self.api_base}" if self.api_base else ""
-        detail = _provider_message(exc)
-        if is_config_error(exc) and not is_retryable(exc):
-            if status in (401, 403) or type(exc).__name__ == "AuthenticationError":
-                fix = (
-                    _key_hint(self.model) if not self.api_key else "the api_key passed was refused"
-                )
-                return LLMConfigError(
-                    f"Model {self.model!r}{where} rejected the credentials (HTTP {status}): {fix}. "
-                    f"Provider said: {detail}"
-                )
-            if status == 404 or type(exc).__name__ == "NotFoundError":
-                return LLMConfigError(
-                    f"Model {self.model!r}{where} was not found (HTTP 404). Check the model string "
-                    "(litellm form 'provider/name', e.g. 'openai/gpt-4o-mini'; see "
-                    f"https://docs.litellm.ai/docs/providers) and --pau-api-base. Provider said: {detail}"
-                )
-            return LLMConfigError(
-                f"Model {self.model!r}{where} refused the request (HTTP {status}); this will not "
-                f"succeed on retry, so fix the request or the model options. Provider said: {detail}"
-            )
-        if is_retryable(exc):
-            return LLMUnavailableError(
-                f"Model {self.model!r}{where} failed after {attempts} attempt(s) over {elapsed:.1f} s; "
-                f"last error: HTTP {status if status is not None else 'n/a'} "
-                f"{type(exc).__name__}: {detail}. The provider is down or rate-limiting: retry "
-                "later, lower -n, or raise PAU_RETRY_ATTEMPTS / PAU_RETRY_MAX_TOTAL_S."
-            )
-        return LLMConfigError(
-            f"Model {self.model!r}{where}: litellm raised {type(exc).__name__}: {detail}"
+        return final_error(
+            exc,
+            model=self.model,
+            api_base=self.api_base,
+            api_key_given=self.api_key is not None,
+            attempts=attempts,
+            elapsed=elapsed,
+            validate=get_litellm().validate_environment,
         )
 
     def _to_completion(self, response: Any, latency_s: float) -> Completion:
         choice = response.choices[0]
-        text = getattr(choice.message, "content", None) or ""
-        usage = getattr(response, "usage", None)
+        message = getattr(choice, "message", None)
+        text = getattr(message, "content", None) or ""
+        prompt_tokens, completion_tokens, reasoning_tokens = token_counts(
+            getattr(response, "usage", None)
+        )
         cost = 0.0
         if not self.local:
             hidden = getattr(response, "_hidden_params", {}) or {}
@@ -317,12 +339,15 @@ class LLMClient:
         return Completion(
             text=text,
             model=self.model,
-            prompt_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
-            completion_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
+            prompt_tokens=prompt_tokens,
+            completion_tokens=completion_tokens,
+            reasoning_tokens=reasoning_tokens,
             cost_usd=float(cost),
             latency_s=latency_s,
             cached=False,
-            logprobs=_logprobs_of(choice),
+            finish_reason=finish_reason_of(choice),
+            reasoning=reasoning_text_of(message),
+            logprobs=logprobs_of(choice),
         )
 
 
@@ -335,26 +360,6 @@ def _has_price(model: str) -> bool:
     return any(isinstance(v, (int, float)) and v > 0 for k, v in info.items() if "cost" in k)
 
 
-def _logprobs_of(choice: Any) -> list[dict[str, Any]] | None:
-    """``[{"token", "logprob", "top": {token: logprob}}]`` from an OpenAI-shaped choice."""
-    lp = getattr(choice, "logprobs", None)
-    if lp is None and isinstance(choice, dict):
-        lp = choice.get("logprobs")
-    content = lp.get("content") if isinstance(lp, dict) else getattr(lp, "content", None)
-    if not content:
-        return None
-    out = []
-    for entry in content:
-        get = entry.get if isinstance(entry, dict) else (lambda k, e=entry: getattr(e, k, None))
-        top: dict[str, float] = {}
-        for alt in get("top_logprobs") or []:
-            token = str(alt.get("token") if isinstance(alt, dict) else alt.token)
-            value = float((alt.get("logprob") if isinstance(alt, dict) else alt.logprob) or 0.0)
-            top[token] = max(top.get(token, float("-inf")), value)
-        out.append({"token": get("token"), "logprob": float(get("logprob") or 0.0), "top": top})
-    return out
-
-
 def make_client(
     model: str,
     *,
@@ -363,6 +368,7 @@ def make_client(
     cache_dir: str | os.PathLike[str] | None = None,
     no_cache: bool = False,
     budget: Budget | None = None,
+    reasoning: ReasoningSpec = DEFAULT_REASONING,
 ) -> LLMClient:
     """A client with the run's cache and budget (what fixtures and ``pau train`` call).
 
@@ -370,6 +376,7 @@ def make_client(
         cache_dir: Where the response cache lives (``--pau-cache-dir``); default
             ``user_cache_dir()/llm``.
         no_cache: ``--pau-no-cache``: neither read nor write the cache.
+        reasoning: The role's reasoning settings (``--pau-reasoning*``).
     """
     cache = None
     if not no_cache:
@@ -378,7 +385,9 @@ def make_client(
 
             cache_dir = user_cache_dir() / "llm"
         cache = _shared_cache(Path(cache_dir))
-    return LLMClient(model, api_base=api_base, api_key=api_key, cache=cache, budget=budget)
+    return LLMClient(
+        model, api_base=api_base, api_key=api_key, cache=cache, budget=budget, reasoning=reasoning
+    )
 
 
 _caches: dict[Path, ResponseCache] = {}

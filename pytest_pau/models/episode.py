@@ -14,14 +14,25 @@ class Usage(BaseModel):
 
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    """Tokens of the visible answers."""
+    reasoning_tokens: int = 0
+    """Hidden reasoning tokens of reasoning models (billed too; in ``cost_usd``)."""
     cost_usd: float = 0.0
     calls: int = 0
+    """Answers, from the provider or the cache."""
     cache_hits: int = 0
+    """Answers the cache gave, at no cost."""
+
+    @property
+    def requests(self) -> int:
+        """Answers a provider really gave (and was paid for): calls that were no cache hit."""
+        return self.calls - self.cache_hits
 
     def add(self, other: Usage) -> None:
         """Accumulate ``other`` into this object."""
         self.prompt_tokens += other.prompt_tokens
         self.completion_tokens += other.completion_tokens
+        self.reasoning_tokens += other.reasoning_tokens
         self.cost_usd += other.cost_usd
         self.calls += other.calls
         self.cache_hits += other.cache_hits
@@ -34,17 +45,51 @@ class Completion(BaseModel):
     model: str
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    """Tokens of the visible answer (reasoning tokens are counted apart)."""
+    reasoning_tokens: int = 0
+    """Hidden reasoning tokens the provider reported (``completion_tokens_details``)."""
     cost_usd: float = 0.0
+    """What the answer cost, reasoning included (litellm's price); 0 from the cache."""
     latency_s: float = 0.0
     cached: bool = False
+    finish_reason: str | None = None
+    """The provider's ``finish_reason`` (``stop``, ``length``...); None when unknown."""
+    reasoning: str | None = None
+    """Reasoning text the provider returned apart from the answer (``reasoning_content``)."""
     logprobs: list[dict[str, Any]] | None = None
     """Per generated token: ``{"token": str, "logprob": float, "top": {token: logprob}}``."""
+    attempts: int = 1
+    """Requests this answer took: more than one when the reasoning budget was raised."""
+    spent: Usage | None = None
+    """With ``attempts > 1``: the usage of every attempt together (what :meth:`usage` reports)."""
+
+    @property
+    def truncated(self) -> bool:
+        """The visible answer was cut by the token cap (``finish_reason`` ``length``)."""
+        return self.finish_reason == "length" and bool(self.text.strip())
+
+    @property
+    def starved(self) -> bool:
+        """The cap ran out before any visible answer: no text, ``finish_reason`` ``length``.
+
+        A reasoning model spends hidden tokens first; under a cap they do not fit in, it
+        answers HTTP 200 with empty content. An unclosed ``<think>`` block counts as no text.
+        """
+        if self.finish_reason != "length":
+            return False
+        visible = self.text.strip()
+        return not visible or (
+            visible.lower().startswith("<think>") and "</think>" not in visible.lower()
+        )
 
     def usage(self) -> Usage:
-        """This call as a :class:`Usage`."""
+        """This answer as a :class:`Usage` (every attempt's, when there were several)."""
+        if self.spent is not None:
+            return self.spent.model_copy()
         return Usage(
             prompt_tokens=self.prompt_tokens,
             completion_tokens=self.completion_tokens,
+            reasoning_tokens=self.reasoning_tokens,
             cost_usd=self.cost_usd,
             calls=1,
             cache_hits=int(self.cached),
@@ -71,6 +116,10 @@ class Step(BaseModel):
     """``act``: what the sandbox returned."""
     concluded: bool | None = None
     """``reflect``: the YES/NO answer."""
+    truncated: bool = False
+    """The reply was cut by the token cap: a format problem here is the cap's, not the model's."""
+    reasoning: str | None = None
+    """Reasoning text the model returned apart from its reply (kept, never parsed)."""
     tokens: Usage = Field(default_factory=Usage)
 
 

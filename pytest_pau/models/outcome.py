@@ -146,7 +146,10 @@ class InstanceResult(BaseModel):
     prediction: str = ""
     gold: str = ""
     trajectory: list[Step] = Field(default_factory=list)
-    tokens: dict[str, int] = Field(default_factory=lambda: {"prompt": 0, "completion": 0})
+    tokens: dict[str, int] = Field(
+        default_factory=lambda: {"prompt": 0, "completion": 0, "reasoning": 0}
+    )
+    """``prompt``, ``completion`` (visible answers) and ``reasoning`` (hidden, billed) tokens."""
     cost_usd: float = 0.0
     cache_hits: int = 0
     model_calls: int = 0

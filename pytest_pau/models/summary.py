@@ -100,6 +100,9 @@ class TokenCounts(BaseModel):
 
     prompt: int = 0
     completion: int = 0
+    """Tokens of the visible answers."""
+    reasoning: int = 0
+    """Hidden reasoning tokens of reasoning models (billed; in ``cost_usd``)."""
 
 
 class GateVerdict(BaseModel):

@@ -220,8 +220,9 @@ def render(
     t = summary.tokens
     calls, hits = summary.model_calls, summary.cache_hits
     hit_share = f" ({_pct(hits / calls)})" if calls else ""
+    reasoning = f" + {t.reasoning:,} reasoning" if t.reasoning else ""
     writer.line(
-        f"tokens {t.prompt:,} prompt + {t.completion:,} completion  "
+        f"tokens {t.prompt:,} prompt + {t.completion:,} completion{reasoning}  "
         f"cost ${summary.cost_usd:.4f}  model calls {calls:,}, "
         f"cache hits {hits:,}{hit_share}"
     )

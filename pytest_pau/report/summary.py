@@ -177,6 +177,7 @@ def build_summary(
         tokens=TokenCounts(
             prompt=sum(r.tokens.get("prompt", 0) for r in results),
             completion=sum(r.tokens.get("completion", 0) for r in results),
+            reasoning=sum(r.tokens.get("reasoning", 0) for r in results),
         ),
         cost_usd=sum(r.cost_usd for r in results),
         model_calls=sum(r.model_calls for r in results),

@@ -71,15 +71,24 @@ class Evaluator:
         self._agent = agent
         self.classify_hook = classify_hook
         self._factory = client_factory
-        self._clients: dict[tuple[str, str | None], SupportsComplete] = {}
+        self._clients: dict[tuple[str, str | None, object], SupportsComplete] = {}
         self._judge: Judge | None = None
         self._coder: Coder | None = None
         self._budget = budget
 
     # -- lazily built parts ------------------------------------------------------------
-    def client(self, model: str, api_base: str | None = None) -> SupportsComplete:
-        """The client of ``model`` (shared by every role that uses the same model)."""
-        key = (model, api_base)
+    def client(
+        self, model: str, api_base: str | None = None, role: str = "model"
+    ) -> SupportsComplete:
+        """The client of ``model`` in ``role`` (``model``, ``judge``, ``coder``).
+
+        Roles with the same model and the same reasoning settings share one client.
+        """
+        from pytest_pau.llm.reasoning import ReasoningSpec
+
+        mode, budget, effort = self.settings.reasoning_for(role)
+        reasoning = ReasoningSpec(mode=mode, budget=budget, effort=effort)
+        key = (model, api_base, reasoning)
         if key not in self._clients:
             if self._factory is not None:
                 self._clients[key] = self._factory(model, api_base)
@@ -95,6 +104,7 @@ class Evaluator:
                     cache_dir=s.cache_dir,
                     no_cache=s.no_cache,
                     budget=self._budget,
+                    reasoning=reasoning,
                 )
         return self._clients[key]
 
@@ -126,7 +136,7 @@ class Evaluator:
         if self._judge is None:
             s = self.settings
             self._judge = Judge(
-                self.client(s.judge_model, s.judge_api_base),
+                self.client(s.judge_model, s.judge_api_base, "judge"),
                 samples=s.judge_samples,
                 use_logprobs=s.judge_logprobs,
                 seed=s.seed,
@@ -140,7 +150,7 @@ class Evaluator:
         if self._coder is None:
             s = self.settings
             self._coder = Coder(
-                self.client(s.coder_model, s.coder_api_base),
+                self.client(s.coder_model, s.coder_api_base, "coder"),
                 seed=s.seed,
                 max_tokens=self.caps.coder,
             )
@@ -184,7 +194,11 @@ class Evaluator:
             result.overconfident = False
             result.failure_mode = FailureMode.INFRASTRUCTURE
             result.error = f"{type(exc).__name__}: {exc}"
-        result.tokens = {"prompt": usage.prompt_tokens, "completion": usage.completion_tokens}
+        result.tokens = {
+            "prompt": usage.prompt_tokens,
+            "completion": usage.completion_tokens,
+            "reasoning": usage.reasoning_tokens,
+        }
         result.cost_usd = usage.cost_usd
         result.cache_hits = usage.cache_hits
         result.model_calls = usage.calls
@@ -294,14 +308,14 @@ class Evaluator:
             return FailureMode.SELF_CONTRADICTION, check.detail()
         if mostly_format_failures(traj):
             acts = [s for s in traj.steps if s.kind == "act"]
-            bad = sum(1 for s in acts if s.format_error is not None)
+            bad = sum(1 for s in acts if s.format_error is not None and not s.truncated)
             return (
                 FailureMode.FORMAT_FOLLOWING,
                 f"{bad} of {len(acts)} act replies had no readable input",
             )
         s = self.settings
         label, parsed, used = classify_failure(
-            self.client(s.judge_model, s.judge_api_base),
+            self.client(s.judge_model, s.judge_api_base, "judge"),
             instance,
             traj,
             traj.prediction,
@@ -319,6 +333,7 @@ def _minus(after: Usage, before: Usage) -> Usage:
     return Usage(
         prompt_tokens=after.prompt_tokens - before.prompt_tokens,
         completion_tokens=after.completion_tokens - before.completion_tokens,
+        reasoning_tokens=after.reasoning_tokens - before.reasoning_tokens,
         cost_usd=after.cost_usd - before.cost_usd,
         calls=after.calls - before.calls,
         cache_hits=after.cache_hits - before.cache_hits,

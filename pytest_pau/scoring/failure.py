@@ -113,9 +113,12 @@ def self_contradiction(
 
 
 def mostly_format_failures(trajectory: Trajectory) -> bool:
-    """Whether more than half of the act replies had no readable input."""
+    """Whether more than half of the act replies had no readable input.
+
+    A reply the token cap cut short is the cap's failure, not the model's: it never counts.
+    """
     acts = [s for s in trajectory.steps if s.kind == "act"]
-    failures = sum(1 for s in acts if s.format_error is not None)
+    failures = sum(1 for s in acts if s.format_error is not None and not s.truncated)
     return bool(acts) and failures * 2 > len(acts)
 
 

@@ -9,6 +9,7 @@ import pytest
 
 from pytest_pau.errors import LLMConfigError
 from pytest_pau.llm import LLMClient, get_litellm
+from pytest_pau.llm.reasoning import DEFAULT_REASONING, ReasoningSpec
 from pytest_pau.testing import ScriptedLLM
 
 ANSWER = "The answer is four."  # 4 tokens
@@ -220,16 +221,25 @@ def test_gpt5_through_llmclient_spends_reasoning_out_of_its_cap() -> None:
         reasoning_tokens={None: 100},
         unsupported_params=strict,
     ) as llm:
+        # litellm's map knows gpt-5-mini reasons: its calls get the budget on top of the cap.
         client = LLMClient(llm.model, api_base=llm.api_base, api_key=llm.api_key)
         whole = client.complete(ASK, max_tokens=512, stop=["END"], logprobs=2)
-        cut = client.complete(ASK, max_tokens=102)
+        # Told it does not reason, the cap is the visible cap alone and the reasoning eats it.
+        off = LLMClient(
+            llm.model,
+            api_base=llm.api_base,
+            api_key=llm.api_key,
+            reasoning=ReasoningSpec(mode="off"),
+        )
+        cut = off.complete(ASK, max_tokens=102)
     assert whole.text == ANSWER
-    assert whole.completion_tokens == 104
+    assert (whole.completion_tokens, whole.reasoning_tokens) == (4, 100)
     assert whole.cost_usd == pytest.approx(5 * GPT5_MINI_IN + 104 * GPT5_MINI_OUT)
     assert cut.text == "The answer"
-    assert cut.completion_tokens == 102
+    assert cut.truncated
+    assert (cut.completion_tokens, cut.reasoning_tokens) == (2, 100)
     assert [(e.cap_param, e.cap, e.status) for e in llm.exchanges] == [
-        ("max_completion_tokens", 512, 200),
+        ("max_completion_tokens", 512 + DEFAULT_REASONING.budget, 200),
         ("max_completion_tokens", 102, 200),
     ]
 

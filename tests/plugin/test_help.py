@@ -8,10 +8,11 @@ import pytest
 #: product's interface (DESIGN.md): do it on purpose, with the README's table.
 OPTIONS = [
     "model", "api-base", "judge-model", "judge-api-base", "coder-model", "coder-api-base",
-    "judge-samples", "judge-logprobs", "gold-control", "max-cost-usd", "dataset", "split",
-    "dataset-outputs", "limit", "mode", "max-iterations", "seed", "sandbox", "cache-dir", "no-cache",
-    "judge-threshold", "match-threshold", "min-mean-judge", "min-pass-rate", "min-mean-match",
-    "gate-on-ci", "report", "html", "plots",
+    "judge-samples", "judge-logprobs", "gold-control", "reasoning", "reasoning-budget",
+    "reasoning-effort", "max-cost-usd", "dataset", "split", "dataset-outputs", "limit", "mode",
+    "max-iterations", "seed", "sandbox", "cache-dir", "no-cache", "judge-threshold",
+    "match-threshold", "min-mean-judge", "min-pass-rate", "min-mean-match", "gate-on-ci",
+    "report", "html", "plots",
 ]  # fmt: skip
 
 

@@ -185,7 +185,7 @@ def test_build_summary_counts_only_scored_items() -> None:
     assert s["by_arity"]["2"]["pass_rate"] == 0.0
     assert s["by_tag"]["easy"]["passed"] == 1
     assert (s["tokens"], s["cost_usd"], s["model_calls"], s["cache_hits"]) == (
-        {"prompt": 50, "completion": 10},
+        {"prompt": 50, "completion": 10, "reasoning": 0},
         2.5,
         15,
         5,

@@ -1,0 +1,89 @@
+"""What a failed model call means for the user: errors that name the model and the fix.
+
+litellm and the provider SDKs raise many exception types; :func:`final_error` turns the
+last one of a call (after our retries) into one of ours: :class:`LLMConfigError` (it will
+not succeed on retry: fix the config) or :class:`LLMUnavailableError` (an outage or rate
+limiting that outlasted the retry policy).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pytest_pau.errors import LLMConfigError, LLMUnavailableError, PauError
+from pytest_pau.llm.retry import is_config_error, is_retryable, status_of
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+
+def key_hint(model: str, validate: Callable[[str], dict[str, Any]]) -> str:
+    """Which environment variable litellm reads the key of ``model``'s provider from."""
+    try:
+        missing = validate(model).get("missing_keys") or []
+    except Exception:
+        missing = []
+    if missing:
+        return f"set {' and '.join(missing)} (litellm reads the key for {model!r} from it)"
+    return "check the API key for this provider (it is set but was refused)"
+
+
+def provider_message(exc: BaseException) -> str:
+    """The provider's text, on one line and at most 400 characters."""
+    text = str(exc).replace("\n", " ")
+    return text if len(text) < 400 else text[:400] + "..."
+
+
+def final_error(
+    exc: BaseException,
+    *,
+    model: str,
+    api_base: str | None,
+    api_key_given: bool,
+    attempts: int,
+    elapsed: float,
+    validate: Callable[[str], dict[str, Any]],
+) -> Exception:
+    """Turn the last litellm error of a call into one that names the model and says what to do.
+
+    Args:
+        exc: What litellm raised on the last attempt.
+        model: The model string the user gave.
+        api_base: Its server, when one was given.
+        api_key_given: Whether a key was passed explicitly (then it was refused).
+        attempts: How many attempts the retry policy made.
+        elapsed: Seconds spent on them.
+        validate: ``litellm.validate_environment``, to name a missing key's variable.
+    """
+    if isinstance(exc, PauError):
+        return exc
+    status = status_of(exc)
+    where = f" at {api_base}" if api_base else ""
+    detail = provider_message(exc)
+    if is_config_error(exc) and not is_retryable(exc):
+        if status in (401, 403) or type(exc).__name__ == "AuthenticationError":
+            fix = (
+                key_hint(model, validate) if not api_key_given else "the api_key passed was refused"
+            )
+            return LLMConfigError(
+                f"Model {model!r}{where} rejected the credentials (HTTP {status}): {fix}. "
+                f"Provider said: {detail}"
+            )
+        if status == 404 or type(exc).__name__ == "NotFoundError":
+            return LLMConfigError(
+                f"Model {model!r}{where} was not found (HTTP 404). Check the model string "
+                "(litellm form 'provider/name', e.g. 'openai/gpt-4o-mini'; see "
+                f"https://docs.litellm.ai/docs/providers) and --pau-api-base. Provider said: {detail}"
+            )
+        return LLMConfigError(
+            f"Model {model!r}{where} refused the request (HTTP {status}); this will not "
+            f"succeed on retry, so fix the request or the model options. Provider said: {detail}"
+        )
+    if is_retryable(exc):
+        return LLMUnavailableError(
+            f"Model {model!r}{where} failed after {attempts} attempt(s) over {elapsed:.1f} s; "
+            f"last error: HTTP {status if status is not None else 'n/a'} "
+            f"{type(exc).__name__}: {detail}. The provider is down or rate-limiting: retry "
+            "later, lower -n, or raise PAU_RETRY_ATTEMPTS / PAU_RETRY_MAX_TOTAL_S."
+        )
+    return LLMConfigError(f"Model {model!r}{where}: litellm raised {type(exc).__name__}: {detail}")
