@@ -2,8 +2,9 @@
 
 One ``Engine`` (fuel metering and epoch interruption on), one compiled ``Component`` and
 one WASI ``Linker`` serve all sandboxes of a process, created on first use under a lock.
-A daemon thread advances the engine's epoch every :data:`TICK_S` seconds: that is the
-wall-clock backstop behind the (deterministic) fuel budget.
+A daemon thread advances the engine's epoch every :data:`TICK_S` seconds of the monotonic
+clock (catching up after a late wake): that is the wall-clock backstop behind the
+(deterministic) fuel budget.
 
 At interpreter exit the live stores are closed before the component, linker and engine,
 and the ticker is stopped first: wasmtime objects freed in the wrong order, or touched by
@@ -15,6 +16,7 @@ from __future__ import annotations
 import atexit
 import itertools
 import threading
+import time
 import weakref
 from collections.abc import Callable
 from typing import Any, Protocol
@@ -85,6 +87,9 @@ class Runtime:
         # backends never do: kept so that such a read gets a clock rather than a crash.
         self._idle_clock = itertools.count(1)
         self._stop = threading.Event()
+        self._started = time.monotonic()
+        #: Ticks added to the engine's epoch so far (by the ticker only).
+        self._epoch = 0
         self._ticker = threading.Thread(target=self._tick, name="pau-wasm-epoch", daemon=True)
         self._ticker.start()
 
@@ -157,12 +162,24 @@ class Runtime:
             backend.tainted = backend.tainted or reason
 
     def _tick(self) -> None:
+        # The epoch follows the clock, not the number of sleeps: under load a sleep lasts
+        # longer than asked, and counting sleeps let a 10 s limit run 11-17 s. Each wake
+        # adds the ticks that are due since the ticker started, however late it is.
         while not self._stop.wait(TICK_S):
-            self.engine.increment_epoch()
+            due = int((time.monotonic() - self._started) / TICK_S)
+            while self._epoch < due:
+                self.engine.increment_epoch()
+                self._epoch += 1
 
     def ticks_for(self, seconds: float) -> int:
-        """Epoch deadline (in ticks from now) for a wall-clock limit of ``seconds``."""
-        return max(2, int(seconds / TICK_S) + 1)
+        """Epoch deadline (in ticks from now) for a wall-clock limit of ``seconds``.
+
+        Counted from the clock, not from the epoch, which may lag it by one late wake of
+        the ticker: the deadline is the tick due ``seconds`` from now, so the limit ends
+        a call at most one tick and one wake delay after ``seconds``, never before.
+        """
+        due = int((time.monotonic() + seconds - self._started) / TICK_S) + 1
+        return max(2, due - self._epoch)
 
     def close(self) -> None:
         """Stop the ticker, close every live sandbox, then the shared objects."""

@@ -16,6 +16,8 @@ from pytest_pau.sandbox.literals import LiteralError, parse_literal
 #: 0.75 s when that machine is loaded 4x over (measured: 17 and 7 billion fuel/s).
 DEFAULT_FUEL = 5_000_000_000
 #: Wall-clock backstop per call, in seconds (fuel normally stops a call long before).
+#: Counted on the monotonic clock from the start of the method's call: a call ends within
+#: about 50 ms of it even on an overloaded machine (``tests/sandbox/test_wall_clock.py``).
 DEFAULT_TIMEOUT_S = 10.0
 #: Memory cap per sandbox instance (Wasm linear memory; address space for ``process``).
 DEFAULT_MEMORY_MB = 256
