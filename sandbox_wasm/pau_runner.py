@@ -50,6 +50,9 @@ class _State:
         #: ``random``'s shared generator's attributes, and what they were at start-up.
         self.random_attrs: dict[str, Any] = {}
         self.pristine_random_attrs: dict[str, Any] = {}
+        #: Notes lookups of standard-library modules the Wasm guest lacks (None in the
+        #: process backend, which has the whole library).
+        self.missing_stdlib: pau_preload.MissingStdlib | None = None
 
 
 _S = _State()
@@ -131,6 +134,9 @@ def init(strict: bool = True, host_taint: Any = None) -> None:
     if host_taint is not None:
         pau_guard.report_to(host_taint)
     if strict:
+        # Last, so that it sees only lookups nothing else could satisfy.
+        _S.missing_stdlib = pau_preload.MissingStdlib(pau_preload.stdlib_names())
+        sys.meta_path.append(_S.missing_stdlib)
         # select() with a timeout would also block inside the host; nothing PAU needs.
         sys.modules["select"] = None  # type: ignore[assignment]
         # The guest runs with no environment; what the build process had must not be
@@ -239,6 +245,14 @@ def _run(namespace: dict[str, Any], args: tuple[Any, ...], max_output: int) -> d
     return _value(func(*args), max_output)
 
 
+def _limitation(module: str) -> str:
+    return (
+        f"the call looked up the standard-library module {module!r}, which the WebAssembly"
+        " sandbox lacks (it holds only the modules listed in sandbox_wasm/README.md), so it"
+        " did not run as in CPython; run this method with --pau-sandbox=process"
+    )
+
+
 def call(args_text: str, seed: int, max_output: int) -> str:
     """Run the loaded entry on the literal argument tuple ``args_text``; returns JSON."""
     if _S.load_error is not None:
@@ -265,6 +279,8 @@ def call(args_text: str, seed: int, max_output: int) -> str:
     saved = sys.stdout, sys.stderr, sys.stdin
     sys.stdout, sys.stderr, sys.stdin = _Sink(), _Sink(), io.StringIO()
     _G.tainted = None
+    if _S.missing_stdlib is not None:
+        _S.missing_stdlib.reset()  # a lookup made outside any call is no call's
     _G.touched = set()
     _G.reach_all = False
     # A real module, registered while the call runs: dataclasses, typing and pickle look
@@ -303,6 +319,17 @@ def call(args_text: str, seed: int, max_output: int) -> str:
         _G.in_call = False
         if _G.full_check or _G.reach_all or not _G.touched.isdisjoint(_S_STATE.uses_random):
             _S.seeded = None  # it may have drawn from random's shared generator
+    recorder = _S.missing_stdlib
+    if recorder is not None and recorder.missing is not None:
+        # Whatever the method did next (raised, caught it, fell back), it did not run as
+        # in CPython: the call says so instead of passing the outcome for its behaviour.
+        out = {
+            "ok": False,
+            "error_type": "SandboxLimitation",
+            "message": _limitation(recorder.missing),
+            "dirty": out.get("dirty"),
+        }
+        recorder.reset()
     dirty = out.get("dirty") or _G.tainted or _changed()
     if not _G.strict and _len(sys.modules) != _len(_S_STATE.module_names):
         # Process backend: the worker is replaced, and the next one imports these before
