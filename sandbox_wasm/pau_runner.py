@@ -331,11 +331,16 @@ def call(args_text: str, seed: int, max_output: int) -> str:
         }
         recorder.reset()
     dirty = out.get("dirty") or _G.tainted or _changed()
-    if not _G.strict and _len(sys.modules) != _len(_S_STATE.module_names):
+    if not _G.strict and (_len(sys.modules) != _len(_S_STATE.module_names) or _G.failed_imports):
         # Process backend: the worker is replaced, and the next one imports these before
         # its snapshot; adopting their state after the method ran would keep what it left.
         new = [n for n in _list(sys.modules) if n not in _S_STATE.module_names]
+        dirty = dirty or ("import" if new else None)
+        # Imports that failed are tried there too (they left nothing to replace a worker
+        # for): numpy's sets an environment variable, which the guard refuses during a
+        # call but not before the snapshot.
+        new.extend(n for n in _G.failed_imports if n not in sys.modules)
+        _G.failed_imports.clear()
         out["new_modules"] = ",".join(n for n in new if _type(n) is str and "," not in n)
-        dirty = dirty or "import"
     out["dirty"] = dirty
     return _dumps(out)
