@@ -197,6 +197,9 @@ def load(code: str, entry: str) -> str:
     _S.entry = entry
     _S.code = None
     _S.load_error = None
+    if _S.missing_stdlib is not None:
+        # Noted only during calls: a call resets it once it has answered.
+        _S.missing_stdlib.reset()
     try:
         # dont_inherit: this module's `from __future__ import annotations` is not the method's.
         _S.code = compile(code, "<method>", "exec", dont_inherit=True)
@@ -279,8 +282,6 @@ def call(args_text: str, seed: int, max_output: int) -> str:
     saved = sys.stdout, sys.stderr, sys.stdin
     sys.stdout, sys.stderr, sys.stdin = _Sink(), _Sink(), io.StringIO()
     _G.tainted = None
-    if _S.missing_stdlib is not None:
-        _S.missing_stdlib.reset()  # a lookup made outside any call is no call's
     _G.touched = set()
     _G.reach_all = False
     # A real module, registered while the call runs: dataclasses, typing and pickle look
