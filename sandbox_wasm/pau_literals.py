@@ -32,10 +32,11 @@ _ATOM_SET = frozenset(_ATOMS)
 _CONTAINERS = frozenset({tuple, list, set, frozenset, dict})
 _MAX_DEPTH = 200
 #: Deepest nesting of an input the sandbox accepts (containers and signs, the argument
-#: tuple included: ``([[1]],)`` is 3). The Wasm guest's parser runs out of stack at 110
-#: levels of lists (116 of dicts, 115 of tuples and sets; measured with CPython 3.14 in
-#: componentize-py 0.25 and wasmtime's 512 KiB stack), where it would trap as the method's
-#: ``RecursionError``: the host refuses deeper input before it reaches the guest.
+#: tuple included: ``([[1]],)`` is 3). The Wasm guest's parser reads at most 110 levels of
+#: lists (~114 of mixed containers, ~116 of tuples, sets and dicts; CPython 3.14 in
+#: componentize-py 0.25, wasmtime's 512 KiB stack) and traps one level deeper, which came
+#: back as the method's ``RecursionError``: the host refuses deeper input before it reaches
+#: the guest.
 MAX_INPUT_DEPTH = 100
 
 

@@ -81,7 +81,7 @@ def test_inputs_at_the_limit_pass_and_deeper_ones_are_refused_on_the_host(
 @pytest.mark.parametrize("shape", SHAPES)
 def test_the_guest_reads_a_margin_beyond_the_limit(make_sandbox: Make, shape: str) -> None:
     # Straight to the guest, past the host's check: the limit must stay below what the
-    # guest really reads (it traps at ~110 levels of lists), or a guest change that uses
+    # guest really reads (it traps beyond 110 levels of lists), or a guest change that uses
     # more stack would turn inputs at the limit into the method's RecursionError.
     box = make_sandbox(IDENTITY)
     out = box._backend.call(_nest(MAX_INPUT_DEPTH + 6, shape), 0, 1 << 20)  # type: ignore[attr-defined]
