@@ -107,10 +107,18 @@ def error(exc: BaseException, *, with_traceback: bool) -> dict[str, Any]:
         }
 
 
+#: ``error_type`` values of the sandbox's own (``NOT_METHOD_ERRORS`` on the host): a class
+#: of the method's with one of these names is reported under its module's name, so that
+#: its exception can neither pass for a timeout nor hide a mismatch.
+_RESERVED = frozenset({"Timeout", "InputError", "SandboxError", "SandboxLimitation"})
+
+
 def _describe(exc: BaseException, with_traceback: bool) -> dict[str, Any]:
     name = _type_name(_type(exc))
     if _type(name) is not str:
         name = "Exception"
+    if name in _RESERVED:
+        name = f"{pau_guard.METHOD_MODULE}.{name}"
     message = _safe_text(exc)
     if name == "MemoryError" and not message:
         message = "out of memory: the sandbox's memory cap was reached"

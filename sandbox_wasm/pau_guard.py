@@ -135,6 +135,10 @@ class _Guard:
         #: Every class and function at the snapshot, by identity hash (``pau_state.snapshot``).
         self.known: dict[int, Any] = {}
         self.strict = True
+        #: Process backend: top-level modules the current call failed to import (refused
+        #: by this guard as they loaded, say); the next worker imports them before its
+        #: snapshot, where nothing is refused.
+        self.failed_imports: set[str] = set()
 
 
 G = _Guard()
@@ -343,7 +347,12 @@ def _tracking_import(
     name: str, globals: Any = None, locals: Any = None, fromlist: Any = (), level: int = 0
 ) -> Any:
     """Records what a call imports: the modules the state check compares."""
-    module = _real_import(name, globals, locals, fromlist, level)
+    try:
+        module = _real_import(name, globals, locals, fromlist, level)
+    except BaseException:
+        if not G.strict and level == 0 and _type(name) is str:
+            G.failed_imports.add(name)
+        raise
     if level == 0 and _type(name) is str:
         touched = G.touched
         parts = name.split(".")

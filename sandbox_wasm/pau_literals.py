@@ -31,22 +31,39 @@ _ATOMS = (int, float, complex, str, bytes, bool, type(None))
 _ATOM_SET = frozenset(_ATOMS)
 _CONTAINERS = frozenset({tuple, list, set, frozenset, dict})
 _MAX_DEPTH = 200
+#: Deepest nesting of an input the sandbox accepts (containers and signs, the argument
+#: tuple included: ``([[1]],)`` is 3). The Wasm guest's parser reads at most 110 levels of
+#: lists (~114 of mixed containers, ~116 of tuples, sets and dicts; CPython 3.14 in
+#: componentize-py 0.25, wasmtime's 512 KiB stack) and traps one level deeper, which came
+#: back as the method's ``RecursionError``: the host refuses deeper input before it reaches
+#: the guest.
+MAX_INPUT_DEPTH = 100
 
 
 class LiteralError(ValueError):
     """The text is not a Python literal this module reads."""
 
 
-def parse_literal(text: str) -> Any:
+class NestingError(LiteralError):
+    """The text is a literal nested deeper than the limit it was read with."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"nested deeper than {limit} levels")
+        self.limit = limit
+
+
+def parse_literal(text: str, max_depth: int = _MAX_DEPTH) -> Any:
     """Read a Python literal, including ``nan``, ``inf``, ``set()`` and ``frozenset({...})``.
 
     Args:
         text: What ``repr`` wrote, or what a model typed, e.g. ``"([1, 2], {'a': nan})"``.
+        max_depth: Deepest nesting read (containers and signs: ``([-1],)`` is 3).
 
     Returns:
         The value.
 
     Raises:
+        NestingError: ``text`` is nested deeper than ``max_depth`` (or than ``ast`` reads).
         LiteralError: ``text`` is not a literal (a name, a call, a lambda, an operator...).
     """
     if not isinstance(text, str):
@@ -55,34 +72,38 @@ def parse_literal(text: str) -> Any:
         tree = ast.parse(text.strip(), mode="eval")
     except SyntaxError as exc:
         if "4300" in str(exc) or "int_max_str_digits" in str(exc):
-            return _parse_without_digit_limit(text)
+            return _parse_without_digit_limit(text, max_depth)
+        if "too many nested" in str(exc.msg):  # the tokenizer's 200 levels of brackets
+            raise NestingError(max_depth) from None
         raise LiteralError(f"not valid Python: {exc.msg}") from None
     except (RecursionError, MemoryError):
-        raise LiteralError("too deeply nested to read") from None
+        raise NestingError(max_depth) from None
     try:
-        return _eval(tree.body, 0)
+        return _eval(tree.body, 0, max_depth)
+    except LiteralError:
+        raise  # already says why (it is a ValueError: not to be wrapped below)
     except RecursionError:
-        raise LiteralError("too deeply nested to read") from None
+        raise NestingError(max_depth) from None
     except (TypeError, ValueError, OverflowError, MemoryError) as exc:
         # {[1]: 2} (unhashable key), 1e400j-like sums too large for a complex...: text a
         # model or a hostile __repr__ wrote must be refused, never crash the caller.
         raise LiteralError(f"not a valid literal value: {type(exc).__name__}: {exc}") from None
 
 
-def _parse_without_digit_limit(text: str) -> Any:
+def _parse_without_digit_limit(text: str, max_depth: int) -> Any:
     # Integers over 4300 digits are legitimate method outputs (2**20000); lift the
     # CPython conversion limit just for this parse.
     old = sys.get_int_max_str_digits()
     sys.set_int_max_str_digits(0)
     try:
-        return parse_literal(text)
+        return parse_literal(text, max_depth)
     finally:
         sys.set_int_max_str_digits(old)
 
 
-def _eval(node: ast.AST, depth: int) -> Any:
-    if depth > _MAX_DEPTH:
-        raise LiteralError(f"nested deeper than {_MAX_DEPTH} levels")
+def _eval(node: ast.AST, depth: int, limit: int) -> Any:
+    if depth > limit:
+        raise NestingError(limit)
     if isinstance(node, ast.Constant):
         if node.value is Ellipsis:
             raise LiteralError("'...' is not a literal value")
@@ -92,26 +113,26 @@ def _eval(node: ast.AST, depth: int) -> Any:
             return _NAMES[node.id]
         raise LiteralError(f"name {node.id!r} is not a literal")
     if isinstance(node, ast.Tuple):
-        return tuple(_eval(e, depth + 1) for e in node.elts)
+        return tuple(_eval(e, depth + 1, limit) for e in node.elts)
     if isinstance(node, ast.List):
-        return [_eval(e, depth + 1) for e in node.elts]
+        return [_eval(e, depth + 1, limit) for e in node.elts]
     if isinstance(node, ast.Set):
-        return {_eval(e, depth + 1) for e in node.elts}
+        return {_eval(e, depth + 1, limit) for e in node.elts}
     if isinstance(node, ast.Dict):
         if any(k is None for k in node.keys):
             raise LiteralError("'**' unpacking is not a literal")
         return {
-            _eval(k, depth + 1): _eval(v, depth + 1)
+            _eval(k, depth + 1, limit): _eval(v, depth + 1, limit)
             for k, v in zip(node.keys, node.values, strict=True)
         }  # type: ignore[arg-type]
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-        operand = _eval(node.operand, depth + 1)
+        operand = _eval(node.operand, depth + 1, limit)
         if type(operand) not in (int, float, complex):
             raise LiteralError("a sign applies to numbers only")
         return -operand if isinstance(node.op, ast.USub) else +operand
     if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
         # Only ``real +/- imaginary``, the way repr writes a complex number.
-        left, right = _eval(node.left, depth + 1), _eval(node.right, depth + 1)
+        left, right = _eval(node.left, depth + 1, limit), _eval(node.right, depth + 1, limit)
         if type(left) not in (int, float) or type(right) is not complex:
             raise LiteralError("'+'/'-' is only allowed between a real and an imaginary number")
         return (
@@ -120,17 +141,17 @@ def _eval(node: ast.AST, depth: int) -> Any:
             else complex(left - right.real, -right.imag)
         )
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
-        return _eval_call(node.func.id, node.args, depth)
+        return _eval_call(node.func.id, node.args, depth, limit)
     raise LiteralError(
         f"{type(node).__name__} is not a literal (only constants, containers, nan/inf, set() and frozenset())"
     )
 
 
-def _eval_call(name: str, args: list[ast.expr], depth: int) -> Any:
+def _eval_call(name: str, args: list[ast.expr], depth: int, limit: int) -> Any:
     if len(args) > 1:
         raise LiteralError(f"{name}() takes at most one argument here")
     if name in ("set", "frozenset"):
-        items = _eval(args[0], depth + 1) if args else ()
+        items = _eval(args[0], depth + 1, limit) if args else ()
         if type(items) not in (tuple, list, set, frozenset, dict, str, bytes):
             raise LiteralError(f"{name}() needs a literal collection")
         return set(items) if name == "set" else frozenset(items)

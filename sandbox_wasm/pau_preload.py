@@ -5,6 +5,10 @@ method may import is imported here (:data:`PRELOAD`). Some standard-library path
 module global, or fill a class attribute, the first time they run; run after the snapshot,
 that looks like a method leaving state behind and costs a fresh interpreter on every call,
 so :func:`run` exercises them first (:func:`_warm_lazy_globals`).
+
+Any other standard-library module is missing from the guest: :class:`MissingStdlib` notes
+a call that looks one up, and the runner reports that call as a ``SandboxLimitation``
+rather than as the method's behaviour.
 """
 
 from __future__ import annotations
@@ -12,6 +16,9 @@ from __future__ import annotations
 import collections
 import contextlib
 import importlib
+import os
+import sys
+from typing import Any
 
 #: Standard-library modules PAU-style methods use. The Wasm component only contains what
 #: is imported when it is built, so everything a method may import is imported here.
@@ -170,3 +177,67 @@ def run() -> None:
         with contextlib.suppress(ImportError):
             importlib.import_module(name)
     _warm_lazy_globals()
+
+
+#: Standard-library modules of other platforms: a method probing them (``try: import
+#: msvcrt``) fails as it would in CPython on Linux, not because of the guest.
+_OTHER_PLATFORMS = frozenset(
+    {"_overlapped", "_scproxy", "_winapi", "_wmi", "msvcrt", "nt", "winreg", "winsound"}
+)
+
+
+def stdlib_names() -> str:
+    """Every module of the standard library the build sees, one per line between newlines.
+
+    Run at build time, when the library's files are there (``/python`` in componentize-py):
+    its packages and modules, with the built-in and extension modules CPython names in
+    ``sys.stdlib_module_names``. One string, searched with ``in``, is the smallest record
+    to carry in every instance (about 60 KiB).
+    """
+    names = set(sys.stdlib_module_names) - _OTHER_PLATFORMS
+    # componentize-py maps the library at /python but names os.py after its install path.
+    roots = [p for p in sys.path if isinstance(p, str) and os.path.isfile(f"{p}/os.py")]
+    root = roots[0] if roots else os.path.dirname(os.__file__)
+    for folder, dirs, files in os.walk(root):
+        rel = os.path.relpath(folder, root)
+        prefix = "" if rel == "." else rel.replace(os.sep, ".") + "."
+        for name in files:
+            if name.endswith(".py"):
+                module = name[:-3]
+                names.add(prefix[:-1] if module == "__init__" else prefix + module)
+        # Only packages hold modules (not site-packages, __pycache__ or data folders).
+        dirs[:] = sorted(d for d in dirs if os.path.isfile(os.path.join(folder, d, "__init__.py")))
+    names.discard("")
+    return "\n" + "\n".join(sorted(names)) + "\n"
+
+
+class MissingStdlib:
+    """The last finder on ``sys.meta_path`` in the Wasm guest: it finds nothing, and notes
+    the first standard-library module that nothing else found since :meth:`reset`.
+
+    Every lookup that fails reaches it: the method's own imports (also those it catches),
+    a module it removed from ``sys.modules`` and imports again, and the library's lazy
+    imports (``'x'.encode('cp1253')`` looks up ``encodings.cp1253``). A module the standard
+    library lacks (``numpy``) is not noted: its ``ModuleNotFoundError`` is the method's, as
+    it would be in CPython without it.
+    """
+
+    def __init__(self, names: str) -> None:
+        self._names = names
+        #: The first standard-library module looked up and not found, or None.
+        self.missing: str | None = None
+
+    def reset(self) -> None:
+        self.missing = None
+
+    def find_spec(self, fullname: Any, path: Any = None, target: Any = None) -> None:
+        if (
+            self.missing is None
+            and _type(fullname) is str
+            and "\n" not in fullname
+            and f"\n{fullname}\n" in self._names
+        ):
+            self.missing = fullname
+
+
+_type = type

@@ -50,6 +50,9 @@ class _State:
         #: ``random``'s shared generator's attributes, and what they were at start-up.
         self.random_attrs: dict[str, Any] = {}
         self.pristine_random_attrs: dict[str, Any] = {}
+        #: Notes lookups of standard-library modules the Wasm guest lacks (None in the
+        #: process backend, which has the whole library).
+        self.missing_stdlib: pau_preload.MissingStdlib | None = None
 
 
 _S = _State()
@@ -131,6 +134,9 @@ def init(strict: bool = True, host_taint: Any = None) -> None:
     if host_taint is not None:
         pau_guard.report_to(host_taint)
     if strict:
+        # Last, so that it sees only lookups nothing else could satisfy.
+        _S.missing_stdlib = pau_preload.MissingStdlib(pau_preload.stdlib_names())
+        sys.meta_path.append(_S.missing_stdlib)
         # select() with a timeout would also block inside the host; nothing PAU needs.
         sys.modules["select"] = None  # type: ignore[assignment]
         # The guest runs with no environment; what the build process had must not be
@@ -191,6 +197,9 @@ def load(code: str, entry: str) -> str:
     _S.entry = entry
     _S.code = None
     _S.load_error = None
+    if _S.missing_stdlib is not None:
+        # Noted only during calls: a call resets it once it has answered.
+        _S.missing_stdlib.reset()
     try:
         # dont_inherit: this module's `from __future__ import annotations` is not the method's.
         _S.code = compile(code, "<method>", "exec", dont_inherit=True)
@@ -237,6 +246,14 @@ def _run(namespace: dict[str, Any], args: tuple[Any, ...], max_output: int) -> d
     if not callable(func):
         raise TypeError(f"{_S.entry!r} is a {_type(func).__name__}, not a function")
     return _value(func(*args), max_output)
+
+
+def _limitation(module: str) -> str:
+    return (
+        f"the call looked up the standard-library module {module!r}, which the WebAssembly"
+        " sandbox lacks (it holds only the modules listed in sandbox_wasm/README.md), so it"
+        " did not run as in CPython; run this method with --pau-sandbox=process"
+    )
 
 
 def call(args_text: str, seed: int, max_output: int) -> str:
@@ -303,12 +320,28 @@ def call(args_text: str, seed: int, max_output: int) -> str:
         _G.in_call = False
         if _G.full_check or _G.reach_all or not _G.touched.isdisjoint(_S_STATE.uses_random):
             _S.seeded = None  # it may have drawn from random's shared generator
+    recorder = _S.missing_stdlib
+    if recorder is not None and recorder.missing is not None:
+        # Whatever the method did next (raised, caught it, fell back), it did not run as
+        # in CPython: the call says so instead of passing the outcome for its behaviour.
+        out = {
+            "ok": False,
+            "error_type": "SandboxLimitation",
+            "message": _limitation(recorder.missing),
+            "dirty": out.get("dirty"),
+        }
+        recorder.reset()
     dirty = out.get("dirty") or _G.tainted or _changed()
-    if not _G.strict and _len(sys.modules) != _len(_S_STATE.module_names):
+    if not _G.strict and (_len(sys.modules) != _len(_S_STATE.module_names) or _G.failed_imports):
         # Process backend: the worker is replaced, and the next one imports these before
         # its snapshot; adopting their state after the method ran would keep what it left.
         new = [n for n in _list(sys.modules) if n not in _S_STATE.module_names]
+        dirty = dirty or ("import" if new else None)
+        # Imports that failed are tried there too (they left nothing to replace a worker
+        # for): numpy's sets an environment variable, which the guard refuses during a
+        # call but not before the snapshot.
+        new.extend(n for n in _G.failed_imports if n not in sys.modules)
+        _G.failed_imports.clear()
         out["new_modules"] = ",".join(n for n in new if _type(n) is str and "," not in n)
-        dirty = dirty or "import"
     out["dirty"] = dirty
     return _dumps(out)

@@ -42,7 +42,14 @@ KEYS = ("id", "tags", "description", "code", "train_inputs", "test_inputs")
 _ID_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 _TAG_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 # Results that say the runner, not the method, failed: never acceptable as expected outputs.
-_RUNNER_ERRORS = ("Timeout", "MemoryError", "SandboxError", "InputError", "RecursionError")
+_RUNNER_ERRORS = (
+    "Timeout",
+    "MemoryError",
+    "SandboxError",
+    "SandboxLimitation",
+    "InputError",
+    "RecursionError",
+)
 
 
 def load_sources(folder: Path = SOURCES) -> list[tuple[str, dict[str, Any]]]:

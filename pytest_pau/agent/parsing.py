@@ -12,11 +12,14 @@ import ast
 import re
 from collections.abc import Iterator
 
+from pytest_pau.agent.spans import literal_spans
 from pytest_pau.prompting import strip_think
 
 _FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[ \t]*\n(.*?)```", re.DOTALL)
+# The leading run stays on its line ([^\S\n], not \s): from every line start, \s* ran over
+# all the blank lines below it, quadratic in a reply of blank lines. The matches are the same.
 _INPUT_MARKER = re.compile(
-    r"^[\s>*_`#-]*input\s*[*_`]*\s*[:=]\s*(.*)$", re.IGNORECASE | re.MULTILINE
+    r"^(?:[^\S\n]|[>*_`#-])*input\s*[*_`]*\s*[:=]\s*(.*)$", re.IGNORECASE | re.MULTILINE
 )
 _CONCLUDE = re.compile(r"conclu\w*[\s*_`:=]*(yes|no)\b", re.IGNORECASE)
 _LEADING_YESNO = re.compile(r"^[\s*_`#>-]*(yes|no)\b", re.IGNORECASE)
@@ -24,52 +27,30 @@ _SUMMARY = re.compile(r"^[\s*_`#>-]*summary\s*[*_`]*\s*:\s*[*_`]*", re.IGNORECAS
 _DESCRIPTION = re.compile(
     r"^[\s*_`#>-]*description\s*[*_`]*\s*:\s*[*_`]*", re.IGNORECASE | re.MULTILINE
 )
-_OPENERS = "([{"
-_CLOSERS = {")": "(", "]": "[", "}": "{"}
-# A reply quoting a huge literal would make the span scan quadratic; inputs are short.
+# Brackets are looked for in the first 20,000 characters: inputs are short.
 _MAX_SCAN_CHARS = 20_000
+#: Characters of bracket spans tried per character scanned (plus a fixed allowance): the
+#: spans of a reply overlap a few levels deep; thousands of nested ones would otherwise
+#: each be read in full (20,000 nested brackets: 10,000 spans of up to 20,000 characters).
+_SPAN_BUDGET_PER_CHAR = 4
+_SPAN_BUDGET_MIN = 20_000
 
 
-def _literal_spans(text: str) -> list[str]:
+def _literal_spans(text: str) -> Iterator[str]:
     """Balanced ``(...)``, ``[...]``, ``{...}`` spans of ``text``, outermost first.
 
-    Quotes are respected so that ``('a)', 1)`` is one span.
+    Quotes are respected so that ``('a)', 1)`` is one span. Found in linear time
+    (:func:`~pytest_pau.agent.spans.literal_spans`); yielded while the characters given
+    out stay within a budget proportional to the text, so that thousands of nested
+    spans cost no more than a few readings of the reply.
     """
-    spans: list[str] = []
     text = text[:_MAX_SCAN_CHARS]
-    for start, ch in enumerate(text):
-        if ch not in _OPENERS:
-            continue
-        stack: list[str] = []
-        quote: str | None = None
-        i = start
-        while i < len(text):
-            c = text[i]
-            if quote:
-                if c == "\\":
-                    i += 2
-                    continue
-                if text.startswith(quote, i):
-                    i += len(quote)
-                    quote = None
-                    continue
-            elif c in "'\"":
-                quote = c * 3 if text.startswith(c * 3, i) else c
-                i += len(quote)
-                continue
-            elif c in _OPENERS:
-                stack.append(c)
-            elif c in _CLOSERS:
-                if not stack or stack[-1] != _CLOSERS[c]:
-                    break
-                stack.pop()
-                if not stack:
-                    spans.append(text[start : i + 1])
-                    break
-            elif c == "\n" and len(stack) == 1 and start > 0 and text[start - 1].isalnum():
-                break  # "f(" in prose, not a literal
-            i += 1
-    return spans
+    budget = _SPAN_BUDGET_MIN + _SPAN_BUDGET_PER_CHAR * len(text)
+    for start, end in literal_spans(text):
+        budget -= end - start
+        if budget < 0:
+            return
+        yield text[start:end]
 
 
 def _as_args(text: str) -> tuple[object, ...] | None:
@@ -91,9 +72,13 @@ def _candidates(text: str) -> Iterator[str]:
         yield rest
         yield from _literal_spans(rest)
         if not rest:  # "INPUT:" then the literal on the next line or in a fence
-            tail = text[match.end() :].lstrip("\n")
-            fence = _FENCE.match(tail)
-            yield fence.group(2) if fence else tail.split("\n", 1)[0]
+            # Read in place: copying the tail for every marker is quadratic in markers.
+            at = match.end()
+            while text.startswith("\n", at):
+                at += 1
+            fence = _FENCE.match(text, at)
+            line_end = text.find("\n", at)
+            yield fence.group(2) if fence else text[at : len(text) if line_end < 0 else line_end]
     for fence in _FENCE.finditer(text):
         body = fence.group(2).strip()
         yield body

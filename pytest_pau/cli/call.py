@@ -70,12 +70,20 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 def _resolve(target: str, dataset: str | None) -> tuple[str, list[Any]]:
     """The code to run and, for an instance, its test examples."""
     path = Path(target)
-    if path.suffix == ".py" or path.is_file():
+    if path.is_dir():
+        raise ConfigError(
+            f"{target!r} is a directory; pass a .py file defining test_func, or an instance id such as builtin/count_vowels"
+        )
+    # "/x/y", "./y", "y/" or "y.py" name a file, never a dataset instance.
+    looks_like_a_path = (
+        path.suffix == ".py" or target.startswith(("/", ".", "~")) or target.endswith("/")
+    )
+    if looks_like_a_path or path.is_file():
         if not path.is_file():
             raise ConfigError(
-                f"pau call: file {target!r} does not exist; pass a .py file defining test_func or an instance id"
+                f"file {target!r} does not exist; pass a .py file defining test_func or an instance id"
             )
-        return path.read_text(encoding="utf-8"), []
+        return _read_source(path), []
     from pytest_pau import load_dataset
 
     spec = dataset or (target.split("/", 1)[0] if "/" in target else "builtin")
@@ -84,10 +92,24 @@ def _resolve(target: str, dataset: str | None) -> tuple[str, list[Any]]:
         if target in (inst.id, inst.local_id):
             return inst.code, list(inst.test_examples)
     raise ConfigError(
-        f"pau call: no instance {target!r} in dataset {spec!r}; ids look like {instances[0].id!r}"
+        f"no instance {target!r} in dataset {spec!r}; ids look like {instances[0].id!r}"
         if instances
-        else f"pau call: dataset {spec!r} is empty"
+        else f"dataset {spec!r} is empty"
     )
+
+
+def _read_source(path: Path) -> str:
+    """The text of the method's file; a clear error when it cannot be read as UTF-8 text."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(
+            f"{str(path)!r} is not UTF-8 text (byte {exc.object[exc.start]:#04x} at offset {exc.start}); pass Python source saved as UTF-8"
+        ) from None
+    except OSError as exc:
+        raise ConfigError(
+            f"cannot read {str(path)!r}: {exc.strerror or exc}; check the path and its permissions"
+        ) from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -97,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
     code, examples = _resolve(args.target, args.dataset)
     inputs = [(text, None) for text in args.inputs] or [(ex.input, ex) for ex in examples]
     if not inputs:
-        raise ConfigError('pau call: give at least one input, e.g. pau call method.py "(1, 2)"')
+        raise ConfigError('give at least one input, e.g. pau call method.py "(1, 2)"')
     failed = 0
     with Sandbox(
         code,

@@ -264,7 +264,12 @@ def convert_problems(
             # Timeouts and non-literal values cannot serve as expected outputs.
             if result.ok and (result.truncated or not result.literal):
                 continue
-            if not result.ok and result.error_type in ("Timeout", "MemoryError", "SandboxError"):
+            if not result.ok and result.error_type in (
+                "Timeout",
+                "MemoryError",
+                "SandboxError",
+                "SandboxLimitation",
+            ):
                 continue
             pairs.append(to_pair(text, result))
         if len(pairs) < MIN_INPUTS:

@@ -58,7 +58,8 @@ class CallResult(BaseModel):
     literal: bool = False
     """Whether ``value`` is a Python literal (``ast.literal_eval`` reads it back)."""
     error_type: str | None = None
-    """Exception type name, or ``Timeout``/``MemoryError``/``InputError``/``SandboxError``."""
+    """Exception type name, or ``Timeout``/``MemoryError``/``InputError``/``SandboxError``/
+    ``SandboxLimitation`` (a standard-library module the Wasm guest lacks)."""
     message: str | None = None
     """Exception message or the limit that was hit."""
     traceback: str | None = None

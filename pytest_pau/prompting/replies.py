@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-_THINK_BLOCK = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
+_THINK_TAG = re.compile(r"<(/?)think>", re.IGNORECASE)
 # "Rating: 4", "rating = 4", "Rating: 4." (a sentence ends) and "Rating: 5.0" (an integer
 # written as a float) are ratings; "Rating: 3.5" and "Rating: 45" are not.
 _RATING = re.compile(r"rating\s*[:=]\s*([0-9]+)(?:\.0+)?(?![0-9]|\.[0-9])", re.IGNORECASE)
@@ -22,7 +22,7 @@ def strip_think(reply: str) -> str:
     A reply that opens with reasoning and closes it without an opening tag (some chat
     templates put ``<think>`` in the prompt) keeps only what follows the last ``</think>``.
     """
-    text = _THINK_BLOCK.sub("", reply)
+    text = _drop_think_blocks(reply)
     lower = text.lower()
     if "</think>" in lower:
         text = text[lower.rindex("</think>") + len("</think>") :]
@@ -30,6 +30,23 @@ def strip_think(reply: str) -> str:
     if "<think>" in lower:
         text = text[: lower.index("<think>")]
     return text.strip()
+
+
+def _drop_think_blocks(text: str) -> str:
+    """``text`` without its ``<think>...</think>`` blocks (each opening tag up to the next
+    closing one), in one pass: ``re.sub(r"<think>.*?</think>")`` searched to the end of
+    the reply from every unclosed ``<think>``, quadratic in a reply of them."""
+    kept: list[str] = []
+    done = 0
+    opened: int | None = None
+    for tag in _THINK_TAG.finditer(text):
+        if opened is None and not tag.group(1):
+            opened = tag.start()
+        elif opened is not None and tag.group(1):
+            kept.append(text[done:opened])
+            done, opened = tag.end(), None
+    kept.append(text[done:])
+    return "".join(kept)
 
 
 def parse_rating(reply: str, *, low: int = 1, high: int = 5) -> int | None:

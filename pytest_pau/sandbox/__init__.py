@@ -11,7 +11,13 @@ from __future__ import annotations
 
 from pytest_pau.models import CallResult
 from pytest_pau.sandbox.compare import outputs_equal
-from pytest_pau.sandbox.literals import LiteralError, is_literal, literal_equal, parse_literal
+from pytest_pau.sandbox.literals import (
+    MAX_INPUT_DEPTH,
+    LiteralError,
+    is_literal,
+    literal_equal,
+    parse_literal,
+)
 from pytest_pau.sandbox.sandbox import (
     DEFAULT_FUEL,
     DEFAULT_MAX_OUTPUT,
@@ -25,6 +31,7 @@ __all__ = [
     "DEFAULT_MAX_OUTPUT",
     "DEFAULT_MEMORY_MB",
     "DEFAULT_TIMEOUT_S",
+    "MAX_INPUT_DEPTH",
     "CallResult",
     "LiteralError",
     "Sandbox",

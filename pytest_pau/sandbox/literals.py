@@ -29,8 +29,18 @@ def _load() -> Any:
 
 _module = _load()
 LiteralError: type[ValueError] = _module.LiteralError
+NestingError: type[ValueError] = _module.NestingError
+#: Deepest nesting of a call's input (containers and signs, the argument tuple included).
+MAX_INPUT_DEPTH: int = _module.MAX_INPUT_DEPTH
 parse_literal = _module.parse_literal
 is_literal = _module.is_literal
 literal_equal = _module.literal_equal
 
-__all__ = ["LiteralError", "is_literal", "literal_equal", "parse_literal"]
+__all__ = [
+    "MAX_INPUT_DEPTH",
+    "LiteralError",
+    "NestingError",
+    "is_literal",
+    "literal_equal",
+    "parse_literal",
+]

@@ -2,8 +2,9 @@
 
 One ``Engine`` (fuel metering and epoch interruption on), one compiled ``Component`` and
 one WASI ``Linker`` serve all sandboxes of a process, created on first use under a lock.
-A daemon thread advances the engine's epoch every :data:`TICK_S` seconds: that is the
-wall-clock backstop behind the (deterministic) fuel budget.
+A daemon thread advances the engine's epoch every :data:`TICK_S` seconds of the monotonic
+clock (catching up after a late wake): that is the wall-clock backstop behind the
+(deterministic) fuel budget.
 
 At interpreter exit the live stores are closed before the component, linker and engine,
 and the ticker is stopped first: wasmtime objects freed in the wrong order, or touched by
@@ -13,11 +14,11 @@ a thread during shutdown, make Rust print a panic.
 from __future__ import annotations
 
 import atexit
-import functools
 import itertools
 import threading
+import time
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any, Protocol
 
 #: Seconds between two epoch ticks (the wall-clock limit's resolution).
@@ -32,7 +33,8 @@ class _Closable(Protocol):
     def close(self) -> None: ...
 
 
-#: Nanoseconds the guest's monotonic clock advances per read (a fixed, fake clock).
+#: Nanoseconds the guest's monotonic clock advances per read (a fixed, fake clock that
+#: restarts at every call of every sandbox: see :meth:`Runtime.clock_reads`).
 MONOTONIC_STEP_NS = 1_000
 #: Text of the trap raised when guest code tries to wait on a clock.
 WAIT_REFUSED = "waiting on a clock (sleep, select or poll timeouts) is not allowed in the sandbox"
@@ -40,10 +42,6 @@ WAIT_REFUSED = "waiting on a clock (sleep, select or poll timeouts) is not allow
 
 class WaitRefused(Exception):
     """Raised by the host clock when the guest tries to wait; traps the call."""
-
-
-def _monotonic_now(ticks: Iterator[int], _store: Any) -> int:
-    return next(ticks) * MONOTONIC_STEP_NS
 
 
 def _refuse_wait(_store: Any, _when: int) -> None:
@@ -85,7 +83,13 @@ class Runtime:
         self._types: dict[str, _FixedType] = {}
         #: Per thread, the backend whose guest is running (for the ``taint`` import).
         self.calling = threading.local()
+        # Read only when a guest runs outside any backend's call or load, which the
+        # backends never do: kept so that such a read gets a clock rather than a crash.
+        self._idle_clock = itertools.count(1)
         self._stop = threading.Event()
+        self._started = time.monotonic()
+        #: Ticks added to the engine's epoch so far (by the ticker only).
+        self._epoch = 0
         self._ticker = threading.Thread(target=self._tick, name="pau-wasm-epoch", daemon=True)
         self._ticker.start()
 
@@ -96,7 +100,9 @@ class Runtime:
         ``time.time()`` and ``datetime.now()`` read :data:`FROZEN_EPOCH_S`. The monotonic
         clock is a counter that advances :data:`MONOTONIC_STEP_NS` per read, and any wait
         on it (``time.sleep``, a ``select``/``poll`` timeout) traps as :data:`WAIT_REFUSED`:
-        a host-side wait ignores the epoch deadline, so it must never start.
+        a host-side wait ignores the epoch deadline, so it must never start. The counter
+        belongs to the sandbox whose call is running and restarts with each call, so a
+        method reads the same values whatever other sandboxes (other threads) do.
         """
         from wasmtime.component import Record
 
@@ -121,8 +127,7 @@ class Runtime:
                     # its wall-clock limit. Every subscription traps instead, and `now`
                     # advances by a fixed step per read, so timings are reproducible too.
                     mono = root.add_instance(name)
-                    ticks = itertools.count(1)
-                    mono.add_func("now", functools.partial(_monotonic_now, ticks))
+                    mono.add_func("now", self._monotonic_now)
                     mono.add_func("resolution", lambda _store: MONOTONIC_STEP_NS)
                     mono.add_func("subscribe-instant", _refuse_wait)
                     mono.add_func("subscribe-duration", _refuse_wait)
@@ -144,6 +149,12 @@ class Runtime:
             fixed = self._types[name] = _FixedType(func.type(store))
         return lambda _store: fixed
 
+    def _monotonic_now(self, _store: Any) -> int:
+        """The guest's ``monotonic-clock.now``: the running call's own counter."""
+        backend = getattr(self.calling, "backend", None)
+        ticks = self._idle_clock if backend is None else backend.clock
+        return next(ticks) * MONOTONIC_STEP_NS
+
     def _taint(self, _store: Any, reason: str) -> None:
         """The guest's ``taint`` import: latch it on the sandbox whose call is running."""
         backend = getattr(self.calling, "backend", None)
@@ -151,12 +162,24 @@ class Runtime:
             backend.tainted = backend.tainted or reason
 
     def _tick(self) -> None:
+        # The epoch follows the clock, not the number of sleeps: under load a sleep lasts
+        # longer than asked, and counting sleeps let a 10 s limit run 11-17 s. Each wake
+        # adds the ticks that are due since the ticker started, however late it is.
         while not self._stop.wait(TICK_S):
-            self.engine.increment_epoch()
+            due = int((time.monotonic() - self._started) / TICK_S)
+            while self._epoch < due:
+                self.engine.increment_epoch()
+                self._epoch += 1
 
     def ticks_for(self, seconds: float) -> int:
-        """Epoch deadline (in ticks from now) for a wall-clock limit of ``seconds``."""
-        return max(2, int(seconds / TICK_S) + 1)
+        """Epoch deadline (in ticks from now) for a wall-clock limit of ``seconds``.
+
+        Counted from the clock, not from the epoch, which may lag it by one late wake of
+        the ticker: the deadline is the tick due ``seconds`` from now, so the limit ends
+        a call at most one tick and one wake delay after ``seconds``, never before.
+        """
+        due = int((time.monotonic() + seconds - self._started) / TICK_S) + 1
+        return max(2, due - self._epoch)
 
     def close(self) -> None:
         """Stop the ticker, close every live sandbox, then the shared objects."""

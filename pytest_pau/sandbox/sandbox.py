@@ -8,7 +8,7 @@ from typing import Any, Protocol
 
 from pytest_pau.errors import ConfigError
 from pytest_pau.models import CallResult
-from pytest_pau.sandbox.literals import LiteralError, parse_literal
+from pytest_pau.sandbox.literals import MAX_INPUT_DEPTH, LiteralError, NestingError, parse_literal
 
 #: Fuel per call (about one unit per Wasm instruction). Deterministic and machine-
 #: independent: the same input runs out on every machine. A typical PAU call uses 0.5-2
@@ -16,6 +16,8 @@ from pytest_pau.sandbox.literals import LiteralError, parse_literal
 #: 0.75 s when that machine is loaded 4x over (measured: 17 and 7 billion fuel/s).
 DEFAULT_FUEL = 5_000_000_000
 #: Wall-clock backstop per call, in seconds (fuel normally stops a call long before).
+#: Counted on the monotonic clock from the start of the method's call: a call ends within
+#: about 50 ms of it even on an overloaded machine (``tests/sandbox/test_wall_clock.py``).
 DEFAULT_TIMEOUT_S = 10.0
 #: Memory cap per sandbox instance (Wasm linear memory; address space for ``process``).
 DEFAULT_MEMORY_MB = 256
@@ -108,8 +110,9 @@ class Sandbox:
         """Call the method on the arguments written as a Python literal.
 
         ``"(1, 'a')"`` calls ``entry(1, 'a')``; a non-tuple such as ``"[1, 2]"`` is one
-        argument. Text that is not a literal (a name, a call, a lambda) is refused with
-        ``error_type="InputError"`` and never reaches the method.
+        argument. Text that is not a literal (a name, a call, a lambda), or is nested
+        deeper than :data:`~pytest_pau.sandbox.literals.MAX_INPUT_DEPTH` levels, is refused
+        with ``error_type="InputError"`` and never reaches the method.
 
         Raises:
             SandboxError: The sandbox itself failed (not the method).
@@ -144,7 +147,15 @@ class Sandbox:
                 message=f"the input is {len(text)} characters long; the limit is {MAX_INPUT_CHARS}",
             )
         try:
-            parse_literal(text)
+            # Both backends read inputs only this deep: the Wasm guest cannot read deeper
+            # ones, and a limit of one backend only would make results differ by backend.
+            parse_literal(text, MAX_INPUT_DEPTH)
+        except NestingError:
+            return CallResult(
+                ok=False,
+                error_type="InputError",
+                message=f"{text[:100]!r} is nested deeper than {MAX_INPUT_DEPTH} levels, the most the sandbox reads (containers and signs, the argument tuple included); pass a flatter value",
+            )
         except LiteralError as exc:
             return CallResult(
                 ok=False,

@@ -8,6 +8,7 @@ reports that the method touched shared state (``dirty``, see ``pau_state.py``).
 
 from __future__ import annotations
 
+import itertools
 import json
 import threading
 from typing import Any
@@ -33,6 +34,9 @@ class WasmBackend:
         self.last_restart: str | None = None
         #: What the guest reported through the ``taint`` import during the running call.
         self.tainted: str | None = None
+        #: The guest's monotonic clock (ticks of ``runtime.MONOTONIC_STEP_NS``): restarted
+        #: before every call, so its readings depend on nothing outside that call.
+        self.clock = itertools.count(1)
         self._per_instance: tuple[int, int] | None = None
         # The guest's verdict at load, before any of the method's code ran.
         self._risky: str | None = None
@@ -75,6 +79,8 @@ class WasmBackend:
             store.close()
             raise SandboxError(f"could not start a sandbox instance: {_first_line(exc)}") from exc
         self.instances_started += 1
+        calling = runtime.calling
+        calling.backend = self  # the guest's clock and taint reads during the load are ours
         try:
             answer = load(store, self.code, self.entry, seed, max_output)
             load.post_return(store)
@@ -87,6 +93,8 @@ class WasmBackend:
             store.close()
             self._load_error = out
             return
+        finally:
+            calling.backend = None
         verdict = _parse_answer(answer)
         # Errors of the code itself are reported by every call; a verdict we cannot read
         # is taken as risky.
@@ -121,6 +129,7 @@ class WasmBackend:
             store.set_fuel(self.fuel)
             store.set_epoch_deadline(self._runtime.ticks_for(self.timeout_s))
             self.tainted = None
+            self.clock = itertools.count(1)
             calling = self._runtime.calling
             calling.backend = self
             try:

@@ -27,9 +27,9 @@ _CODE_START = re.compile(r"^(?:def|import|from|class|@)\b", re.MULTILINE)
 MAX_MISMATCHES = 5
 #: Examples shown to the coder: the local model's context and speed are scarce.
 MAX_PROMPT_EXAMPLES = 25
-# Errors that say nothing about the method (the call never ran it), skipped when
-# converting observations into examples.
-_NOT_BEHAVIOUR = {"InputError", "Timeout", "SandboxError"}
+# Errors that say nothing about the method (the call never ran it, or not as in CPython),
+# skipped when converting observations into examples: sandbox.compare.NOT_METHOD_ERRORS.
+_NOT_BEHAVIOUR = {"InputError", "Timeout", "SandboxError", "SandboxLimitation"}
 
 
 def as_example(item: Example | tuple[str, CallResult]) -> Example | None:

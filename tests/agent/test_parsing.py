@@ -93,3 +93,56 @@ def test_parse_reflection(reply: str, concluded: bool | None, summary: str) -> N
 def test_parse_description() -> None:
     assert parse_description("Sure!\nDESCRIPTION: Returns x squared.") == "Returns x squared."
     assert parse_description("<think>hm</think>Returns x.") == "Returns x."
+
+
+def _adversarial(n: int) -> dict[str, str]:
+    """Replies of about ``n`` characters that made parsing quadratic (21 s for 20,000 '(')."""
+    return {
+        "open-parens": "(" * n,
+        "open-brackets": "[" * n,
+        "quote-after-each": "('" * (n // 2),
+        "double-quotes": '("' * (n // 2),
+        "escaped-quotes": "(\\'" * (n // 3),
+        "nested": "[" * (n // 2) + "]" * (n // 2),
+        "nested-tuple": "(" * 150 + "1," * (n // 2 - 150) + ")" * 150,
+        "prose": ("Let me call f(x) and see (maybe it fails " * n)[:n],
+        "blank-lines": "\n" * n + "x",
+        "think-tags": "<think>" * (n // 7) + "x",
+        "fences": "```\n(" * (n // 5),
+        "input-markers": "INPUT:\n" * (n // 7),
+        "small-spans": "(1) " * (n // 4),
+    }
+
+
+@pytest.mark.parametrize("n", [20_000, 200_000])
+def test_parse_input_is_linear_on_adversarial_replies(
+    n: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import ast
+    import time
+
+    read = [0]
+    literal_eval = ast.literal_eval
+
+    def counting(text: str) -> object:
+        read[0] += len(text)
+        return literal_eval(text)
+
+    monkeypatch.setattr(ast, "literal_eval", counting)
+    for name, reply in _adversarial(n).items():
+        read[0] = 0
+        started = time.perf_counter()
+        parse_input(reply, arity=2)
+        took = time.perf_counter() - started
+        # Work: each candidate the reply holds is read once; bracket spans within a budget.
+        assert read[0] <= 4 * len(reply) + 120_000, (name, read[0])
+        # Generous for a loaded machine: these took 20 s and more before.
+        assert took < 2.0, (name, took)
+
+
+def test_parse_input_still_reads_literals_after_blank_lines_and_think_blocks() -> None:
+    assert parse_input("\n\n\n   \n  INPUT: (1, 2)") == ("(1, 2)", None)
+    assert parse_input("<think>a</think><think>(9,)</think>INPUT: (3,)") == ("(3,)", None)
+    assert parse_input("<THINK>x</Think>(4,)") == ("(4,)", None)
+    assert parse_input("INPUT:\n\n```\n(5, 6)\n```") == ("(5, 6)", None)
+    assert parse_input("INPUT:\n\n(7,)\nmore") == ("(7,)", None)

@@ -136,3 +136,37 @@ def test_string_hashes_are_the_same_in_every_process_sandbox() -> None:
         with Sandbox(code, backend="process") as box:
             values.add(box.call_literal("()").value)
     assert len(values) == 1, values
+
+
+NUMPY_AT_TOP = "import numpy as np\n\ndef test_func(n):\n    return int(np.arange(n).sum())\n"
+NUMPY_INSIDE = method("import numpy as np\nreturn int(np.arange(n).sum())", params="n")
+
+
+@pytest.mark.parametrize("code", [NUMPY_AT_TOP, NUMPY_INSIDE], ids=["module", "function"])
+def test_results_do_not_depend_on_which_call_imported_a_module_first(
+    make_sandbox: Make, code: str
+) -> None:
+    pytest.importorskip("numpy")
+    # numpy's import sets an environment variable, which the guard refuses during a
+    # call: the first call of a fresh sandbox failed with PermissionError, later ones
+    # (whose worker had preloaded numpy) did not.
+    forward = make_sandbox(code, backend="process")
+    backward = make_sandbox(code, backend="process")
+    inputs = ["(5,)", "(0,)", "(100,)"]
+    ahead = [forward.call_literal(text) for text in inputs]
+    behind = [backward.call_literal(text) for text in reversed(inputs)][::-1]
+    assert [r.value for r in ahead] == ["10", "0", "4950"], ahead
+    assert [r.value for r in behind] == [r.value for r in ahead]
+    assert forward.call_literal("(5,)").value == "10"
+    assert "numpy" in forward._backend.preload  # type: ignore[attr-defined]
+
+
+def test_a_module_that_exists_nowhere_fails_the_same_every_time(make_sandbox: Make) -> None:
+    box = make_sandbox(method("import no_such_module_pau\nreturn 1"), backend="process")
+    results = [box.call_literal("()") for _ in range(3)]
+    assert {(r.error_type, r.message) for r in results} == {
+        ("ModuleNotFoundError", "No module named 'no_such_module_pau'")
+    }
+    # Run again once, in a worker that tried to preload it, then never again (a failed
+    # import is an "import" audit event: each call still gets a fresh worker).
+    assert box._backend.starts <= len(results) + 1, box._backend.starts  # type: ignore[attr-defined]
