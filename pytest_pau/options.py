@@ -275,7 +275,7 @@ MODEL_OPTIONS = (
     ),
     OptionSpec(
         "reasoning-effort",
-        "reasoning_effort sent to providers that have it: none, minimal, low, medium or high; "
+        "The reasoning_effort sent to providers that have it: none, minimal, low, medium or high; "
         "per role as model:high,judge:low,coder:low.",
         parse_per_role(_choice_text(REASONING_EFFORTS), "none, minimal, low, medium or high"),
         "EFFORT",

@@ -119,9 +119,9 @@ def test_code_whose_loading_traps_is_reported_by_every_call(
 
 def test_infinite_loop_stopped_by_fuel_then_next_call_works(make_sandbox: Make) -> None:
     box = make_sandbox(method("if args[0]:\n    while True: pass\nreturn 'fine'"))
-    started = time.perf_counter()
     result = box.call_literal("(True,)")
-    assert time.perf_counter() - started < 2.0
+    # The fuel ran out, not the wall-clock backstop: the limit is the same on every machine
+    # (how fast it burns is a benchmark figure, benchmarks/sandbox_bench.py, not a test).
     assert result.error_type == "Timeout"
     assert "fuel budget of" in (result.message or "")
     assert result.fuel is not None
