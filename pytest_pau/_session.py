@@ -79,6 +79,8 @@ class PauSession:
         self.interrupted = False
         """The run really stopped early (Ctrl-C, ``-x``/``--maxfail``, ``session.shouldstop``)."""
         self.outputs: list[str] = []
+        self.endpoint_notes: list[str] = []
+        """Models behind an ``api_base`` their server does not identify (cached by alias)."""
         self.cache_warning: str | None = None
         """Why the model cache was set aside at the start, when it was."""
         self._evaluator: Evaluator | None = None
@@ -143,6 +145,9 @@ class PauSession:
         if check.warning is not None:
             self.cache_warning = check.warning
             _warn(check.warning, CacheWarning)
+        from pytest_pau._preflight import endpoint_notes
+
+        self.endpoint_notes = endpoint_notes(self.settings)
 
     def check_report_path(self) -> None:
         """Fail before any item when the ``--pau-report`` file could never be written.
@@ -303,6 +308,14 @@ class PauSession:
             out.append(self.report_error)
         if self.cache_warning is not None:
             out.append(self.cache_warning)
+        out.extend(self.endpoint_notes)
+        other = sum(r.cache_hits_other_version for r in self.results.values())
+        if other:
+            out.append(
+                f"{other} cached answer{'s' if other != 1 else ''} came from another pytest-pau "
+                "or prompts version than this run's (correct: answers are keyed by their "
+                "content); --pau-no-cache asks the models again"
+            )
         return out
 
     def _stopped_early(self, interrupted: bool) -> bool:

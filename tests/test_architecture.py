@@ -27,7 +27,7 @@ SHARED_MAY_IMPORT = {
     "options": set(),
     "settings": {"errors", "options"},
     "prompting": set(),
-    "llm": {"_version", "errors", "paths", "models", "options", "settings"},
+    "llm": {"_version", "errors", "paths", "models", "options", "settings", "prompting"},
 }
 #: train reuses every earlier stage; report is read by nobody but train and the top level.
 STAGE_MAY_IMPORT = {

@@ -79,18 +79,33 @@ CREATE TABLE IF NOT EXISTS responses (
 """
 
 
-def cache_key(model: str, messages: list[dict[str, Any]], params: dict[str, Any]) -> str:
+def cache_key(
+    model: str,
+    messages: list[dict[str, Any]],
+    params: dict[str, Any],
+    *,
+    server: dict[str, Any] | None = None,
+) -> str:
     """SHA-256 of the model, the messages and every parameter that shapes the answer.
 
-    ``api_base`` is left out on purpose: the model string names the model, and the same
-    model served from another host (a moved proxy, a new port) gives the same answers.
+    Args:
+        model: The model string. For a hosted provider it names the model, so the same
+            model reached through another route (a moved proxy) shares its answers.
+        messages: The request's messages.
+        params: Every request parameter that shapes the answer (cap, seed, effort...).
+        server: For a model behind an ``api_base``: what identifies the server's model
+            (:meth:`pytest_pau.llm.endpoint.EndpointIdentity.key`), since its alias alone
+            does not. None for hosted providers (their keys are unchanged by it).
     """
-    payload = json.dumps(
-        {"v": SCHEMA_VERSION, "model": model, "messages": messages, "params": params},
-        sort_keys=True,
-        ensure_ascii=False,
-        default=str,
-    )
+    body: dict[str, Any] = {
+        "v": SCHEMA_VERSION,
+        "model": model,
+        "messages": messages,
+        "params": params,
+    }
+    if server is not None:
+        body["server"] = server
+    payload = json.dumps(body, sort_keys=True, ensure_ascii=False, default=str)
     return hashlib.sha256(payload.encode()).hexdigest()
 
 

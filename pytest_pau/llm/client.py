@@ -8,10 +8,13 @@ import time
 from pathlib import Path
 from typing import Any
 
+from pytest_pau._version import __version__
 from pytest_pau.errors import LLMConfigError, ReasoningBudgetError
+from pytest_pau.llm import litellm_setup
 from pytest_pau.llm.budget import Budget
 from pytest_pau.llm.cache import ResponseCache, cache_key
 from pytest_pau.llm.failures import final_error
+from pytest_pau.llm.litellm_setup import get_litellm
 from pytest_pau.llm.reasoning import (
     DEFAULT_REASONING,
     MAX_ATTEMPTS,
@@ -22,60 +25,7 @@ from pytest_pau.llm.reasoning import (
 from pytest_pau.llm.response import finish_reason_of, logprobs_of, reasoning_text_of, token_counts
 from pytest_pau.llm.retry import RetryPolicy, tenacity_kwargs
 from pytest_pau.models import Completion, Usage
-
-_litellm: Any = None
-_import_lock = threading.Lock()
-# litellm's context variable that skips its per-call success logging (see
-# _success_logging_unused).
-_internal_call: Any = None
-
-
-def get_litellm() -> Any:
-    """Import litellm once, offline and quiet, with the embedded-model provider registered.
-
-    The cost map is read from the copy inside the package (litellm would otherwise fetch
-    it from GitHub at import), and the import (several seconds) happens only on the first
-    model call, so ``pytest --help`` and runs without ``--pau-model`` stay fast.
-    """
-    global _litellm, _internal_call
-    if _litellm is not None:
-        return _litellm
-    with _import_lock:
-        if _litellm is None:
-            os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-            os.environ.setdefault("LITELLM_LOG", "ERROR")
-            import litellm
-
-            litellm.suppress_debug_info = True  # no "Give Feedback" banner on every error
-            litellm.telemetry = False
-            from pytest_pau.llm.local.provider import register
-
-            register(litellm)
-            try:
-                from litellm._internal_context import is_internal_call
-
-                _internal_call = is_internal_call
-            except ImportError:  # a litellm without it: keep its logging, pay its cost
-                _internal_call = None
-            _litellm = litellm
-    return _litellm
-
-
-def _success_logging_unused(litellm: Any) -> bool:
-    """True when nothing would read litellm's success log of a call.
-
-    After every completion litellm builds a logging payload in a background thread
-    (0.3 ms of CPU a call, competing for the GIL with the caller) even when no callback
-    is registered. Callbacks, litellm's budget and its cache all read that payload, so
-    the skip applies only while none of them is set.
-    """
-    return not (
-        getattr(litellm, "callbacks", None)
-        or getattr(litellm, "success_callback", None)
-        or getattr(litellm, "_async_success_callback", None)
-        or getattr(litellm, "max_budget", None)
-        or getattr(litellm, "cache", None) is not None
-    )
+from pytest_pau.prompting import PROMPTS_VERSION
 
 
 class LLMClient:
@@ -223,12 +173,22 @@ class LLMClient:
     def _complete_once(self, messages: list[dict[str, str]], params: dict[str, Any]) -> Completion:
         """One request (or cache hit) with exactly ``params``; counted in :attr:`usage`."""
         start = time.perf_counter()
-        key = cache_key(self.model, messages, params) if self.cache is not None else ""
+        key = ""
         if self.cache is not None:
-            hit = self.cache.get(key)
+            key = cache_key(self.model, messages, params, server=self._server_key())
+            hit = self.cache.lookup(key)
             if hit is not None:
-                hit.update(cached=True, cost_usd=0.0, latency_s=time.perf_counter() - start)
-                return self._record(Completion.model_validate(hit))
+                other = hit.plugin_version != __version__ or (
+                    hit.prompts_version is not None and hit.prompts_version != PROMPTS_VERSION
+                )
+                value = dict(hit.value)
+                value.update(
+                    cached=True,
+                    cached_other_version=other,
+                    cost_usd=0.0,
+                    latency_s=time.perf_counter() - start,
+                )
+                return self._record(Completion.model_validate(value))
         if self.budget is not None:
             self.budget.check(self.model)
         if self.local and not self._local_checked:
@@ -243,9 +203,22 @@ class LLMClient:
             self.budget.charge(completion.cost_usd)
         if self.cache is not None:
             self.cache.put(
-                key, self.model, completion.model_dump(exclude={"cached", "latency_s", "spent"})
+                key,
+                self.model,
+                completion.model_dump(
+                    exclude={"cached", "cached_other_version", "latency_s", "spent"}
+                ),
+                prompts_version=PROMPTS_VERSION,
             )
         return self._record(completion)
+
+    def _server_key(self) -> dict[str, str | None] | None:
+        """What identifies the model behind ``api_base`` in the cache key (None: hosted)."""
+        if not self.api_base or self.local:
+            return None
+        from pytest_pau.llm.endpoint import identity
+
+        return identity(self.api_base, self.model, self.api_key).key()
 
     def _call_with_retries(self, messages: list[dict[str, str]], params: dict[str, Any]) -> Any:
         import tenacity
@@ -290,8 +263,8 @@ class LLMClient:
         # litellm's own switch for calls whose caller does the logging and billing: the
         # cost still lands in _hidden_params, only the background success log is skipped.
         quiet = (
-            _internal_call.set(True)
-            if _internal_call and _success_logging_unused(litellm)
+            litellm_setup.internal_call.set(True)
+            if litellm_setup.internal_call and litellm_setup.success_logging_unused(litellm)
             else None
         )
         try:
@@ -301,7 +274,7 @@ class LLMClient:
             raise self._final_error(exc, attempts, time.monotonic() - started) from exc
         finally:
             if quiet is not None:
-                _internal_call.reset(quiet)
+                litellm_setup.internal_call.reset(quiet)
 
     def _final_error(self, exc: BaseException, attempts: int, elapsed: float) -> Exception:
         return final_error(

@@ -45,7 +45,7 @@ DEFAULT_REASONING = ReasoningSpec()
 @functools.cache
 def known_to_reason(litellm_model: str) -> bool:
     """Whether litellm's model map says ``litellm_model`` reasons (False when unknown)."""
-    from pytest_pau.llm.client import get_litellm
+    from pytest_pau.llm.litellm_setup import get_litellm
 
     try:
         return bool(get_litellm().supports_reasoning(model=litellm_model))

@@ -22,6 +22,8 @@ class Usage(BaseModel):
     """Answers, from the provider or the cache."""
     cache_hits: int = 0
     """Answers the cache gave, at no cost."""
+    cache_hits_other_version: int = 0
+    """Of those, answers stored by another plugin or prompts version than the run's."""
 
     @property
     def requests(self) -> int:
@@ -36,6 +38,7 @@ class Usage(BaseModel):
         self.cost_usd += other.cost_usd
         self.calls += other.calls
         self.cache_hits += other.cache_hits
+        self.cache_hits_other_version += other.cache_hits_other_version
 
 
 class Completion(BaseModel):
@@ -52,6 +55,8 @@ class Completion(BaseModel):
     """What the answer cost, reasoning included (litellm's price); 0 from the cache."""
     latency_s: float = 0.0
     cached: bool = False
+    cached_other_version: bool = False
+    """A cache hit stored by another plugin or prompts version (correct: keyed by content)."""
     finish_reason: str | None = None
     """The provider's ``finish_reason`` (``stop``, ``length``...); None when unknown."""
     reasoning: str | None = None
@@ -93,6 +98,7 @@ class Completion(BaseModel):
             cost_usd=self.cost_usd,
             calls=1,
             cache_hits=int(self.cached),
+            cache_hits_other_version=int(self.cached_other_version),
         )
 
 

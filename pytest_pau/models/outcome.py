@@ -152,6 +152,9 @@ class InstanceResult(BaseModel):
     """``prompt``, ``completion`` (visible answers) and ``reasoning`` (hidden, billed) tokens."""
     cost_usd: float = 0.0
     cache_hits: int = 0
+    """Answers of this item that came from the model cache (no cost)."""
+    cache_hits_other_version: int = 0
+    """Of those, answers stored by another pytest-pau or prompts version."""
     model_calls: int = 0
     duration_s: float = 0.0
     error: str | None = None

@@ -201,6 +201,7 @@ class Evaluator:
         }
         result.cost_usd = usage.cost_usd
         result.cache_hits = usage.cache_hits
+        result.cache_hits_other_version = usage.cache_hits_other_version
         result.model_calls = usage.calls
         result.duration_s = time.perf_counter() - start
         return result
@@ -337,4 +338,5 @@ def _minus(after: Usage, before: Usage) -> Usage:
         cost_usd=after.cost_usd - before.cost_usd,
         calls=after.calls - before.calls,
         cache_hits=after.cache_hits - before.cache_hits,
+        cache_hits_other_version=after.cache_hits_other_version - before.cache_hits_other_version,
     )

@@ -8,8 +8,12 @@ Two routes, both real:
 - out of process: ``pau train --serve DIR`` puts the adapter behind an OpenAI-compatible
   chat endpoint on 127.0.0.1 and prints the pytest line to evaluate it::
 
-      pau train --serve runs/aac/adapter &     # prints the api base it bound
-      pytest --pau-model=openai/pau-policy --pau-api-base=http://127.0.0.1:PORT/v1
+      pau train --serve runs/aac/adapter &     # prints the model name and the api base
+      pytest --pau-model=openai/pau-policy-1a2b3c4d --pau-api-base=http://127.0.0.1:PORT/v1
+
+The served name carries the first 8 hex digits of the adapter's content hash: the model
+cache keys answers by model name, so a new adapter can never be answered from an old one's
+entries (and the same adapter served again shares them).
 
 The server is the project's scripted OpenAI-compatible server with a callable that runs
 the policy, so the plugin reaches it through its usual litellm path, cache included.
@@ -17,8 +21,10 @@ the policy, so the plugin reaches it through its usual litellm path, cache inclu
 
 from __future__ import annotations
 
+import hashlib
 import threading
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pytest_pau.models import Completion
@@ -26,7 +32,25 @@ from pytest_pau.models import Completion
 if TYPE_CHECKING:
     from pytest_pau.train.policy import Policy
 
-SERVED_MODEL = "openai/pau-policy"
+SERVED_PREFIX = "pau-policy"
+
+
+def adapter_digest(adapter: str | Path) -> str:
+    """SHA-256 over an adapter directory's files (names and bytes, in sorted order)."""
+    root = Path(adapter)
+    digest = hashlib.sha256()
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+        with path.open("rb") as fh:
+            for chunk in iter(lambda: fh.read(1 << 20), b""):
+                digest.update(chunk)
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def served_model_name(adapter: str | Path) -> str:
+    """``openai/pau-policy-<8 hex of the adapter's content hash>``."""
+    return f"openai/{SERVED_PREFIX}-{adapter_digest(adapter)[:8]}"
 
 
 class PolicyClient:
@@ -84,5 +108,7 @@ def serve(adapter: str, *, max_tokens: int = 256) -> Any:
         ]
         return client.complete(msgs, max_tokens=max_tokens).text
 
-    server = ScriptedLLM(reply, model=SERVED_MODEL)  # binds a free port on 127.0.0.1
+    name = served_model_name(adapter)
+    # Binds a free port on 127.0.0.1; /v1/models lists the same content-hashed name.
+    server = ScriptedLLM(reply, model=name)
     return server.start()

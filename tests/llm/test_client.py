@@ -53,9 +53,12 @@ def test_cache_hit_is_identical_and_makes_no_request(
 def test_cache_survives_a_new_client_and_a_new_server_port(
     scripted_llm: Callable[..., ScriptedLLM], client_for: Factory
 ) -> None:
-    one = scripted_llm(default="first answer", model="openai/gpt-4o-mini")
+    # The same server identity on a new port shares its answers (tests/llm/test_cache_identity.py
+    # has the servers that must not share).
+    same = {"model": "openai/gpt-4o-mini", "served_model": "gpt-4o-mini-2024-07-18"}
+    one = scripted_llm(default="first answer", **same)
     client_for(one).complete(user("q"))
-    two = scripted_llm(default="second answer", model="openai/gpt-4o-mini")
+    two = scripted_llm(default="second answer", **same)
     again = client_for(two).complete(user("q"))
     assert again.text == "first answer"
     assert two.requests == 0

@@ -14,6 +14,7 @@ import pytest
 from pytest_pau.errors import ReasoningBudgetError
 from pytest_pau.llm import LLMClient, make_client
 from pytest_pau.llm.cache import cache_key
+from pytest_pau.llm.endpoint import identity
 from pytest_pau.llm.reasoning import DEFAULT_REASONING, ReasoningSpec
 from pytest_pau.testing import ScriptedLLM
 
@@ -103,4 +104,5 @@ def test_a_model_that_does_not_reason_sends_exactly_what_it_sent_before(tmp_path
     assert "reasoning_effort" not in body
     old_params = {"temperature": 0.0, "max_tokens": 128, "seed": 3, "stop": None, "logprobs": None}
     assert c.cache is not None
-    assert c.cache.get(cache_key(llm.model, ASK, old_params)) is not None  # same cache key
+    server = identity(llm.api_base, llm.model).key()  # the api_base part (issue 19), not ours
+    assert c.cache.get(cache_key(llm.model, ASK, old_params, server=server)) is not None

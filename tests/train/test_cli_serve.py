@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -68,7 +70,7 @@ def test_bad_flag_value_names_the_flag(capsys: pytest.CaptureFixture[str]) -> No
 
 def test_serve_a_trained_adapter(tmp_path: Path) -> None:
     from pytest_pau.train.policy import Policy
-    from pytest_pau.train.serve import SERVED_MODEL, serve
+    from pytest_pau.train.serve import serve, served_model_name
 
     adapter = tmp_path / "adapter"
     Policy.load("tiny-random", lora_rank=4, lora_alpha=8).save_adapter(adapter)
@@ -79,10 +81,26 @@ def test_serve_a_trained_adapter(tmp_path: Path) -> None:
         )
         reply = client.complete([{"role": "user", "content": "Plan your next call."}], max_tokens=5)
         assert isinstance(reply.text, str)
-        assert server.model == SERVED_MODEL
+        assert server.model == served_model_name(adapter)
         assert server.requests == 1
     finally:
         server.close()
+
+
+def test_two_different_adapters_are_served_under_two_names(tmp_path: Path) -> None:
+    from pytest_pau.train.policy import Policy
+    from pytest_pau.train.serve import served_model_name
+
+    names = []
+    for seed in (0, 1):
+        adapter = tmp_path / f"adapter-{seed}"
+        Policy.load("tiny-random", lora_rank=4, lora_alpha=8, seed=seed).save_adapter(adapter)
+        names.append(served_model_name(adapter))
+    assert names[0] != names[1]
+    assert all(re.fullmatch(r"openai/pau-policy-[0-9a-f]{8}", n) for n in names)
+    copy = tmp_path / "copy"
+    shutil.copytree(tmp_path / "adapter-0", copy)
+    assert served_model_name(copy) == names[0]  # the same adapter keeps its name
 
 
 def test_serve_refuses_a_non_adapter(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,61 @@
+"""Importing litellm once, offline and quiet, and the switches that make its calls cheap."""
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import Any
+
+_litellm: Any = None
+_import_lock = threading.Lock()
+# litellm's context variable that skips its per-call success logging (see
+# success_logging_unused).
+internal_call: Any = None
+
+
+def get_litellm() -> Any:
+    """Import litellm once, offline and quiet, with the embedded-model provider registered.
+
+    The cost map is read from the copy inside the package (litellm would otherwise fetch
+    it from GitHub at import), and the import (several seconds) happens only on the first
+    model call, so ``pytest --help`` and runs without ``--pau-model`` stay fast.
+    """
+    global _litellm, internal_call
+    if _litellm is not None:
+        return _litellm
+    with _import_lock:
+        if _litellm is None:
+            os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+            os.environ.setdefault("LITELLM_LOG", "ERROR")
+            import litellm
+
+            litellm.suppress_debug_info = True  # no "Give Feedback" banner on every error
+            litellm.telemetry = False
+            from pytest_pau.llm.local.provider import register
+
+            register(litellm)
+            try:
+                from litellm._internal_context import is_internal_call
+
+                internal_call = is_internal_call
+            except ImportError:  # a litellm without it: keep its logging, pay its cost
+                internal_call = None
+            _litellm = litellm
+    return _litellm
+
+
+def success_logging_unused(litellm: Any) -> bool:
+    """True when nothing would read litellm's success log of a call.
+
+    After every completion litellm builds a logging payload in a background thread
+    (0.3 ms of CPU a call, competing for the GIL with the caller) even when no callback
+    is registered. Callbacks, litellm's budget and its cache all read that payload, so
+    the skip applies only while none of them is set.
+    """
+    return not (
+        getattr(litellm, "callbacks", None)
+        or getattr(litellm, "success_callback", None)
+        or getattr(litellm, "_async_success_callback", None)
+        or getattr(litellm, "max_budget", None)
+        or getattr(litellm, "cache", None) is not None
+    )
