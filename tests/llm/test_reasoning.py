@@ -98,11 +98,11 @@ def test_a_model_that_does_not_reason_sends_exactly_what_it_sent_before(tmp_path
     with ScriptedLLM(default=ANSWER) as llm:  # openai/scripted: not a reasoning model
         c = make_client(llm.model, api_base=llm.api_base, cache_dir=tmp_path)
         c.complete(ASK, max_tokens=128, seed=3)
+        server = identity(llm.api_base, llm.model).key()  # the api_base part (issue 19)
     body = llm.log[-1]
     assert body["max_tokens"] == 128
     assert "max_completion_tokens" not in body
     assert "reasoning_effort" not in body
     old_params = {"temperature": 0.0, "max_tokens": 128, "seed": 3, "stop": None, "logprobs": None}
     assert c.cache is not None
-    server = identity(llm.api_base, llm.model).key()  # the api_base part (issue 19), not ours
     assert c.cache.get(cache_key(llm.model, ASK, old_params, server=server)) is not None
