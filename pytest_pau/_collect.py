@@ -84,6 +84,22 @@ def instance_of(item: pytest.Item) -> Instance | None:
     return instance
 
 
+def skipped(item: pytest.Item) -> bool:
+    """Whether a ``skip``/``skipif`` mark will skip ``item``: its episode must not run ahead.
+
+    pytest decides this at setup (``_pytest.skipping``); the episode pool asks before, with
+    pytest's own evaluation of the marks where it is importable, else by the marks alone.
+    """
+    try:
+        from _pytest.skipping import evaluate_skip_marks
+    except ImportError:  # pragma: no cover - every supported pytest has it
+        return any(item.iter_markers("skip")) or any(item.iter_markers("skipif"))
+    try:
+        return evaluate_skip_marks(item) is not None
+    except Exception:  # a skipif condition that fails to evaluate: pytest reports it later
+        return True
+
+
 def uses_instances(items: Iterable[pytest.Item]) -> bool:
     """Whether any collected test takes ``pau_instance`` (directly or through fixtures)."""
     return any(instance_of(item) is not None for item in items)

@@ -6,8 +6,12 @@ usage error naming the option) or returns notes for the summary.
 
 from __future__ import annotations
 
+import os
+import warnings
+from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pytest_pau.errors import ConfigError
 from pytest_pau.options import LOCAL_MODELS
 
 if TYPE_CHECKING:
@@ -49,3 +53,68 @@ def endpoint_notes(settings: PauSettings) -> list[str]:
             if note is not None:
                 notes.append(note)
     return notes
+
+
+def check_report_path(report: Path | None, target: Path | None) -> None:
+    """Fail before any item when the ``--pau-report`` file could never be written.
+
+    Creates nothing: walks up to the nearest existing folder and checks that it is a
+    writable folder (``write_report`` creates the missing ones), and that the report path
+    itself is not a folder.
+
+    Args:
+        report: ``--pau-report`` as given.
+        target: The same, resolved from the invocation folder.
+
+    Raises:
+        ConfigError: naming ``--pau-report``, the path and the problem.
+    """
+    if report is None or target is None:
+        return
+    problem = None
+    if target.is_dir():
+        problem = "it is a folder"
+    else:
+        ancestor = target.parent
+        while not ancestor.exists() and ancestor != ancestor.parent:
+            ancestor = ancestor.parent
+        if not ancestor.is_dir():
+            problem = f"{str(ancestor)!r} is not a folder"
+        elif not os.access(ancestor, os.W_OK | os.X_OK):
+            problem = f"folder {str(ancestor)!r} is not writable"
+    if problem is not None:
+        raise ConfigError(
+            f"--pau-report={str(report)!r}: cannot write the report there "
+            f"({problem}); pick a writable path"
+        )
+
+
+def prepare_cache(settings: PauSettings) -> str | None:
+    """Check (and create) the model cache before any worker starts; returns its warning.
+
+    Two xdist workers creating a fresh SQLite file at the same moment can collide on
+    switching it to WAL mode ("database is locked"); once the file exists in WAL mode,
+    workers only open it. A broken ``--pau-cache-dir`` fails before any item, and a damaged
+    cache file is set aside (``verify_cache``) while no worker has it open; the warning
+    saying so is returned for the summary.
+
+    Raises:
+        ConfigError: the cache cannot be used there; the message names the option and the fix.
+    """
+    if settings.no_cache or settings.cache_dir is None:
+        return None
+    from pytest_pau.errors import CacheError, CacheWarning
+    from pytest_pau.llm.cache_check import verify_cache
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", CacheWarning)
+            check = verify_cache(settings.cache_dir)
+    except CacheError as exc:  # names --pau-cache-dir, the file, the reason, the fix
+        raise ConfigError(str(exc)) from None
+    except Exception as exc:  # sqlite3 and OS errors: say which option to fix
+        raise ConfigError(
+            f"--pau-cache-dir={str(settings.cache_dir)!r}: cannot create the model "
+            f"cache there ({exc}); pick a writable folder or pass --pau-no-cache"
+        ) from None
+    return check.warning

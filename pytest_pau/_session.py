@@ -10,10 +10,8 @@ which pytest's report serialization carries), so gathering is the same with or w
 
 from __future__ import annotations
 
-import os
-import platform
-import sys
 import tempfile
+import threading
 import time
 import warnings
 from collections.abc import Callable
@@ -23,12 +21,12 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from pytest_pau._version import __version__
 from pytest_pau.errors import ConfigError, PauError
-from pytest_pau.models import Instance, InstanceResult, Report, RunInfo, Summary
+from pytest_pau.models import Instance, InstanceResult, RunInfo, Summary
 from pytest_pau.settings import PauSettings
 
 if TYPE_CHECKING:
+    from pytest_pau._episodes import EpisodePool
     from pytest_pau.dataset import DatasetInfo
     from pytest_pau.llm import Budget
     from pytest_pau.scoring import Evaluator
@@ -85,6 +83,12 @@ class PauSession:
         """Why the model cache was set aside at the start, when it was."""
         self._evaluator: Evaluator | None = None
         self._memo: dict[str, InstanceResult] = {}
+        self.cancel = threading.Event()
+        """Set on Ctrl-C: no episode and no model request starts any more."""
+        self.ahead = 0
+        """Results kept from episodes that finished before pytest, which stopped, reached them."""
+        self.pool: EpisodePool | None = None
+        """Runs upcoming items' episodes ahead of pytest (``--pau-concurrency`` > 1)."""
 
     # -- instances ----------------------------------------------------------------------
 
@@ -112,72 +116,25 @@ class PauSession:
         self.order = {inst.id: i for i, inst in enumerate(self.instances)}
         return self.instances
 
-    def prepare_cache(self) -> None:
-        """Create the model cache before any worker starts (controller or single process).
+    def resolve(self, path: Path) -> Path:
+        """Relative output paths are taken from the invocation folder, as pytest does."""
+        return path if path.is_absolute() else Path(self.config.invocation_params.dir) / path
 
-        Two xdist workers creating a fresh SQLite file at the same moment can collide on
-        switching it to WAL mode ("database is locked"); once the file exists in WAL mode,
-        workers only open it. Also makes a broken ``--pau-cache-dir`` (or an unwritable
-        ``--pau-report`` location) fail before any item, and sets a damaged cache file
-        aside (``verify_cache``) while no worker has it open.
-        """
+    def prepare(self) -> None:
+        """Checks before any item, on the controller (or the single process)."""
         if self.is_worker:
             return
-        self.check_report_path()
-        if self.settings.no_cache or self.settings.cache_dir is None:
-            return
-        from pytest_pau.errors import CacheError, CacheWarning
-        from pytest_pau.llm.cache_check import verify_cache
+        from pytest_pau import _preflight
+        from pytest_pau._outputs import warn
+        from pytest_pau.errors import CacheWarning
 
-        try:
-            # Header, schema, quick_check, a write; sets a damaged file aside (no worker
-            # has it open yet). Its warning is shown in the summary's notes.
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", CacheWarning)
-                check = verify_cache(self.settings.cache_dir)
-        except CacheError as exc:  # names --pau-cache-dir, the file, the reason, the fix
-            raise ConfigError(str(exc)) from None
-        except Exception as exc:  # sqlite3 and OS errors: say which option to fix
-            raise ConfigError(
-                f"--pau-cache-dir={str(self.settings.cache_dir)!r}: cannot create the model "
-                f"cache there ({exc}); pick a writable folder or pass --pau-no-cache"
-            ) from None
-        if check.warning is not None:
-            self.cache_warning = check.warning
-            _warn(check.warning, CacheWarning)
-        from pytest_pau._preflight import endpoint_notes
-
-        self.endpoint_notes = endpoint_notes(self.settings)
-
-    def check_report_path(self) -> None:
-        """Fail before any item when the ``--pau-report`` file could never be written.
-
-        Creates nothing: walks up to the nearest existing folder and checks that it is a
-        writable folder (``write_report`` creates the missing ones), and that the report
-        path itself is not a folder.
-
-        Raises:
-            ConfigError: naming ``--pau-report``, the path and the problem.
-        """
-        if self.settings.report is None:
-            return
-        target = self.resolve(self.settings.report.expanduser())
-        problem = None
-        if target.is_dir():
-            problem = "it is a folder"
-        else:
-            ancestor = target.parent
-            while not ancestor.exists() and ancestor != ancestor.parent:
-                ancestor = ancestor.parent
-            if not ancestor.is_dir():
-                problem = f"{str(ancestor)!r} is not a folder"
-            elif not os.access(ancestor, os.W_OK | os.X_OK):
-                problem = f"folder {str(ancestor)!r} is not writable"
-        if problem is not None:
-            raise ConfigError(
-                f"--pau-report={str(self.settings.report)!r}: cannot write the report there "
-                f"({problem}); pick a writable path"
-            )
+        s = self.settings
+        report = s.report.expanduser() if s.report is not None else None
+        _preflight.check_report_path(report, self.resolve(report) if report else None)
+        self.cache_warning = _preflight.prepare_cache(s)
+        if self.cache_warning is not None:
+            warn(self.cache_warning, CacheWarning)
+        self.endpoint_notes = _preflight.endpoint_notes(s)
 
     # -- evaluation (workers, or the single process) ------------------------------------------
 
@@ -212,7 +169,9 @@ class PauSession:
                 return label
 
             s = self.settings
-            evaluator = Evaluator(s, budget=self.budget(), classify_hook=classify)
+            evaluator = Evaluator(
+                s, budget=self.budget(), classify_hook=classify, cancel=self.cancel
+            )
             client = None
             if s.model not in PSEUDO_MODELS:
                 try:
@@ -233,10 +192,108 @@ class PauSession:
     def evaluate(
         self, instance: Instance, progress: Callable[[str], None] | None
     ) -> InstanceResult:
-        """Evaluate once per process and instance (several tests may share one instance)."""
+        """Evaluate once per process and instance (several tests may share one instance).
+
+        With a pool, the episode may have run (or be running) ahead of pytest already.
+        """
         if instance.id not in self._memo:
-            self._memo[instance.id] = self.evaluator.evaluate(instance, progress=progress)
+            if self.pool is not None:
+                from pytest_pau._episodes import NotStarted
+
+                try:
+                    result = self.pool.result(instance, progress)
+                except NotStarted as exc:
+                    result = self._not_run(instance, str(exc))
+            else:
+                stop = self._stop_reason()
+                if stop is not None:
+                    result = self._not_run(instance, stop)
+                else:
+                    result = self.evaluator.evaluate(instance, progress=progress)
+            self._memo[instance.id] = result
         return self._memo[instance.id]
+
+    def _not_run(self, instance: Instance, reason: str) -> InstanceResult:
+        return InstanceResult(
+            id=instance.id,
+            source=instance.source,
+            arity=instance.arity,
+            tags=list(instance.tags),
+            gold=instance.description,
+            skipped=reason,
+        )
+
+    def _stop_reason(self) -> str | None:
+        """Why no further episode may start (a spent budget), or None."""
+        budget = self.evaluator.budget
+        if budget is not None and budget.exhausted:
+            return (
+                f"budget --pau-max-cost-usd spent (${budget.spent:.4f} of ${budget.max_cost_usd:g})"
+            )
+        return None
+
+    def start_episodes(self, session: pytest.Session) -> None:
+        """Run the episodes of the items pytest will reach next, ahead of it, in threads."""
+        n = self.settings.episodes_in_flight()
+        if n <= 1:
+            return
+        from pytest_pau import _collect
+        from pytest_pau._episodes import EpisodePool
+
+        if self.is_worker:
+            from pytest_pau._xdist import worker_queue
+
+            queued = worker_queue(self.config, session)
+            if queued is None:
+                _warn_once(
+                    "pytest-xdist's worker queue is not readable in this version: each worker "
+                    "runs one episode at a time (--pau-concurrency has no effect under -n)"
+                )
+                return
+
+            def upcoming() -> list[Instance]:
+                return [i for item in queued() if (i := _collect.instance_of(item)) is not None]
+
+        else:
+            planned = [
+                i
+                for item in session.items
+                if (i := _collect.instance_of(item)) is not None and not _collect.skipped(item)
+            ]
+
+            def upcoming() -> list[Instance]:
+                return planned
+
+        evaluator = self.evaluator  # built once, here, in pytest's thread (hooks run there)
+
+        def may_start() -> str | None:
+            if session.shouldstop or session.shouldfail:
+                return (
+                    f"not run: pytest stopped the run ({session.shouldstop or session.shouldfail})"
+                )
+            return self._stop_reason()
+
+        self.pool = EpisodePool(
+            lambda instance, progress: evaluator.evaluate(instance, progress=progress),
+            concurrency=n,
+            source=upcoming,
+            cancel=self.cancel,
+            may_start=may_start,
+        )
+
+    def stop_episodes(self, *, interrupted: bool) -> None:
+        """End the pool; on Ctrl-C cancel what runs. Keeps results pytest never reached."""
+        if self.pool is None:
+            return
+        if interrupted:
+            self.pool.cancel()
+        else:
+            self.pool.close()
+        if not self.is_worker:
+            for result in self.pool.unreported():
+                if result.id not in self.results:
+                    self.results[result.id] = result
+                    self.ahead += 1
 
     # -- gathering (the controller, or the single process) ---------------------------------
 
@@ -260,141 +317,11 @@ class PauSession:
             self.results.values(), key=lambda r: (self.order.get(r.id, len(self.order)), r.id)
         )
 
-    def build_run_info(self, interrupted: bool) -> RunInfo:
-        s = self.settings
-        from pytest_pau.prompting import PROMPTS_VERSION
 
-        return RunInfo(
-            plugin_version=__version__,
-            model=s.model or "",
-            judge_model=s.judge_model,
-            coder_model=s.coder_model,
-            dataset=s.dataset,
-            split=s.split,
-            mode=s.mode,
-            seed=s.seed,
-            max_iterations=s.max_iterations,
-            prompts_version=PROMPTS_VERSION,
-            dataset_outputs=self.dataset_info.outputs if self.dataset_info else None,
-            dataset_outputs_by=self.dataset_info.outputs_by if self.dataset_info else None,
-            thresholds=s.thresholds(),
-            started=self.started,
-            finished=now_utc(),
-            python=sys.version.split()[0],
-            host=platform.node(),
-            interrupted=interrupted,
-        )
-
-    def notes(self) -> list[str]:
-        out = []
-        for role, model, option in self.settings.low_fidelity_roles():
-            out.append(
-                f"the {role} is the embedded {model!r} model, so these scores are low fidelity; "
-                f"set a stronger one with {option}=MODEL (e.g. {option}=gpt-5-mini)"
-            )
-        counts = self.summary.counts if self.summary else None
-        if counts and counts.selected > counts.items:
-            missing = counts.selected - counts.items
-            if self.interrupted:
-                out.append(
-                    "the run stopped early: re-run it; finished items come from the model cache"
-                )
-            else:
-                out.append(
-                    f"{missing} selected item{'s' if missing != 1 else ''} produced no PAU "
-                    "result (skipped or errored before evaluation: see the test outcomes above)"
-                )
-        if self.report_error is not None:
-            out.append(self.report_error)
-        if self.cache_warning is not None:
-            out.append(self.cache_warning)
-        out.extend(self.endpoint_notes)
-        other = sum(r.cache_hits_other_version for r in self.results.values())
-        if other:
-            out.append(
-                f"{other} cached answer{'s' if other != 1 else ''} came from another pytest-pau "
-                "or prompts version than this run's (correct: answers are keyed by their "
-                "content); --pau-no-cache asks the models again"
-            )
-        return out
-
-    def _stopped_early(self, interrupted: bool) -> bool:
-        """Ctrl-C (``interrupted``), or pytest was told to stop (``-x``, ``--maxfail``...)."""
-        if interrupted:
-            return True
-        session = self.config.pluginmanager.get_plugin("session")
-        return bool(
-            session is not None
-            and (getattr(session, "shouldstop", False) or getattr(session, "shouldfail", False))
-        )
-
-    def finish(self, exitstatus: int, interrupted: bool) -> None:
-        """Summary, gates, report files. Called once, on the controller."""
-        # Imported here: numpy is not worth loading in runs that never get this far.
-        from pytest_pau.report.summary import Gates, build_summary
-
-        s = self.settings
-        results = self.ordered_results()
-        gates = Gates(s.min_mean_judge, s.min_pass_rate, s.min_mean_match, on_ci=s.gate_on_ci)
-        self.summary = build_summary(
-            results,
-            gates=gates,
-            wall_s=time.perf_counter() - self.t0,
-            selected=max(self.selected, len(results)),
-        )
-        self.interrupted = self._stopped_early(interrupted)
-        self.run_info = self.build_run_info(self.interrupted)
-        report = Report(run=self.run_info, instances=results, summary=self.summary)
-        if s.report is not None:
-            from pytest_pau.report.json_report import write_report
-
-            try:
-                self.report_written = write_report(self.resolve(s.report), report)
-            except OSError as exc:
-                # Keep going: the summary, the gates and the other outputs still matter.
-                self.report_error = (
-                    f"--pau-report={str(s.report)!r}: could not write the JSON report ({exc})"
-                )
-                _warn(self.report_error)
-                self._fail_session()
-        self._write_extras(report)
-
-    def _fail_session(self) -> None:
-        """Make the exit status non-zero (a requested output is missing), unless it already is."""
-        session = self.config.pluginmanager.get_plugin("session")
-        if session is not None and session.exitstatus == pytest.ExitCode.OK:
-            session.exitstatus = pytest.ExitCode.TESTS_FAILED
-
-    def resolve(self, path: Path) -> Path:
-        """Relative output paths are taken from the invocation folder, as pytest does."""
-        return path if path.is_absolute() else Path(self.config.invocation_params.dir) / path
-
-    def _write_extras(self, report: Report) -> None:
-        s = self.settings
-        if s.html is not None:
-            try:
-                from pytest_pau.report.html import write_html
-
-                self.outputs.append(f"HTML report: {write_html(report, self.resolve(s.html))}")
-            except (ImportError, PauError, OSError) as exc:
-                warnings.warn(f"--pau-html: could not write {str(s.html)!r}: {exc}", stacklevel=1)
-        if s.plots is not None:
-            try:
-                from pytest_pau.report.plots import write_plots
-
-                paths = write_plots([report], self.resolve(s.plots))
-                self.outputs.append(f"plots: {len(paths)} PNG files in {self.resolve(s.plots)}")
-            except (ImportError, PauError, OSError) as exc:
-                warnings.warn(
-                    f"--pau-plots: could not write plots to {str(s.plots)!r}: {exc}; "
-                    "install the plots extra: pip install 'pytest-pau[plots]'",
-                    stacklevel=1,
-                )
+_warned: set[str] = set()
 
 
-def _warn(message: str, category: type[Warning] = UserWarning) -> None:
-    """A warning in pytest's summary; never an exception (``-W error``) at session end."""
-    try:
-        warnings.warn(message, category, stacklevel=2)
-    except Warning:
-        print(f"warning: {message}", file=sys.stderr)
+def _warn_once(message: str) -> None:
+    if message not in _warned:
+        _warned.add(message)
+        warnings.warn(message, stacklevel=2)

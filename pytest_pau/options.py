@@ -347,6 +347,22 @@ RUN_OPTIONS = (
         default_text=".pau_cache beside pytest's cache (the rootdir)",
     ),
     OptionSpec("no-cache", "Neither read nor write the model-call cache."),
+    OptionSpec(
+        "concurrency",
+        "Episodes in flight at once in each process (threads; with -n, in each worker). "
+        "pytest still reports the items in order, each when it reaches it.",
+        parse_positive_int,
+        "N",
+        default_text="16, or 1 when the model under test is embedded (or every role is)",
+    ),
+    OptionSpec(
+        "max-connections",
+        "Requests in flight at once per model endpoint, for the whole run (shared by the "
+        "roles that use it, split between -n workers); halved on rate limits (HTTP 429), "
+        "grown back while the provider keeps up.",
+        parse_positive_int,
+        "N",
+    ),
 )
 
 THRESHOLD_OPTIONS = (

@@ -61,13 +61,18 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(f"--pau-dataset={settings.dataset!r}: {exc}") from None
     if not config.option.collectonly:
         try:
-            state.prepare_cache()
+            state.prepare()
         except ConfigError as exc:
             raise pytest.UsageError(str(exc)) from None
     for line in _collect.marker_lines(instances):
         config.addinivalue_line("markers", line)
     config.stash[pau_session_key] = state
     config.pluginmanager.register(PauPlugin(state), "pau-session")
+    from pytest_pau.llm import limits
+
+    # --pau-max-connections is for the whole run: each xdist worker takes its share.
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1") or 1)
+    limits.configure(-(-settings.max_connections // max(1, workers)))
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -78,6 +83,9 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         config.pluginmanager.unregister(plugin, "pau-session")
     if pau_session_key in config.stash:
         del config.stash[pau_session_key]
+        from pytest_pau.llm import limits
+
+        limits.configure(None)
 
 
 @pytest.hookimpl(trylast=True)
@@ -153,6 +161,25 @@ class PauPlugin:
     # -- running ------------------------------------------------------------------------
 
     @pytest.hookimpl(wrapper=True)
+    def pytest_runtestloop(self, session: pytest.Session) -> Generator[None, object, object]:
+        # The items are final now: start their episodes ahead of pytest (threads, at most
+        # --pau-concurrency at once). Not on the xdist controller: it runs no item.
+        if not session.config.option.collectonly and not _is_xdist_controller(session.config):
+            self.state.start_episodes(session)
+        return (yield)
+
+    @pytest.hookimpl(optionalhook=True, tryfirst=True)
+    def pytest_xdist_make_scheduler(self, config: pytest.Config, log: Any) -> Any:
+        # xdist's load scheduling keeps two items on a worker once items are slow: too few
+        # for many episodes in flight. Ours keeps twice the concurrency queued on each.
+        from pytest_pau._xdist import make_scheduler, uses_load_scheduling
+
+        n = self.state.settings.episodes_in_flight()
+        if n > 1 and uses_load_scheduling(config):
+            return make_scheduler(config, log, depth=2 * n)
+        return None
+
+    @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(
         self, item: pytest.Item, call: pytest.CallInfo[None]
     ) -> Generator[None, Any, Any]:
@@ -174,10 +201,13 @@ class PauPlugin:
 
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
         config = session.config
+        interrupted = exitstatus == pytest.ExitCode.INTERRUPTED
+        self.state.stop_episodes(interrupted=interrupted)
         if self.state.is_worker or config.option.collectonly:
             return
-        interrupted = exitstatus == pytest.ExitCode.INTERRUPTED
-        self.state.finish(int(exitstatus), interrupted)
+        from pytest_pau import _outputs
+
+        _outputs.finish(self.state, int(exitstatus), interrupted)
         summary = self.state.summary
         if summary is not None and not summary.gates_passed and session.exitstatus == 0:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
@@ -186,6 +216,7 @@ class PauPlugin:
         summary = self.state.summary
         if summary is None:
             return
+        from pytest_pau import _outputs
         from pytest_pau.report.render import gate_failure_line, render
 
         if summary.counts.items:
@@ -196,7 +227,7 @@ class PauPlugin:
                 summary,
                 terminalreporter,
                 run=self.state.run_info,
-                notes=self.state.notes(),
+                notes=_outputs.notes(self.state),
                 extra_lines=extra,
                 unicode=_unicode_ok(),
             )
@@ -207,6 +238,10 @@ class PauPlugin:
         closing = gate_failure_line(summary)
         if closing is not None:
             terminalreporter.line(closing, red=True, bold=True)
+
+
+def _is_xdist_controller(config: pytest.Config) -> bool:
+    return not hasattr(config, "workerinput") and bool(config.getoption("numprocesses", None))
 
 
 def _unicode_ok() -> bool:

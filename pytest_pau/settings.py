@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     import pytest
 
 AddOption = Callable[..., Any]
+#: Episodes in flight per process for hosted models (``--pau-concurrency``'s default).
+DEFAULT_CONCURRENCY = 16
 #: Hidden reasoning tokens a call of a reasoning model gets on top of its visible cap.
 DEFAULT_REASONING_BUDGET = 4096
 
@@ -68,6 +70,9 @@ class PauSettings(BaseModel):
     cache_dir: Path | None = None
     """Resolved by the plugin to ``<rootdir>/.pau_cache`` when unset."""
     no_cache: bool = False
+    concurrency: int | None = None
+    """Episodes in flight per process; None: :meth:`episodes_in_flight` decides."""
+    max_connections: int = 64
     judge_threshold: float = 3.0
     """An item passes with a judge score at or above this..."""
     match_threshold: float = 0.8
@@ -100,6 +105,21 @@ class PauSettings(BaseModel):
         mode = cast("ReasoningMode", role_value(self.reasoning, role) or "auto")
         budget = role_value(self.reasoning_budget, role) or DEFAULT_REASONING_BUDGET
         return mode, int(budget), role_value(self.reasoning_effort, role)
+
+    def episodes_in_flight(self) -> int:
+        """``--pau-concurrency``, else 16, or 1 when only embedded models do the work.
+
+        An embedded model is CPU-bound and serialised per process: episodes that wait on it
+        gain nothing from running together, and their outcomes would appear later.
+        """
+        if self.concurrency is not None:
+            return self.concurrency
+        embedded = self.model in LOCAL_MODELS or (
+            self.model in ("oracle", "null")
+            and self.judge_model in LOCAL_MODELS
+            and self.coder_model in LOCAL_MODELS
+        )
+        return 1 if embedded else DEFAULT_CONCURRENCY
 
     def low_fidelity_roles(self) -> list[tuple[str, str, str]]:
         """``(role, model, option)`` for the judge/coder served by an embedded model."""

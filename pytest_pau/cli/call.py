@@ -11,9 +11,13 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pytest_pau.errors import ConfigError
+from pytest_pau.settings import DEFAULTS, add_options, specs_named
+
+if TYPE_CHECKING:
+    from pytest_pau.models import Example
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -38,12 +42,11 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument(
         "--entry", default="test_func", help="Function to call (default: test_func)."
     )
+    # --pau-sandbox's definition (parser, help, default), named without the prefix.
+    add_options(parser.add_argument, specs_named("sandbox"), prefix="--", dest_prefix="")
     parser.add_argument(
-        "--backend",
-        choices=("wasm", "process"),
-        default="wasm",
-        help="Sandbox backend (default: wasm).",
-    )
+        "--backend", dest="sandbox", type=specs_named("sandbox")[0].parse, help=argparse.SUPPRESS
+    )  # the old name
     parser.add_argument(
         "--dataset",
         default=None,
@@ -117,14 +120,15 @@ def run(args: argparse.Namespace) -> int:
     from pytest_pau.sandbox import Sandbox, outputs_equal
 
     code, examples = _resolve(args.target, args.dataset)
-    inputs = [(text, None) for text in args.inputs] or [(ex.input, ex) for ex in examples]
+    inputs: list[tuple[str, Example | None]] = [(text, None) for text in args.inputs]
+    inputs = inputs or [(ex.input, ex) for ex in examples]
     if not inputs:
         raise ConfigError('give at least one input, e.g. pau call method.py "(1, 2)"')
     failed = 0
     with Sandbox(
         code,
         args.entry,
-        args.backend,
+        args.sandbox or DEFAULTS.sandbox,
         fuel=args.fuel,
         timeout_s=args.timeout,
         memory_mb=args.memory_mb,

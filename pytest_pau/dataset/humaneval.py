@@ -68,7 +68,7 @@ def data_file() -> Path:
 def read_problems(path: Path) -> list[dict[str, Any]]:
     """The problems of a (gzipped) HumanEval JSONL file, in file order."""
     opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rt", encoding="utf-8") as handle:  # type: ignore[operator]
+    with opener(path, "rt", encoding="utf-8") as handle:
         return [json.loads(line) for line in handle if line.strip()]
 
 

@@ -166,7 +166,7 @@ def _has_set(value: object) -> bool:
         if kind is set or kind is frozenset:
             return True
         if kind is list or kind is tuple:
-            stack.extend(item)  # type: ignore[call-overload]
+            stack.extend(item)  # type: ignore[arg-type]
         elif kind is dict:
             stack.extend(item.keys())  # type: ignore[attr-defined]
             stack.extend(item.values())  # type: ignore[attr-defined]

@@ -11,9 +11,11 @@ from typing import Any
 from pytest_pau._version import __version__
 from pytest_pau.errors import LLMConfigError, ReasoningBudgetError
 from pytest_pau.llm import litellm_setup
+from pytest_pau.llm.accounting import charge
 from pytest_pau.llm.budget import Budget
 from pytest_pau.llm.cache import ResponseCache, cache_key
 from pytest_pau.llm.failures import final_error
+from pytest_pau.llm.limits import Cancelled, endpoint_of, limiter_for
 from pytest_pau.llm.litellm_setup import get_litellm
 from pytest_pau.llm.reasoning import (
     DEFAULT_REASONING,
@@ -23,7 +25,7 @@ from pytest_pau.llm.reasoning import (
     starved_message,
 )
 from pytest_pau.llm.response import finish_reason_of, logprobs_of, reasoning_text_of, token_counts
-from pytest_pau.llm.retry import RetryPolicy, tenacity_kwargs
+from pytest_pau.llm.retry import RetryPolicy, status_of, tenacity_kwargs
 from pytest_pau.models import Completion, Usage
 from pytest_pau.prompting import PROMPTS_VERSION
 
@@ -45,6 +47,10 @@ class LLMClient:
         reasoning: How this client's calls treat hidden reasoning
             (:mod:`pytest_pau.llm.reasoning`): a budget on top of each visible cap for a
             model that reasons, and ``reasoning_effort``.
+        cancel: The run's cancel event (Ctrl-C): requests stop starting once it is set.
+
+    Requests to one endpoint share its :class:`~pytest_pau.llm.limits.AdaptiveLimiter`
+    (``--pau-max-connections``) whatever client sends them.
     """
 
     def __init__(
@@ -58,6 +64,7 @@ class LLMClient:
         retry: RetryPolicy | None = None,
         timeout_s: float | None = None,
         reasoning: ReasoningSpec = DEFAULT_REASONING,
+        cancel: threading.Event | None = None,
     ) -> None:
         from pytest_pau.llm.local.provider import PROVIDER, is_local
 
@@ -83,14 +90,19 @@ class LLMClient:
         self._local_checked = False
         self._unpriced = False
         self.reasoning = reasoning
+        self.cancel = cancel
+        """Set when the run is cancelled: no new request starts, retry waits end at once."""
+        self.endpoint = endpoint_of(self.litellm_model, None if self.local else api_base)
         self._reasons: bool | None = None if reasoning.mode == "auto" else reasoning.mode == "on"
 
     def __repr__(self) -> str:
         return f"LLMClient({self.model!r}, api_base={self.api_base!r})"
 
     def _record(self, completion: Completion) -> Completion:
+        used = completion.usage()
         with self._usage_lock:
-            self.usage.add(completion.usage())
+            self.usage.add(used)
+        charge(used)  # the current episode's scope, if any (llm/accounting.py)
         return completion
 
     def complete(
@@ -258,7 +270,7 @@ class LLMClient:
         if api_key:
             kwargs["api_key"] = api_key
 
-        retrying = tenacity.Retrying(**tenacity_kwargs(self.retry))
+        retrying = tenacity.Retrying(**tenacity_kwargs(self.retry), sleep=self._sleep)
         started = time.monotonic()
         # litellm's own switch for calls whose caller does the logging and billing: the
         # cost still lands in _hidden_params, only the background success log is skipped.
@@ -268,13 +280,41 @@ class LLMClient:
             else None
         )
         try:
-            return retrying(litellm.completion, **kwargs)
+            return retrying(self._send, litellm.completion, kwargs)
+        except Cancelled:
+            raise
         except Exception as exc:
             attempts = retrying.statistics.get("attempt_number", 1)
             raise self._final_error(exc, attempts, time.monotonic() - started) from exc
         finally:
             if quiet is not None:
                 litellm_setup.internal_call.reset(quiet)
+
+    def _send(self, completion: Any, kwargs: dict[str, Any]) -> Any:
+        """One attempt, holding a slot of the endpoint's limiter (a 429 shrinks it)."""
+        if self.cancel is not None and self.cancel.is_set():
+            raise Cancelled(f"the run was cancelled before a request to {self.model!r}")
+        limiter = None if self.local else limiter_for(self.endpoint)
+        if limiter is None:
+            return completion(**kwargs)
+        limiter.acquire(self.cancel)
+        rate_limited = False
+        try:
+            return completion(**kwargs)
+        except Exception as exc:
+            rate_limited = status_of(exc) == 429 or type(exc).__name__ == "RateLimitError"
+            if rate_limited:
+                charge(Usage(rate_limited=1))  # the item's count of rate limits
+            raise
+        finally:
+            limiter.release(rate_limited=rate_limited)
+
+    def _sleep(self, seconds: float) -> None:
+        """tenacity's wait between attempts, cut short by the run's cancel event."""
+        if self.cancel is None:
+            time.sleep(seconds)
+        elif self.cancel.wait(seconds):
+            raise Cancelled(f"the run was cancelled while {self.model!r} waited to retry")
 
     def _final_error(self, exc: BaseException, attempts: int, elapsed: float) -> Exception:
         return final_error(
@@ -342,6 +382,7 @@ def make_client(
     no_cache: bool = False,
     budget: Budget | None = None,
     reasoning: ReasoningSpec = DEFAULT_REASONING,
+    cancel: threading.Event | None = None,
 ) -> LLMClient:
     """A client with the run's cache and budget (what fixtures and ``pau train`` call).
 
@@ -350,6 +391,7 @@ def make_client(
             ``user_cache_dir()/llm``.
         no_cache: ``--pau-no-cache``: neither read nor write the cache.
         reasoning: The role's reasoning settings (``--pau-reasoning*``).
+        cancel: The run's cancel event.
     """
     cache = None
     if not no_cache:
@@ -359,7 +401,13 @@ def make_client(
             cache_dir = user_cache_dir() / "llm"
         cache = _shared_cache(Path(cache_dir))
     return LLMClient(
-        model, api_base=api_base, api_key=api_key, cache=cache, budget=budget, reasoning=reasoning
+        model,
+        api_base=api_base,
+        api_key=api_key,
+        cache=cache,
+        budget=budget,
+        reasoning=reasoning,
+        cancel=cancel,
     )
 
 

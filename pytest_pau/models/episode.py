@@ -24,6 +24,8 @@ class Usage(BaseModel):
     """Answers the cache gave, at no cost."""
     cache_hits_other_version: int = 0
     """Of those, answers stored by another plugin or prompts version than the run's."""
+    rate_limited: int = 0
+    """Attempts the provider refused with a rate limit (HTTP 429) before answering."""
 
     @property
     def requests(self) -> int:
@@ -39,6 +41,7 @@ class Usage(BaseModel):
         self.calls += other.calls
         self.cache_hits += other.cache_hits
         self.cache_hits_other_version += other.cache_hits_other_version
+        self.rate_limited += other.rate_limited
 
 
 class Completion(BaseModel):

@@ -155,6 +155,12 @@ class InstanceResult(BaseModel):
     """Answers of this item that came from the model cache (no cost)."""
     cache_hits_other_version: int = 0
     """Of those, answers stored by another pytest-pau or prompts version."""
+    rate_limited: int = 0
+    """Requests of this item a provider refused with a rate limit (HTTP 429), then retried."""
+    connection_caps: dict[str, float] = Field(default_factory=dict)
+    """``--pau-max-connections``: each endpoint's adaptive cap when this item ended."""
+    ended_at: float | None = None
+    """When the item's evaluation ended (seconds since the epoch)."""
     model_calls: int = 0
     duration_s: float = 0.0
     error: str | None = None

@@ -152,6 +152,12 @@ class Summary(BaseModel):
     n_queries_mean: float | None = None
     tokens: TokenCounts = Field(default_factory=TokenCounts)
     cost_usd: float = 0.0
+    max_cost_usd: float | None = None
+    """``--pau-max-cost-usd``, when set: calls already in flight when it is reached finish."""
+    rate_limited: int = 0
+    """Requests a provider refused with a rate limit (HTTP 429) and that were retried."""
+    connection_caps: dict[str, float] = Field(default_factory=dict)
+    """Each endpoint's adaptive ``--pau-max-connections`` cap when the last item ended."""
     model_calls: int = 0
     cache_hits: int = 0
     item_time_s: float = 0.0

@@ -227,6 +227,20 @@ def render(
         f"cache hits {hits:,}{hit_share}"
     )
     writer.line(f"wall {_num(summary.wall_s, '.1f')} s  (item time {summary.item_time_s:.1f} s)")
+    if summary.max_cost_usd is not None and summary.cost_usd > summary.max_cost_usd:
+        writer.line(
+            f"budget: spent ${summary.cost_usd:.4f} of ${summary.max_cost_usd:g}; the calls "
+            "already in flight when it was reached went on (--pau-max-cost-usd)",
+            yellow=True,
+        )
+    if summary.rate_limited:
+        caps = ", ".join(f"{e} {c:.0f}" for e, c in sorted(summary.connection_caps.items()))
+        writer.line(
+            f"rate limited {summary.rate_limited} time{'s' if summary.rate_limited != 1 else ''} "
+            f"(HTTP 429, retried); connection cap at the end: {caps or 'n/a'} "
+            "(--pau-max-connections)",
+            yellow=True,
+        )
     for note in notes:
         writer.line(f"note: {note}", yellow=True)
     for extra in extra_lines:

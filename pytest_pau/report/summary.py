@@ -71,6 +71,12 @@ def _ci(values: Sequence[float | None], resamples: int) -> list[float] | None:
     return None if ci is None else [ci[0], ci[1]]
 
 
+def _last_caps(results: Sequence[InstanceResult]) -> dict[str, float]:
+    """The endpoints' adaptive caps when the last item (by end time) ended."""
+    timed = [r for r in results if r.ended_at is not None and r.connection_caps]
+    return dict(max(timed, key=lambda r: r.ended_at or 0.0).connection_caps) if timed else {}
+
+
 def _group(results: Sequence[InstanceResult]) -> GroupStats:
     scored = [r for r in results if r.scored]
     passed = sum(r.passed for r in scored)
@@ -101,6 +107,7 @@ def build_summary(
     wall_s: float | None = None,
     selected: int | None = None,
     resamples: int = 10_000,
+    max_cost_usd: float | None = None,
 ) -> Summary:
     """Aggregate item results into the :class:`~pytest_pau.models.Summary`.
 
@@ -112,6 +119,7 @@ def build_summary(
             the run was interrupted, or when some selected items produced no result, e.g.
             skipped by a ``skip`` mark or errored in another fixture before evaluation).
         resamples: Bootstrap resamples for the 95% intervals; 0 computes none.
+        max_cost_usd: The run's budget, to say how far the spend went past it.
     """
     results = list(results)
     statuses = Counter(r.status for r in results)
@@ -180,6 +188,9 @@ def build_summary(
             reasoning=sum(r.tokens.get("reasoning", 0) for r in results),
         ),
         cost_usd=sum(r.cost_usd for r in results),
+        max_cost_usd=max_cost_usd,
+        rate_limited=sum(r.rate_limited for r in results),
+        connection_caps=_last_caps(results),
         model_calls=sum(r.model_calls for r in results),
         cache_hits=sum(r.cache_hits for r in results),
         item_time_s=sum(r.duration_s for r in results),

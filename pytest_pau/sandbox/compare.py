@@ -30,4 +30,4 @@ def outputs_equal(expected: Example, got: CallResult) -> bool:
         have = parse_literal(got.value)
     except LiteralError:
         return expected.output.strip() == got.value.strip()
-    return literal_equal(want, have)
+    return bool(literal_equal(want, have))

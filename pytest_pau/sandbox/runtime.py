@@ -111,7 +111,7 @@ class Runtime:
             record.seconds, record.nanoseconds = seconds, nanoseconds  # type: ignore[attr-defined]
             return record
 
-        self.linker.allow_shadowing = True  # type: ignore[assignment]
+        self.linker.allow_shadowing = True
         root = self.linker.root()
         try:
             root.add_func("taint", self._taint)
@@ -140,7 +140,7 @@ class Runtime:
                     rand.close()
         finally:
             root.close()
-        self.linker.allow_shadowing = False  # type: ignore[assignment]
+        self.linker.allow_shadowing = False
 
     def fixed_type(self, name: str, func: Any, store: Any) -> Callable[[Any], _FixedType]:
         """A stand-in for ``func.type``: the export's type, read from the component once."""

@@ -133,7 +133,7 @@ class Sandbox:
         return self.call_literal(repr(tuple(args)))
 
     @staticmethod
-    def _check_input(text: str) -> CallResult | None:
+    def _check_input(text: object) -> CallResult | None:
         if not isinstance(text, str):
             return CallResult(
                 ok=False,

@@ -52,7 +52,8 @@ class WasmBackend:
         # call reports it without paying for another instance and compile.
         self._load_error: dict[str, Any] | None = None
 
-    def _start(self, seed: int, max_output: int) -> None:
+    def _start(self, seed: int, max_output: int) -> dict[str, Any] | None:
+        """Start an instance and load the code; returns the load error, if loading failed."""
         from wasmtime import Store, WasiConfig, WasmtimeError
 
         runtime = self._runtime = get_runtime()
@@ -74,7 +75,7 @@ class WasmBackend:
                 )
             # wasmtime-py reads the function's type anew on every call (~10 us of ctypes);
             # it is the same for every instance of the component, so read it once.
-            call.type = runtime.fixed_type("call", call, store)
+            call.type = runtime.fixed_type("call", call, store)  # type: ignore[method-assign,assignment]
         except WasmtimeError as exc:
             store.close()
             raise SandboxError(f"could not start a sandbox instance: {_first_line(exc)}") from exc
@@ -92,7 +93,7 @@ class WasmBackend:
             out["fuel"] = self.fuel - store.get_fuel()
             store.close()
             self._load_error = out
-            return
+            return out
         finally:
             calling.backend = None
         verdict = _parse_answer(answer)
@@ -103,6 +104,7 @@ class WasmBackend:
         self._risky = f"risky code ({risky})" if risky else None
         self._store, self._call = store, call
         self._per_instance = (seed, max_output)
+        return None
 
     def _discard(self) -> None:
         if self._store is not None:
@@ -121,9 +123,9 @@ class WasmBackend:
             if self._store is not None and self._per_instance != (seed, max_output):
                 self._discard()  # they are fixed when an instance loads the code
             if self._store is None:
-                self._start(seed, max_output)
-                if self._load_error is not None:
-                    return dict(self._load_error)
+                failed = self._start(seed, max_output)
+                if failed is not None:
+                    return dict(failed)
             store, call = self._store, self._call
             assert self._runtime is not None
             store.set_fuel(self.fuel)
@@ -144,14 +146,17 @@ class WasmBackend:
             finally:
                 calling.backend = None
             used = self.fuel - store.get_fuel()
-            out = _parse_answer(raw, RESULT_FIELDS)
-            if out is None:
-                out = {
+            parsed = _parse_answer(raw, RESULT_FIELDS)
+            out = (
+                parsed
+                if parsed is not None
+                else {
                     "ok": False,
                     "error_type": "SandboxError",
                     "message": "the guest's answer could not be read; its interpreter was replaced",
                     "dirty": "unreadable answer",
                 }
+            )
             # The host's own latches first: the guest's answer is the method's last word.
             guest_says = out.pop("dirty", None)
             dirty = self.tainted or self._risky or guest_says
@@ -222,7 +227,7 @@ RESULT_FIELDS: dict[str, tuple[type, ...]] = {
 
 
 # The C scanner behind json.loads, without its per-call Python wrapping (~2 us).
-_scan = json.JSONDecoder().scan_once
+_scan = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 
 
 def _parse_answer(

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from pytest_pau.agent import PSEUDO_MODELS, Agent, make_agent
 from pytest_pau.errors import BudgetExceeded, ConfigError, PauError
+from pytest_pau.llm.accounting import usage_scope
 from pytest_pau.llm.caps import DEFAULT_CAPS, TokenCaps
+from pytest_pau.llm.limits import all_stats
+from pytest_pau.llm.reasoning import ReasoningSpec
 from pytest_pau.models import (
     CallResult,
     Example,
@@ -52,6 +56,10 @@ class Evaluator:
             ``pytest_pau_make_agent`` hook).
         classify_hook: Consulted first for failed items (``pytest_pau_classify_failure``).
         client_factory: Builds model clients; tests and benchmarks inject fakes here.
+        cancel: The run's cancel event (Ctrl-C): the clients start no request once set.
+
+    Thread-safe: many episodes may be evaluated at once (``--pau-concurrency``); the clients,
+    the agent, the judge and the coder are built once and shared.
     """
 
     def __init__(
@@ -63,6 +71,7 @@ class Evaluator:
         agent: Agent | None = None,
         classify_hook: ClassifyHook | None = None,
         client_factory: ClientFactory | None = None,
+        cancel: threading.Event | None = None,
     ) -> None:
         if settings.model is None:
             raise ConfigError("Evaluator: settings.model is None; name the model under test")
@@ -75,6 +84,13 @@ class Evaluator:
         self._judge: Judge | None = None
         self._coder: Coder | None = None
         self._budget = budget
+        self.cancel = cancel
+        self._lock = threading.RLock()  # lazily built parts, from many episode threads
+
+    @property
+    def budget(self) -> Budget | None:
+        """The run's budget (shared by every client), once a client has been made."""
+        return self._budget
 
     # -- lazily built parts ------------------------------------------------------------
     def client(
@@ -84,11 +100,19 @@ class Evaluator:
 
         Roles with the same model and the same reasoning settings share one client.
         """
-        from pytest_pau.llm.reasoning import ReasoningSpec
-
         mode, budget, effort = self.settings.reasoning_for(role)
         reasoning = ReasoningSpec(mode=mode, budget=budget, effort=effort)
         key = (model, api_base, reasoning)
+        with self._lock:
+            return self._client(key, model, api_base, reasoning)
+
+    def _client(
+        self,
+        key: tuple[str, str | None, object],
+        model: str,
+        api_base: str | None,
+        reasoning: ReasoningSpec,
+    ) -> SupportsComplete:
         if key not in self._clients:
             if self._factory is not None:
                 self._clients[key] = self._factory(model, api_base)
@@ -105,25 +129,27 @@ class Evaluator:
                     no_cache=s.no_cache,
                     budget=self._budget,
                     reasoning=reasoning,
+                    cancel=self.cancel,
                 )
         return self._clients[key]
 
     @property
     def agent(self) -> Agent:
         """The agent under test."""
-        if self._agent is None:
-            s = self.settings
-            model = s.model or ""
-            client = None if model in PSEUDO_MODELS else self.client(model, s.api_base)
-            self._agent = make_agent(
-                model,
-                client=client,
-                mode=s.mode,
-                max_iterations=s.max_iterations,
-                seed=s.seed,
-                caps=self.caps,
-            )
-        return self._agent
+        with self._lock:
+            if self._agent is None:
+                s = self.settings
+                model = s.model or ""
+                client = None if model in PSEUDO_MODELS else self.client(model, s.api_base)
+                self._agent = make_agent(
+                    model,
+                    client=client,
+                    mode=s.mode,
+                    max_iterations=s.max_iterations,
+                    seed=s.seed,
+                    caps=self.caps,
+                )
+            return self._agent
 
     @agent.setter
     def agent(self, agent: Agent) -> None:
@@ -133,6 +159,10 @@ class Evaluator:
     @property
     def judge(self) -> Judge:
         """The judge."""
+        with self._lock:
+            return self._make_judge()
+
+    def _make_judge(self) -> Judge:
         if self._judge is None:
             s = self.settings
             self._judge = Judge(
@@ -147,6 +177,10 @@ class Evaluator:
     @property
     def coder(self) -> Coder:
         """The coder."""
+        with self._lock:
+            return self._make_coder()
+
+    def _make_coder(self) -> Coder:
         if self._coder is None:
             s = self.settings
             self._coder = Coder(
@@ -182,18 +216,20 @@ class Evaluator:
             tags=list(instance.tags),
             gold=instance.description,
         )
-        usage = Usage()
-        try:
-            self._run(instance, result, usage, progress or (lambda _phase: None))
-        except BudgetExceeded as exc:
-            result.skipped = f"budget --pau-max-cost-usd spent: {exc}"
-        except ConfigError:
-            raise
-        except PauError as exc:
-            result.passed = False
-            result.overconfident = False
-            result.failure_mode = FailureMode.INFRASTRUCTURE
-            result.error = f"{type(exc).__name__}: {exc}"
+        # Every answer of this episode's clients lands in this scope (llm/accounting.py),
+        # those of an episode that ends in an error too.
+        with usage_scope() as usage:
+            try:
+                self._run(instance, result, usage, progress or (lambda _phase: None))
+            except BudgetExceeded as exc:
+                result.skipped = f"budget --pau-max-cost-usd spent: {exc}"
+            except ConfigError:
+                raise
+            except PauError as exc:
+                result.passed = False
+                result.overconfident = False
+                result.failure_mode = FailureMode.INFRASTRUCTURE
+                result.error = f"{type(exc).__name__}: {exc}"
         result.tokens = {
             "prompt": usage.prompt_tokens,
             "completion": usage.completion_tokens,
@@ -203,7 +239,10 @@ class Evaluator:
         result.cache_hits = usage.cache_hits
         result.cache_hits_other_version = usage.cache_hits_other_version
         result.model_calls = usage.calls
+        result.rate_limited = usage.rate_limited
+        result.connection_caps = {s.endpoint: s.limit for s in all_stats()}
         result.duration_s = time.perf_counter() - start
+        result.ended_at = time.time()
         return result
 
     def _run(
@@ -217,26 +256,19 @@ class Evaluator:
 
         s = self.settings
         progress("explore")
-        # The agent's client counts every call; if the episode ends in an exception
-        # (budget spent, provider outage) the calls it already made still cost money.
-        client_usage = getattr(getattr(self.agent, "client", None), "usage", None)
-        before = client_usage.model_copy() if isinstance(client_usage, Usage) else None
-        try:
-            with Sandbox(instance.code, backend=s.sandbox) as box:
-                traj = self.agent.run(instance, box)
-        except PauError:
-            if before is not None:
-                usage.add(_minus(client_usage, before))  # type: ignore[arg-type]
-            raise
-        usage.add(traj.usage)
+        seen = usage.calls
+        with Sandbox(instance.code, backend=s.sandbox) as box:
+            traj = self.agent.run(instance, box)
+        _account(usage, seen, traj.usage)
         result.prediction = traj.prediction
         result.trajectory = list(traj.steps)
         result.concluded = traj.concluded
         result.n_queries = traj.n_queries
 
         progress("judge")
+        seen = usage.calls
         judged = self.judge.score(instance, traj.prediction)
-        usage.add(judged.usage)
+        _account(usage, seen, judged.usage)
         result.judge_score = judged.score
         result.judge_explanation = judged.explanation
         result.judge_ratings = list(judged.ratings)
@@ -249,8 +281,9 @@ class Evaluator:
             *instance.train_examples,
             *traj.observed(),
         ]
+        seen = usage.calls
         code, used = self.coder.write(instance, traj.prediction, observed)
-        usage.add(used)
+        _account(usage, seen, used)
         # One live sandbox for the coder's code serves code match and, for a failed
         # item, the self-contradiction check.
         with CodeRunner(code, backend=s.sandbox) as runner:
@@ -261,10 +294,11 @@ class Evaluator:
             if matched.error:
                 result.failure_detail = f"code match 0: {matched.error}"
             if s.gold_control:
+                seen = usage.calls
                 gold = self.coder.code_match(
                     instance, instance.description, observed, backend=s.sandbox
                 )
-                usage.add(gold.usage)
+                _account(usage, seen, gold.usage)
                 result.gold_code_match = gold.score
 
             if judged.score is None:
@@ -282,7 +316,9 @@ class Evaluator:
                 return
             result.overconfident = traj.concluded
             progress("classify")
-            mode, detail = self._classify(instance, traj, result, usage, runner)
+            seen = usage.calls
+            mode, detail, used = self._classify(instance, traj, result, runner)
+            _account(usage, seen, used)
         result.failure_mode = FailureMode(mode)
         result.failure_detail = "; ".join(x for x in (detail, result.failure_detail) if x)
 
@@ -291,9 +327,8 @@ class Evaluator:
         instance: Instance,
         traj: Trajectory,
         result: InstanceResult,
-        usage: Usage,
         runner: CodeRunner,
-    ) -> tuple[str, str]:
+    ) -> tuple[str, str, Usage]:
         if self.classify_hook is not None:
             label = self.classify_hook(instance=instance, trajectory=traj, result=result)
             if label is not None:
@@ -303,17 +338,15 @@ class Evaluator:
                         f"pytest_pau_classify_failure returned {label!r} for {instance.id}; "
                         f"expected one of {allowed} or None"
                     )
-                return label, "from the pytest_pau_classify_failure hook"
+                return label, "from the pytest_pau_classify_failure hook", Usage()
         check = self_contradiction(result.code, traj, runner=runner)
         if check.fired:
-            return FailureMode.SELF_CONTRADICTION, check.detail()
+            return FailureMode.SELF_CONTRADICTION, check.detail(), Usage()
         if mostly_format_failures(traj):
             acts = [s for s in traj.steps if s.kind == "act"]
             bad = sum(1 for s in acts if s.format_error is not None and not s.truncated)
-            return (
-                FailureMode.FORMAT_FOLLOWING,
-                f"{bad} of {len(acts)} act replies had no readable input",
-            )
+            detail = f"{bad} of {len(acts)} act replies had no readable input"
+            return FailureMode.FORMAT_FOLLOWING, detail, Usage()
         s = self.settings
         label, parsed, used = classify_failure(
             self.client(s.judge_model, s.judge_api_base, "judge"),
@@ -323,20 +356,17 @@ class Evaluator:
             seed=s.seed,
             max_tokens=self.caps.classify,
         )
-        usage.add(used)
         if parsed:
-            return label, "classifier"
-        return label, f"classifier answer unparseable: defaulted to {label}"
+            return label, "classifier", used
+        return label, f"classifier answer unparseable: defaulted to {label}", used
 
 
-def _minus(after: Usage, before: Usage) -> Usage:
-    """What a client spent between two snapshots of its usage."""
-    return Usage(
-        prompt_tokens=after.prompt_tokens - before.prompt_tokens,
-        completion_tokens=after.completion_tokens - before.completion_tokens,
-        reasoning_tokens=after.reasoning_tokens - before.reasoning_tokens,
-        cost_usd=after.cost_usd - before.cost_usd,
-        calls=after.calls - before.calls,
-        cache_hits=after.cache_hits - before.cache_hits,
-        cache_hits_other_version=after.cache_hits_other_version - before.cache_hits_other_version,
-    )
+def _account(usage: Usage, seen: int, reported: Usage) -> None:
+    """Count a phase's ``reported`` usage when its calls did not reach the scope.
+
+    Our clients add every answer to the episode's scope (``usage``); a model reached by
+    other means (an agent from a hook, the training policy, a test's fake client) only
+    says what it used in its result.
+    """
+    if usage.calls == seen and reported.calls:
+        usage.add(reported)

@@ -42,7 +42,7 @@ def select_instances(spec: TrainSpec) -> list[Instance]:
     """The dataset after ``--select`` and ``--limit``, in dataset order."""
     from pytest_pau import load_dataset
 
-    instances = load_dataset(spec.dataset, spec.split)
+    instances: list[Instance] = list(load_dataset(spec.dataset, spec.split))
     if spec.select:
         needle = spec.select.lower()
         instances = [

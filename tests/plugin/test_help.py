@@ -10,7 +10,8 @@ OPTIONS = [
     "model", "api-base", "judge-model", "judge-api-base", "coder-model", "coder-api-base",
     "judge-samples", "judge-logprobs", "gold-control", "reasoning", "reasoning-budget",
     "reasoning-effort", "max-cost-usd", "dataset", "split", "dataset-outputs", "limit", "mode",
-    "max-iterations", "seed", "sandbox", "cache-dir", "no-cache", "judge-threshold",
+    "max-iterations", "seed", "sandbox", "cache-dir", "no-cache", "concurrency",
+    "max-connections", "judge-threshold",
     "match-threshold", "min-mean-judge", "min-pass-rate", "min-mean-match", "gate-on-ci",
     "report", "html", "plots",
 ]  # fmt: skip

@@ -282,7 +282,9 @@ def test_interrupted_run_still_writes_what_finished(pau_pytester, run_pau) -> No
         """
     )
     # no_reraise_ctrlc: the interrupt ends the inner run only, not this test session.
-    result = run_pau("--pau-report=r.json", no_reraise_ctrlc=True)
+    # One episode at a time, so what has finished at the interrupt is known (with many in
+    # flight, tests/plugin/test_concurrency.py checks what is kept).
+    result = run_pau("--pau-report=r.json", "--pau-concurrency=1", no_reraise_ctrlc=True)
     assert result.ret == pytest.ExitCode.INTERRUPTED
     report = read_report(pau_pytester.path / "r.json")
     assert report.run.interrupted
@@ -374,7 +376,7 @@ def test_items_skipped_by_a_mark_are_not_an_interrupted_run(pau_pytester, run_pa
 
 
 def test_exitfirst_counts_as_a_run_that_stopped_early(pau_pytester, run_pau) -> None:
-    result = run_pau("-x", "--pau-report=r.json")
+    result = run_pau("-x", "--pau-report=r.json", "--pau-concurrency=1")
     result.assert_outcomes(passed=3, failed=1)
     report = read_report(pau_pytester.path / "r.json")
     assert report.run.interrupted

@@ -33,7 +33,7 @@ def test_call_json_and_errors(method_file: Path, capsys: pytest.CaptureFixture[s
 
 
 def test_call_process_backend(method_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["call", str(method_file), "('x',)", "--backend", "process"]) == 0
+    assert main(["call", str(method_file), "('x',)", "--sandbox", "process"]) == 0
     assert "value:  'X'" in capsys.readouterr().out
 
 

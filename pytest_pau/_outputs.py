@@ -1,0 +1,166 @@
+"""What a run leaves behind: the summary, the report files and the notes (controller only)."""
+
+from __future__ import annotations
+
+import platform
+import sys
+import time
+import warnings
+from typing import TYPE_CHECKING
+
+import pytest
+
+from pytest_pau._session import now_utc
+from pytest_pau._version import __version__
+from pytest_pau.errors import PauError
+from pytest_pau.models import Report, RunInfo
+
+if TYPE_CHECKING:
+    from pytest_pau._session import PauSession
+
+
+def run_info(state: PauSession, interrupted: bool) -> RunInfo:
+    """The report's ``run`` block: what produced the run."""
+    s = state.settings
+    from pytest_pau.prompting import PROMPTS_VERSION
+
+    return RunInfo(
+        plugin_version=__version__,
+        model=s.model or "",
+        judge_model=s.judge_model,
+        coder_model=s.coder_model,
+        dataset=s.dataset,
+        split=s.split,
+        mode=s.mode,
+        seed=s.seed,
+        max_iterations=s.max_iterations,
+        prompts_version=PROMPTS_VERSION,
+        dataset_outputs=state.dataset_info.outputs if state.dataset_info else None,
+        dataset_outputs_by=state.dataset_info.outputs_by if state.dataset_info else None,
+        thresholds=s.thresholds(),
+        started=state.started,
+        finished=now_utc(),
+        python=sys.version.split()[0],
+        host=platform.node(),
+        interrupted=interrupted,
+    )
+
+
+def notes(state: PauSession) -> list[str]:
+    """The summary's notes: fidelity, missing results, cache and endpoint warnings."""
+    out = []
+    for role, model, option in state.settings.low_fidelity_roles():
+        out.append(
+            f"the {role} is the embedded {model!r} model, so these scores are low fidelity; "
+            f"set a stronger one with {option}=MODEL (e.g. {option}=gpt-5-mini)"
+        )
+    counts = state.summary.counts if state.summary else None
+    if counts and counts.selected > counts.items:
+        missing = counts.selected - counts.items
+        if state.interrupted:
+            out.append("the run stopped early: re-run it; finished items come from the model cache")
+        else:
+            out.append(
+                f"{missing} selected item{'s' if missing != 1 else ''} produced no PAU "
+                "result (skipped or errored before evaluation: see the test outcomes above)"
+            )
+    if state.ahead:
+        out.append(
+            f"{state.ahead} item{'s' if state.ahead != 1 else ''} finished ahead of pytest "
+            "before it stopped: in the summary and the report, without a test outcome"
+        )
+    if state.report_error is not None:
+        out.append(state.report_error)
+    if state.cache_warning is not None:
+        out.append(state.cache_warning)
+    out.extend(state.endpoint_notes)
+    other = sum(r.cache_hits_other_version for r in state.results.values())
+    if other:
+        out.append(
+            f"{other} cached answer{'s' if other != 1 else ''} came from another pytest-pau "
+            "or prompts version than this run's (correct: answers are keyed by their "
+            "content); --pau-no-cache asks the models again"
+        )
+    return out
+
+
+def _stopped_early(state: PauSession, interrupted: bool) -> bool:
+    """Ctrl-C (``interrupted``), or pytest was told to stop (``-x``, ``--maxfail``...)."""
+    if interrupted:
+        return True
+    session = state.config.pluginmanager.get_plugin("session")
+    return bool(
+        session is not None
+        and (getattr(session, "shouldstop", False) or getattr(session, "shouldfail", False))
+    )
+
+
+def finish(state: PauSession, exitstatus: int, interrupted: bool) -> None:
+    """Summary, gates, report files. Called once, on the controller."""
+    # Imported here: numpy is not worth loading in runs that never get this far.
+    from pytest_pau.report.summary import Gates, build_summary
+
+    s = state.settings
+    results = state.ordered_results()
+    gates = Gates(s.min_mean_judge, s.min_pass_rate, s.min_mean_match, on_ci=s.gate_on_ci)
+    state.summary = build_summary(
+        results,
+        gates=gates,
+        wall_s=time.perf_counter() - state.t0,
+        selected=max(state.selected, len(results)),
+        max_cost_usd=s.max_cost_usd,
+    )
+    state.interrupted = _stopped_early(state, interrupted)
+    state.run_info = run_info(state, state.interrupted)
+    report = Report(run=state.run_info, instances=results, summary=state.summary)
+    if s.report is not None:
+        from pytest_pau.report.json_report import write_report
+
+        try:
+            state.report_written = write_report(state.resolve(s.report), report)
+        except OSError as exc:
+            # Keep going: the summary, the gates and the other outputs still matter.
+            state.report_error = (
+                f"--pau-report={str(s.report)!r}: could not write the JSON report ({exc})"
+            )
+            warn(state.report_error)
+            _fail_session(state)
+    _write_extras(state, report)
+
+
+def _fail_session(state: PauSession) -> None:
+    """Make the exit status non-zero (a requested output is missing), unless it already is."""
+    session = state.config.pluginmanager.get_plugin("session")
+    if session is not None and session.exitstatus == pytest.ExitCode.OK:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def _write_extras(state: PauSession, report: Report) -> None:
+    s = state.settings
+    if s.html is not None:
+        try:
+            from pytest_pau.report.html import write_html
+
+            state.outputs.append(f"HTML report: {write_html(report, state.resolve(s.html))}")
+        except (ImportError, PauError, OSError) as exc:
+            warnings.warn(f"--pau-html: could not write {str(s.html)!r}: {exc}", stacklevel=1)
+    if s.plots is not None:
+        try:
+            from pytest_pau.report.plots import write_plots
+
+            paths = write_plots([report], state.resolve(s.plots))
+            state.outputs.append(f"plots: {len(paths)} PNG files in {state.resolve(s.plots)}")
+        except (ImportError, PauError, OSError) as exc:
+            warnings.warn(
+                f"--pau-plots: could not write plots to {str(s.plots)!r}: {exc}; "
+                "install the plots extra: pip install 'pytest-pau[plots]'",
+                stacklevel=1,
+            )
+
+
+def warn(message: str, category: type[Warning] = UserWarning) -> None:
+    """A warning in pytest's summary; never an exception (``-W error``) at session end."""
+    try:
+        warnings.warn(message, category, stacklevel=2)
+    except Warning:
+        print(f"warning: {message}", file=sys.stderr)

@@ -1,0 +1,83 @@
+"""pytest-xdist glue: hand each worker enough items to keep its episodes in flight.
+
+xdist's default ``load`` scheduling keeps only two items queued on a worker once items take
+longer than 0.1 s (``LoadScheduling.check_schedule``), so a worker could never have more
+than two episodes in flight, whatever ``--pau-concurrency`` says. :class:`PauScheduling`
+keeps every worker's queue ``depth`` items deep instead (twice its concurrency), still
+dealing the items out as workers finish them, so the load stays balanced.
+
+On a worker, :func:`worker_queue` reads the items xdist has sent it and not yet run: the
+episode pool starts their episodes ahead of pytest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+
+def make_scheduler(config: pytest.Config, log: Any, depth: int) -> Any:
+    """A :class:`PauScheduling` (built here: xdist is imported only under ``-n``)."""
+    from xdist.scheduler.load import LoadScheduling
+
+    class PauScheduling(LoadScheduling):  # type: ignore[misc]
+        """``load`` scheduling with ``depth`` items queued on every worker."""
+
+        def __init__(self, config: pytest.Config, log: Any = None) -> None:
+            super().__init__(config, log)
+            self.depth = depth
+
+        def schedule(self) -> None:
+            super().schedule()  # xdist's first distribution (and its collection checks)
+            if self.pending:
+                for node in self.nodes:
+                    self.check_schedule(node)
+
+        def check_schedule(self, node: Any, duration: float = 0) -> None:
+            if node.shutting_down:
+                return
+            if self.pending:
+                missing = self.depth - len(self.node2pending[node])
+                if missing > 0:
+                    self._send_tests(node, missing)
+            else:
+                node.shutdown()
+
+    return PauScheduling(config, log)
+
+
+def uses_load_scheduling(config: pytest.Config) -> bool:
+    """Whether the run distributes with ``load`` (``-n`` alone): then ours replaces it.
+
+    Any other ``--dist`` (``loadscope``, ``worksteal``...) is the user's choice and stays.
+    """
+    return bool(config.getoption("dist", None) == "load")
+
+
+def worker_queue(config: pytest.Config, session: pytest.Session) -> Callable[[], list[Any]] | None:
+    """On an xdist worker: a function listing the items it was sent and has not run yet.
+
+    Reads xdist's ``WorkerInteractor`` (the queue it fills from the controller's
+    ``runtests`` commands). None when that is not available (another xdist version): the
+    worker then runs one episode at a time, and the caller says so.
+    """
+    interactor = next(
+        (p for p in config.pluginmanager.get_plugins() if type(p).__name__ == "WorkerInteractor"),
+        None,
+    )
+    queue = getattr(interactor, "torun", None)
+    if queue is None or not hasattr(queue, "lock"):
+        return None
+
+    def pending() -> list[Any]:
+        with queue.lock() as waiting:
+            indices = [i for i in waiting if isinstance(i, int)]
+        upcoming = getattr(interactor, "nextitem_index", None)
+        if isinstance(upcoming, int):
+            indices.insert(0, upcoming)
+        items = session.items
+        return [items[i] for i in indices if 0 <= i < len(items)]
+
+    return pending
