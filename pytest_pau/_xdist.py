@@ -31,9 +31,15 @@ def make_scheduler(config: pytest.Config, log: Any, depth: int) -> Any:
 
         def schedule(self) -> None:
             super().schedule()  # xdist's first distribution (and its collection checks)
-            if self.pending:
-                for node in self.nodes:
-                    self.check_schedule(node)
+            # Then deal the rest out one item at a time, round robin, until every worker
+            # holds ``depth``: an even share each, whatever order the workers came up in.
+            while self.pending:
+                hungry = [n for n in self.nodes if len(self.node2pending[n]) < self.depth]
+                if not hungry:
+                    break
+                for node in hungry:
+                    if self.pending:
+                        self._send_tests(node, 1)
 
         def check_schedule(self, node: Any, duration: float = 0) -> None:
             if node.shutting_down:

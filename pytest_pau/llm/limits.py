@@ -39,6 +39,8 @@ class LimiterStats:
     limit: float
     rate_limited: int
     most_in_flight: int
+    lowest: float
+    """The lowest the limit went."""
 
 
 class AdaptiveLimiter:
@@ -58,6 +60,7 @@ class AdaptiveLimiter:
         self.in_flight = 0
         self.rate_limited = 0
         self.most_in_flight = 0
+        self.lowest = float(cap)
         self._last_backoff = -math.inf
         self._cond = threading.Condition()
 
@@ -86,6 +89,7 @@ class AdaptiveLimiter:
                 now = time.monotonic()
                 if now - self._last_backoff >= BACKOFF_WINDOW_S:
                     self.limit = max(1.0, math.floor(self.limit / 2))
+                    self.lowest = min(self.lowest, self.limit)
                     self._last_backoff = now
             else:
                 self.limit = min(float(self.cap), self.limit + 1.0 / self.limit)
@@ -94,7 +98,12 @@ class AdaptiveLimiter:
     def stats(self) -> LimiterStats:
         with self._cond:
             return LimiterStats(
-                self.endpoint, self.cap, self.limit, self.rate_limited, self.most_in_flight
+                self.endpoint,
+                self.cap,
+                self.limit,
+                self.rate_limited,
+                self.most_in_flight,
+                self.lowest,
             )
 
 

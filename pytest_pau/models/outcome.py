@@ -159,6 +159,8 @@ class InstanceResult(BaseModel):
     """Requests of this item a provider refused with a rate limit (HTTP 429), then retried."""
     connection_caps: dict[str, float] = Field(default_factory=dict)
     """``--pau-max-connections``: each endpoint's adaptive cap when this item ended."""
+    connection_caps_lowest: dict[str, float] = Field(default_factory=dict)
+    """The lowest each endpoint's cap went (in this process) before this item ended."""
     ended_at: float | None = None
     """When the item's evaluation ended (seconds since the epoch)."""
     model_calls: int = 0

@@ -158,6 +158,8 @@ class Summary(BaseModel):
     """Requests a provider refused with a rate limit (HTTP 429) and that were retried."""
     connection_caps: dict[str, float] = Field(default_factory=dict)
     """Each endpoint's adaptive ``--pau-max-connections`` cap when the last item ended."""
+    connection_caps_lowest: dict[str, float] = Field(default_factory=dict)
+    """The lowest each endpoint's cap went during the run."""
     model_calls: int = 0
     cache_hits: int = 0
     item_time_s: float = 0.0

@@ -234,7 +234,11 @@ def render(
             yellow=True,
         )
     if summary.rate_limited:
-        caps = ", ".join(f"{e} {c:.0f}" for e, c in sorted(summary.connection_caps.items()))
+        low = summary.connection_caps_lowest
+        caps = ", ".join(
+            f"{e} {c:.0f}" + (f" (lowest {low[e]:.0f})" if e in low else "")
+            for e, c in sorted(summary.connection_caps.items())
+        )
         writer.line(
             f"rate limited {summary.rate_limited} time{'s' if summary.rate_limited != 1 else ''} "
             f"(HTTP 429, retried); connection cap at the end: {caps or 'n/a'} "

@@ -77,6 +77,14 @@ def _last_caps(results: Sequence[InstanceResult]) -> dict[str, float]:
     return dict(max(timed, key=lambda r: r.ended_at or 0.0).connection_caps) if timed else {}
 
 
+def _lowest_caps(results: Sequence[InstanceResult]) -> dict[str, float]:
+    lowest: dict[str, float] = {}
+    for r in results:
+        for endpoint, cap in r.connection_caps_lowest.items():
+            lowest[endpoint] = min(cap, lowest.get(endpoint, cap))
+    return lowest
+
+
 def _group(results: Sequence[InstanceResult]) -> GroupStats:
     scored = [r for r in results if r.scored]
     passed = sum(r.passed for r in scored)
@@ -191,6 +199,7 @@ def build_summary(
         max_cost_usd=max_cost_usd,
         rate_limited=sum(r.rate_limited for r in results),
         connection_caps=_last_caps(results),
+        connection_caps_lowest=_lowest_caps(results),
         model_calls=sum(r.model_calls for r in results),
         cache_hits=sum(r.cache_hits for r in results),
         item_time_s=sum(r.duration_s for r in results),

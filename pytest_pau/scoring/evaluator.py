@@ -240,7 +240,9 @@ class Evaluator:
         result.cache_hits_other_version = usage.cache_hits_other_version
         result.model_calls = usage.calls
         result.rate_limited = usage.rate_limited
-        result.connection_caps = {s.endpoint: s.limit for s in all_stats()}
+        limiters = all_stats()
+        result.connection_caps = {s.endpoint: s.limit for s in limiters}
+        result.connection_caps_lowest = {s.endpoint: s.lowest for s in limiters}
         result.duration_s = time.perf_counter() - start
         result.ended_at = time.time()
         return result

@@ -10,7 +10,7 @@ from pytest_pau.report.json_report import read_report
 from .toy import TOY_IDS
 
 # Fields that depend on timing or on what the cache already held, not on the model.
-VOLATILE = {"duration_s", "cache_hits", "ended_at", "connection_caps"}
+VOLATILE = {"duration_s", "cache_hits", "ended_at", "connection_caps", "connection_caps_lowest"}
 
 
 def outcome(result: InstanceResult) -> dict[str, object]:

@@ -1,0 +1,242 @@
+"""Many episodes at once (``--pau-concurrency``) against a scripted model that answers in 1 s.
+
+Every role is one scripted server over real HTTP through litellm. An item is five model
+calls (reason, act, reflect: it concludes at once; judge; coder), so a serial run of 16
+items takes 80 s of waiting; concurrent ones overlap it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_pau.report.json_report import read_report
+from pytest_pau.testing import MARKERS, ScriptedLLM
+
+from .conftest import USER_CACHE
+from .toy import SCORING_RULES
+
+LATENCY_S = 1.0
+CALLS_PER_ITEM = 5
+
+
+def write_dataset(folder: Path, n: int, name: str = "many.jsonl") -> Path:
+    """``n`` one-argument methods, ``add<k>``, each with inputs only it uses (so every
+    request can be traced back to its instance)."""
+    rows = []
+    for k in range(n):
+        code = f"def test_func(arg0):\n    return arg0 + {k}\n"
+        rows.append(
+            {
+                "id": f"add{k:02d}",
+                "header": "def test_func(arg0):",
+                "description": f"Returns the argument plus {k}.",
+                "test_func_validated": code,
+                "train_examples": json.dumps([[f"({1000 + k},)", repr(1000 + 2 * k)]]),
+                "test_examples": json.dumps([[f"({2000 + k},)", repr(2000 + 2 * k)]]),
+            }
+        )
+    path = folder / name
+    path.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    return path
+
+
+def owner(body: dict[str, Any]) -> int | None:
+    """Which instance a request belongs to: its starting input ``(100k,)`` or its gold text."""
+    text = "\n".join(str(m.get("content")) for m in body.get("messages", []))
+    found = re.search(r"\(10(\d\d),\)", text) or re.search(r"plus (\d+)\.", text)
+    return int(found.group(1)) if found else None
+
+
+RULES: list[tuple[str, Any]] = [
+    (MARKERS["reason"], "Try the starting input again."),
+    (MARKERS["act"], "INPUT: (7,)"),
+    (MARKERS["reflect"], "CONCLUDE: YES\nSUMMARY: Returns a number."),
+    *SCORING_RULES,
+]
+
+
+@pytest.fixture
+def slow_llm() -> Iterator[ScriptedLLM]:
+    with ScriptedLLM(RULES, delay_s=LATENCY_S) as llm:
+        yield llm
+
+
+def args(llm: ScriptedLLM, *extra: str) -> list[str]:
+    return [
+        f"--pau-model={llm.model}",
+        f"--pau-api-base={llm.api_base}",
+        f"--pau-judge-model={llm.model}",
+        f"--pau-judge-api-base={llm.api_base}",
+        f"--pau-coder-model={llm.model}",
+        f"--pau-coder-api-base={llm.api_base}",
+        "--pau-dataset=many.jsonl",
+        *extra,
+    ]
+
+
+@pytest.mark.slow
+def test_sixteen_items_overlap_and_finish_in_a_small_multiple_of_one(
+    pau_pytester: pytest.Pytester, slow_llm: ScriptedLLM
+) -> None:
+    write_dataset(pau_pytester.path, 16)
+    started = time.perf_counter()
+    result = pau_pytester.runpytest(*args(slow_llm, "--pau-concurrency=16", "--pau-report=r.json"))
+    wall = time.perf_counter() - started
+    result.assert_outcomes(failed=16)
+    one_item = CALLS_PER_ITEM * LATENCY_S
+    assert slow_llm.requests == 16 * CALLS_PER_ITEM
+    assert slow_llm.max_in_flight >= 12
+    assert wall < 3 * one_item + 5, f"16 items took {wall:.1f} s; one item is {one_item:.0f} s"
+    # Each outcome is reported when pytest reaches its item, in collection order.
+    lines = [ln for ln in result.stdout.lines if ln.startswith("FAILED pau::")]
+    assert [re.search(r"add\d\d", ln).group(0) for ln in lines] == [  # type: ignore[union-attr]
+        f"add{k:02d}" for k in range(16)
+    ]
+
+
+def _outcomes(path: Path) -> list[dict[str, Any]]:
+    volatile = {"duration_s", "cache_hits", "ended_at", "connection_caps", "connection_caps_lowest"}
+    out = []
+    for item in read_report(path).instances:
+        data = item.model_dump(exclude=volatile)
+        for step in data["trajectory"]:
+            if step.get("result"):
+                step["result"].pop("duration_s", None)
+            step.pop("tokens", None)
+        out.append(data)
+    return out
+
+
+def test_results_equal_a_serial_run(
+    pau_pytester: pytest.Pytester, scoring_llm: ScriptedLLM
+) -> None:
+    write_dataset(pau_pytester.path, 8)
+    with ScriptedLLM(RULES) as llm:
+        serial = pau_pytester.runpytest(
+            *args(llm, "--pau-concurrency=1", "--pau-report=serial.json", "--pau-no-cache")
+        )
+        many = pau_pytester.runpytest(
+            *args(llm, "--pau-concurrency=8", "--pau-report=many.json", "--pau-no-cache")
+        )
+    assert serial.ret == many.ret
+    assert _outcomes(pau_pytester.path / "serial.json") == _outcomes(
+        pau_pytester.path / "many.json"
+    )
+
+
+def test_a_429_storm_shrinks_the_cap_and_every_item_is_still_scored(
+    pau_pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PAU_RETRY_BASE_S", "0.05")
+    monkeypatch.setenv("PAU_RETRY_ATTEMPTS", "12")
+    write_dataset(pau_pytester.path, 8)
+    with ScriptedLLM(RULES, delay_s=0.2) as llm:
+        llm.fail("429", times=24, retry_after=0.1, at=3)
+        result = pau_pytester.runpytest(
+            *args(llm, "--pau-concurrency=8", "--pau-max-connections=8", "--pau-report=r.json")
+        )
+    result.assert_outcomes(failed=8)
+    report = read_report(pau_pytester.path / "r.json")
+    assert all(item.judge_score is not None for item in report.instances)
+    assert report.summary.rate_limited >= 20
+    result.stdout.fnmatch_lines(
+        ["rate limited * times (HTTP 429, retried); connection cap at the end: *"]
+    )
+    # The cap halved during the storm, then grew back while the server kept up.
+    assert min(report.summary.connection_caps_lowest.values()) < 8
+    result.stdout.fnmatch_lines(["*connection cap at the end: * (lowest *)*"])
+
+
+def test_the_budget_holds_with_many_in_flight_and_the_overshoot_is_reported(
+    pau_pytester: pytest.Pytester,
+) -> None:
+    write_dataset(pau_pytester.path, 12)
+    # A model litellm prices: every answer costs money, and the run stops starting calls.
+    with ScriptedLLM(RULES, model="openai/gpt-4o-mini", delay_s=0.2) as llm:
+        result = pau_pytester.runpytest(
+            *args(llm, "--pau-concurrency=4", "--pau-max-cost-usd=0.0008", "--pau-report=r.json")
+        )
+    report = read_report(pau_pytester.path / "r.json")
+    skipped = [i for i in report.instances if i.skipped]
+    assert skipped, "the budget must stop the run before all 12 items"
+    assert all("--pau-max-cost-usd" in (i.skipped or "") for i in skipped)
+    # Calls already in flight may finish after the cap is reached: at most one per episode.
+    per_call = max(step.tokens.cost_usd for i in report.instances for step in i.trajectory)
+    assert report.summary.cost_usd <= 0.0008 + 4 * per_call
+    if report.summary.cost_usd > 0.0008:
+        result.stdout.fnmatch_lines(["budget: spent $* of $0.0008; the calls already in flight*"])
+
+
+@pytest.mark.slow
+def test_ctrl_c_keeps_the_finished_items_and_the_rerun_repeats_none_of_their_calls(
+    pau_pytester: pytest.Pytester, slow_llm: ScriptedLLM
+) -> None:
+    write_dataset(pau_pytester.path, 16)
+    env = {**os.environ, "PAU_USER_CACHE": USER_CACHE, "PYTHONUNBUFFERED": "1"}
+    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-v"]
+    command += args(slow_llm, "--pau-concurrency=4", "--pau-report=r.json")
+    proc = subprocess.Popen(
+        command, cwd=pau_pytester.path, env=env, stdout=subprocess.PIPE, text=True
+    )
+    assert proc.stdout is not None
+    passed = 0
+    for line in proc.stdout:  # wait until a few items are reported
+        passed += " FAILED" in line or " PASSED" in line
+        if passed == 3:
+            break
+    sent = time.perf_counter()
+    proc.send_signal(signal.SIGINT)
+    rest, _ = proc.communicate(timeout=30)
+    stopped = time.perf_counter() - sent
+    assert proc.returncode == pytest.ExitCode.INTERRUPTED, rest[-3000:]
+    assert stopped < 4.0, f"the run took {stopped:.1f} s to stop after Ctrl-C"
+    report = read_report(pau_pytester.path / "r.json")
+    assert report.run.interrupted
+    finished = {int(i.id.split("add")[1]) for i in report.instances}
+    assert len(finished) >= 3
+
+    before = len(slow_llm.log)
+    again = pau_pytester.runpytest(*args(slow_llm, "--pau-concurrency=8"))
+    again.assert_outcomes(failed=16)
+    asked = {owner(body) for body in slow_llm.log[before:]}
+    assert not asked & finished, f"the re-run asked again for finished items {asked & finished}"
+
+
+@pytest.mark.slow
+def test_xdist_workers_each_run_their_items_concurrently(
+    pau_pytester: pytest.Pytester, slow_llm: ScriptedLLM
+) -> None:
+    write_dataset(pau_pytester.path, 16)
+    started = time.perf_counter()
+    result = pau_pytester.runpytest_subprocess(
+        *args(slow_llm, "-n", "2", "--pau-concurrency=8", "--pau-report=r.json")
+    )
+    wall = time.perf_counter() - started
+    result.assert_outcomes(failed=16)
+    assert slow_llm.max_in_flight >= 12  # 2 workers x 8 episodes, each one call at a time
+    assert wall < 40, f"{wall:.1f} s"
+    assert len(read_report(pau_pytester.path / "r.json").instances) == 16
+
+
+def test_verbose_phases_are_never_interleaved(
+    pau_pytester: pytest.Pytester, scoring_llm: ScriptedLLM
+) -> None:
+    write_dataset(pau_pytester.path, 6)
+    with ScriptedLLM(RULES, delay_s=0.05) as llm:
+        result = pau_pytester.runpytest(*args(llm, "--pau-concurrency=6", "-v", "--pau-no-cache"))
+    lines = [ln for ln in result.stdout.lines if ln.startswith("pau::test_pau[")]
+    assert len(lines) == 6
+    phases = r"pau::test_pau\[many/add\d\d\] explore judge code (classify )?FAILED +\[ *\d+%\]"
+    for line in lines:
+        assert re.fullmatch(phases, line), line
