@@ -52,7 +52,7 @@ def evaluate_policy(
     """
     from pytest_pau._version import __version__
     from pytest_pau.agent import InteractiveAgent
-    from pytest_pau.llm import make_client
+    from pytest_pau.llm import Budget, make_client
     from pytest_pau.models import RunInfo
     from pytest_pau.prompting import PROMPTS_VERSION
     from pytest_pau.report.render import TextWriter, render
@@ -65,10 +65,16 @@ def evaluate_policy(
         PolicyClient(policy), max_iterations=s.max_iterations, seed=s.seed, caps=spec.caps
     )
 
+    # As the Evaluator's own clients: the settings' cache and --pau-max-cost-usd cap (per
+    # evaluation), and the critic's client when judge or coder is the critic.
+    budget = Budget(s.max_cost_usd) if s.max_cost_usd is not None else None
+
     def client_for(model: str, api_base: str | None) -> Any:
         if critic_client is not None and (model, api_base) == (spec.critic, spec.critic_api_base):
             return critic_client
-        return make_client(model, api_base=api_base, cache_dir=s.cache_dir, no_cache=s.no_cache)
+        return make_client(
+            model, api_base=api_base, cache_dir=s.cache_dir, no_cache=s.no_cache, budget=budget
+        )
 
     evaluator = Evaluator(s, caps=spec.caps, agent=agent, client_factory=client_for)
     was_training = policy.model.training

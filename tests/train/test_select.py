@@ -271,3 +271,42 @@ def test_help_says_how_selection_works(capsys: pytest.CaptureFixture[str]) -> No
     assert "--policy POLICY" in options
     for removed in ("--dataset", "--limit", "--select", "--max-turns", "--no-cache", "--seed"):
         assert f"  {removed}" not in options, removed  # hidden: only their error remains
+
+
+@pytest.fixture
+def critic_only() -> Iterator[ScriptedLLM]:
+    """A critic that answers nothing else: a judge or coder request to it fails."""
+    with ScriptedLLM([(CRITIC, "Plausible. Rating: 5")]) as server:
+        yield server
+
+
+def test_eval_every_scores_with_the_benchmarks_settings(
+    mine: pytest.Pytester,
+    llm: ScriptedLLM,
+    critic_only: ScriptedLLM,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    if not TRAIN_EXTRA:
+        pytest.skip("needs the 'train' extra (torch, transformers, peft)")
+    run = mine.path / "run"
+    code = main(
+        [
+            "train", "--critic", critic_only.model, "--critic-api-base", critic_only.api_base,
+            "--steps", "1", "--samples-per-prompt", "2", "--max-new-tokens", "4",
+            "--eval-every", "1", "--eval-instances", "1", "--threads", "1", "--no-progress",
+            "--output", str(run),
+            "--", "-m", "smoke", *TOY.scoring_args(llm), "--pau-judge-threshold=1",
+            "--pau-match-threshold=0", "--pau-max-iterations=1", "--pau-no-cache",
+        ]
+    )  # fmt: skip
+    assert code == 0
+    (row,) = [json.loads(line) for line in (run / "metrics.jsonl").read_text().splitlines()]
+    assert row["instances"] == ["mine/double"]  # mine/add is held out
+    # judged by the benchmark's judge (the critic server would refuse), with its thresholds:
+    # the scripted judge rates the tiny policy's description 1, which passes threshold 1
+    assert (row["eval_passed"], row["eval_failed"], row["eval_errors"]) == (1, 0, 0)
+    assert row["eval_judge_mean"] == 1.0
+    out = capsys.readouterr().out
+    assert "model pau-policy (pau train step 1) on mine/test: interactive, max 1 iterations" in out
+    assert f"judge {llm.model}, coder {llm.model}" in out
+    assert "items 1: 1 passed, 0 failed" in out
