@@ -307,7 +307,8 @@ def with_selection(spec: TrainSpec, selection: Selection) -> TrainSpec:
             f"--pau-mode={settings.mode!r} (from the pytest arguments or the ini file): pau "
             "train trains the interactive reason-act-reflect loop; pass -- --pau-mode=interactive"
         )
-    update: dict[str, Any] = {}
+    # The model pau train supplied only to switch collection on is no model under test.
+    update: dict[str, Any] = {"model": None} if selection.model_added else {}
     for role in ("judge", "coder"):
         if f"{role}_model" not in selection.given:
             update[f"{role}_model"] = spec.critic

@@ -190,6 +190,7 @@ def test_lf_trains_on_what_failed(
     settings = json.loads((run / "config.json").read_text())["settings"]
     assert (settings["seed"], settings["max_iterations"], settings["no_cache"]) == (7, 1, True)
     assert settings["dataset"] == "mine"
+    assert settings["model"] is None  # the collection's --pau-model=oracle is not recorded
     assert "2 instance(s) to train on, 0 held out" in capsys.readouterr().out
 
 
