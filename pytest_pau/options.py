@@ -6,9 +6,10 @@ the field of :class:`pytest_pau.settings.PauSettings` of the same name, and the 
 test checks that every field has a row and every row a field, so adding an option is two
 edits: a field and a row.
 
-pytest (``--pau-model``, ini ``pau_model``) and argparse tools (``pau train --max-iterations``)
-add the same rows with :func:`pytest_pau.settings.add_options`, so they share names,
-parsers and help texts (pytest-benchmark's ``add_display_options(addoption, prefix)``).
+pytest (``--pau-model``, ini ``pau_model``) and argparse tools add the same rows with
+:func:`pytest_pau.settings.add_options`, so they share names, parsers and help texts
+(pytest-benchmark's ``add_display_options(addoption, prefix)``). ``pau train`` needs none:
+it takes the settings pytest resolves for the arguments after its ``--``.
 """
 
 from __future__ import annotations

@@ -8,13 +8,14 @@ a command-line tool re-declares a setting the plugin has.
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 import pytest
 from pydantic import ValidationError
 
 from pytest_pau.cli.main import build_parser
 from pytest_pau.options import ALL_OPTIONS, OPTIONS_BY_NAME
-from pytest_pau.settings import DEFAULTS, PauSettings, help_text, resolve, specs_named
+from pytest_pau.settings import DEFAULTS, PauSettings, help_text, resolve
 
 
 def test_every_field_has_an_option_row_and_every_row_a_field() -> None:
@@ -54,24 +55,84 @@ def _train_options() -> dict[str, argparse.Action]:
     return {opt: action for action in train._actions for opt in action.option_strings}
 
 
+def test_pau_train_has_no_copy_of_a_plugin_setting() -> None:
+    """Its benchmark settings are the plugin's own, parsed by pytest from the args after --."""
+    from pytest_pau.train.config import TrainSpec
+
+    fields = set(PauSettings.model_fields)
+    for option, action in _train_options().items():
+        if action.help == argparse.SUPPRESS:
+            continue  # a removed option: it only points at its --pau-* replacement
+        assert action.dest not in fields, option
+        assert option.removeprefix("--") not in OPTIONS_BY_NAME, option
+    assert not set(TrainSpec.model_fields) & fields
+    assert TrainSpec.model_fields["settings"].annotation is PauSettings
+    assert TrainSpec().settings == DEFAULTS
+
+
 @pytest.mark.parametrize(
-    "name", ["dataset", "split", "limit", "seed", "max-iterations", "sandbox", "cache-dir"]
+    ("argv", "replacement"),
+    [
+        (["--dataset", "humaneval"], "-- --pau-dataset=humaneval (or set pau_dataset"),
+        (["--split", "train"], "-- --pau-split=train"),
+        (["--limit", "3"], "-- --pau-limit=3"),
+        (["--seed", "7"], "-- --pau-seed=7"),
+        (["--max-iterations", "2"], "-- --pau-max-iterations=2"),
+        (["--max-turns", "2"], "-- --pau-max-iterations=2"),
+        (["--sandbox", "process"], "-- --pau-sandbox=process"),
+        (["--cache-dir", "c"], "-- --pau-cache-dir=c"),
+        (["--no-cache"], "-- --pau-no-cache (or set pau_no_cache"),
+        (["--select", "smoke"], "-- -k smoke"),
+    ],
 )
-def test_pau_train_shares_the_plugins_definition(name: str) -> None:
-    spec = specs_named(name)[0]
-    action = _train_options()[f"--{name}"]
-    assert action.type is spec.parse
-    assert action.help == help_text(spec)
-    assert action.default is None  # "not given": the PauSettings default applies
-    assert action.metavar == spec.metavar
+def test_pau_train_removed_copies_name_the_plugins_option(
+    argv: list[str], replacement: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pytest_pau.cli.main import main
+
+    assert main(["train", *argv]) == 2
+    err = capsys.readouterr().err
+    assert f"{argv[0]} was removed" in err
+    assert replacement in err
+
+
+@pytest.fixture
+def empty_project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "pytest.ini").write_text("[pytest]\n")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_pau_train_settings_have_the_plugins_name_parser_and_default(
+    empty_project: Path,
+) -> None:
+    from pytest_pau._selection import collect_selection
+    from pytest_pau.errors import ConfigError
+
+    # the default: PauSettings' (the plugin resolves the cache folder in the rootdir)
+    plain = collect_selection([]).settings
+    assert plain.model_copy(update={"model": None, "cache_dir": None}) == DEFAULTS
+    assert plain.cache_dir == empty_project / ".pau_cache"
+    # the name and the parser: --pau-seed, parse_int; --pau-max-iterations, parse_positive_int
+    assert collect_selection(["--pau-seed=5", "--pau-max-iterations", "3"]).settings.seed == 5
+    with pytest.raises(ConfigError, match=r"--pau-max-iterations: expected a whole number >= 1"):
+        collect_selection(["--pau-max-iterations=0"])
+    with pytest.raises(ConfigError, match="the pytest-pau plugin is not active"):
+        collect_selection(["-p", "no:pau"])
+    # the ini twin, through the same parser
+    (empty_project / "pytest.ini").write_text("[pytest]\npau_seed = 11\npau_limit = 0\n")
+    with pytest.raises(ConfigError, match=r"pau_limit = '0': expected a whole number >= 1"):
+        collect_selection([])
 
 
 def test_max_iterations_is_one_setting_for_benchmark_and_training() -> None:
+    from pytest_pau.cli.train import REMOVED
     from pytest_pau.train.config import TrainSpec
 
-    assert TrainSpec().max_iterations == DEFAULTS.max_iterations
-    assert _train_options()["--max-turns"].dest == "max_iterations"  # the old spelling
+    assert TrainSpec().settings.max_iterations == DEFAULTS.max_iterations
+    assert REMOVED["--max-turns"] == REMOVED["--max-iterations"] == "--pau-max-iterations"
     assert "max_turns" not in TrainSpec.model_fields
+    assert "max_iterations" not in TrainSpec.model_fields
 
 
 def test_the_dataset_output_modes_are_the_loaders() -> None:

@@ -1,19 +1,43 @@
-"""``pau train``: post-train a policy with Asymmetric Actor Critic on PAU instances.
+"""pau train [options] -- [pytest args]: post-train a policy with Asymmetric Actor Critic.
 
-Locally (``--backend local``, the default): LoRA on a Hugging Face causal LM, a
-policy-gradient update with a group baseline over ``--samples-per-prompt`` episodes of
-the same instance, checkpoints, ``--resume``, metrics in ``DIR/metrics.jsonl``, the
-adapter in ``DIR/adapter/``. At scale (``--backend skyrl``): writes SkyRL's dataset and
-runs its trainer (GPUs). ``--serve ADAPTER`` puts a trained adapter behind an
-OpenAI-compatible endpoint for ``pytest --pau-model``.
+Selection: the arguments after ``--`` are pytest's. pau train runs pytest's collection in
+this folder (your ini file, your conftest.py hooks such as pytest_pau_load_dataset, and
+pytest-pau), runs no test, and trains on exactly the instances that
 
-Steps: ``--steps N`` (alias ``--max-steps``) is the number of optimisation steps; without
-it the run makes ``--epochs`` passes over the instances (``--grad-accum`` instances a step).
+  pytest --pau-model=oracle --collect-only -q [pytest args]
+
+lists, in that order: -k, -m, paths, --pau-dataset, --pau-limit, and --lf / --ff (pytest's
+cache of your last benchmark run: train on what failed). Without --pau-model (or ini
+pau_model) the collection runs as --pau-model=oracle: that only switches the plugin's
+collection on; no model is called.
+
+Benchmark settings come from there too, one definition each: --pau-dataset, --pau-split,
+--pau-sandbox, --pau-seed (also training's data order, sampling and LoRA init),
+--pau-max-iterations (iterations per episode), --pau-cache-dir / --pau-no-cache (the
+critic's cache), and the judge, coder and thresholds of --eval-every (judge and coder:
+--pau-judge-model / --pau-coder-model when set, else --critic), or their pau_* ini keys.
+pau train has no copies of them; --select is gone too: use -- -k TEXT or -- -m TAG.
+
+--dry-run lists the selection (one <source>/<id> per line) and the resolved settings,
+writes SkyRL's files with --backend skyrl, and trains nothing.
+
+Locally (--backend local, the default): LoRA on a Hugging Face causal LM, a policy-gradient
+update with a group baseline over --samples-per-prompt episodes of the same instance,
+checkpoints, --resume (on the same selection), metrics in DIR/metrics.jsonl, the adapter in
+DIR/adapter/. --eval-every N scores the last --eval-instances (held out) as pytest
+--pau-model does and prints the PAU summary (also in DIR/eval.txt). At scale (--backend
+skyrl): writes SkyRL's dataset and runs its trainer (GPUs). --serve ADAPTER puts a trained
+adapter behind an OpenAI-compatible endpoint for pytest --pau-model.
+
+Steps: --steps N (alias --max-steps) is the number of optimisation steps; without it the
+run makes --epochs passes over the instances (--grad-accum instances a step).
 
 Examples:
-  pau train --policy tiny-random --critic local-small --steps 3 --samples-per-prompt 2 --max-iterations 2 --output runs/smoke
-  pau train --policy smollm2 --critic local --reward aac --epochs 5 --output runs/aac
-  pau train --output runs/aac --resume
+  pau train --dry-run -- -m "arity2 and hard" -k "not legacy"
+  pau train --policy tiny-random --critic local-small --steps 3 --samples-per-prompt 2 --output runs/smoke -- -m smoke --pau-max-iterations=2
+  pau train --policy smollm2 --critic local --reward aac --output runs/aac -- -m smoke
+  pau train --policy smollm2 --output runs/lf -- --lf      # what failed in the last benchmark run
+  pau train --policy smollm2 --output runs/aac --resume -- -m smoke
   pau train --serve runs/aac/adapter
 """
 
@@ -21,15 +45,70 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pytest_pau.errors import ConfigError
 from pytest_pau.llm.caps import DEFAULT_CAPS
-from pytest_pau.options import parse_positive_int
-from pytest_pau.settings import add_options, specs_named
+
+if TYPE_CHECKING:
+    from pytest_pau._selection import Selection
+    from pytest_pau.models import Instance
+    from pytest_pau.train.config import TrainSpec
+
+#: Options ``pau train`` had before it selected through pytest, and what replaces them:
+#: pytest-pau's own option (one definition: name, parser, help, default), or ``-k``.
+REMOVED: dict[str, str] = {
+    "--dataset": "--pau-dataset",
+    "--split": "--pau-split",
+    "--limit": "--pau-limit",
+    "--seed": "--pau-seed",
+    "--max-iterations": "--pau-max-iterations",
+    "--max-turns": "--pau-max-iterations",
+    "--sandbox": "--pau-sandbox",
+    "--cache-dir": "--pau-cache-dir",
+    "--no-cache": "--pau-no-cache",
+    "--select": "-k",
+}
+
+#: TrainSpec fields that come straight from a flag of the same name.
+_SPEC_FLAGS = (
+    "policy", "critic", "critic_api_base", "reward", "steps", "epochs", "samples_per_prompt",
+    "grad_accum", "lr", "lora_rank", "lora_alpha", "temperature", "eval_every",
+    "eval_instances", "save_every", "output", "resume", "threads",
+)  # fmt: skip
+
+
+class _Removed(argparse.Action):
+    """A removed option: remembered, then reported by :func:`run` with its replacement."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        option = option_string or self.option_strings[0]
+        new = REMOVED[option]
+        if new == "-k":
+            hint = f"-- -k {shlex.quote(str(values))}" if values else "-- -k TEXT"
+            message = (
+                f"{option} was removed: pytest selects the instances now; pass {hint} "
+                "(or -- -m TAG: instance tags are markers)"
+            )
+        else:
+            value = f"={shlex.quote(str(values))}" if isinstance(values, str) else ""
+            ini = "pau_" + new.removeprefix("--pau-").replace("-", "_")
+            message = (
+                f"{option} was removed: the setting is pytest-pau's {new}; pass "
+                f"-- {new}{value} (or set {ini} in the ini file)"
+            )
+        removed: list[str] = getattr(namespace, "removed_options", None) or []
+        namespace.removed_options = [*removed, message]
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -38,9 +117,17 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "train",
         help="Post-train a model with Asymmetric Actor Critic on PAU instances.",
         description=__doc__,
+        usage="%(prog)s [options] [-- PYTEST_ARGS ...]",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add = p.add_argument
+    add(
+        "pytest_args",
+        nargs="*",
+        metavar="PYTEST_ARGS",
+        help="pytest's arguments, after `--`: -k, -m, --lf, paths, --pau-* options "
+        "(default: none: every instance `pytest --pau-model=oracle` collects here).",
+    )
     add(
         "--policy",
         default="tiny-random",
@@ -57,21 +144,6 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         type=int,
         default=None,
         help=f"Cap on each critic answer in tokens (default: {DEFAULT_CAPS.critic}).",
-    )
-    # The settings an episode shares with the benchmark: the same rows as --pau-*, so the
-    # same parsers, help texts and defaults (PauSettings'), named without the prefix.
-    add_options(
-        add,
-        specs_named("dataset", "split", "limit", "seed", "max-iterations", "sandbox"),
-        prefix="--",
-        dest_prefix="",
-    )
-    add("--max-turns", dest="max_iterations", type=parse_positive_int, help=argparse.SUPPRESS)
-    add_options(add, specs_named("cache-dir", "no-cache"), prefix="--", dest_prefix="")
-    add(
-        "--select",
-        default=None,
-        help="Keep instances whose id contains TEXT or that carry tag TEXT (default: all).",
     )
     add(
         "--reward",
@@ -127,7 +199,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "--eval-every",
         type=int,
         default=0,
-        help="Score held-out instances with the benchmark's judge and code match every N steps (default: 0, never).",
+        help="Every N steps, score the held-out instances as pytest --pau-model does and print the PAU summary (default: 0, never).",
     )
     add(
         "--eval-instances",
@@ -147,7 +219,11 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         default=Path("pau-train"),
         help="Run directory (default: ./pau-train).",
     )
-    add("--resume", action="store_true", help="Continue from the newest checkpoint in --output.")
+    add(
+        "--resume",
+        action="store_true",
+        help="Continue from the newest checkpoint in --output (on the same selection).",
+    )
     add(
         "--backend",
         choices=("local", "skyrl"),
@@ -157,7 +233,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     add(
         "--dry-run",
         action="store_true",
-        help="With --backend skyrl: write the dataset and command, do not run them.",
+        help="List the selection and the resolved settings; with --backend skyrl also write its files; train nothing.",
     )
     add(
         "--threads",
@@ -176,11 +252,17 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         default=None,
         help="Serve a trained adapter on 127.0.0.1 (OpenAI-compatible) until interrupted.",
     )
+    for option, new in REMOVED.items():
+        flag = new == "--pau-no-cache"
+        add(option, action=_Removed, nargs=0 if flag else None, help=argparse.SUPPRESS)
     return p
 
 
-def spec_from_args(args: argparse.Namespace) -> Any:
-    """The :class:`~pytest_pau.train.config.TrainSpec` of the parsed flags.
+def spec_from_args(args: argparse.Namespace) -> TrainSpec:
+    """The :class:`~pytest_pau.train.config.TrainSpec` of the training flags.
+
+    Its ``settings`` stay at their defaults until :func:`with_selection` fills them in
+    from what pytest resolved.
 
     Raises:
         ConfigError: a value out of range, naming the flag.
@@ -189,15 +271,7 @@ def spec_from_args(args: argparse.Namespace) -> Any:
 
     from pytest_pau.train.config import TrainSpec
 
-    values: dict[str, Any] = {
-        k: getattr(args, k)
-        for k in (
-            "policy", "critic", "critic_api_base", "dataset", "split", "select", "limit", "reward",
-            "steps", "epochs", "samples_per_prompt", "grad_accum", "lr", "lora_rank", "lora_alpha",
-            "seed", "max_iterations", "temperature", "eval_every", "eval_instances", "save_every",
-            "output", "resume", "sandbox", "threads", "cache_dir", "no_cache",
-        )
-    }  # fmt: skip
+    values: dict[str, Any] = {k: getattr(args, k) for k in _SPEC_FLAGS}
     values = {k: v for k, v in values.items() if v is not None}  # None: TrainSpec's default
     caps: dict[str, int] = {}
     if args.max_new_tokens is not None:
@@ -215,26 +289,75 @@ def spec_from_args(args: argparse.Namespace) -> Any:
             f"--{str(e['loc'][0]).replace('_', '-')}: {e['msg']} (got {e.get('input')!r})"
             for e in exc.errors()
         )
-        raise ConfigError(f"pau train: {problems}") from None
+        raise ConfigError(problems) from None
+
+
+def with_selection(spec: TrainSpec, selection: Selection) -> TrainSpec:
+    """``spec`` with the benchmark settings pytest resolved for ``selection``.
+
+    The judge and coder of ``--eval-every`` are the settings' when the pytest arguments
+    or the ini file name them, else the critic (the one model a training run must have).
+
+    Raises:
+        ConfigError: the settings ask for something training cannot do (``incontext``).
+    """
+    settings = selection.settings
+    if settings.mode != "interactive":
+        raise ConfigError(
+            f"--pau-mode={settings.mode!r} (from the pytest arguments or the ini file): pau "
+            "train trains the interactive reason-act-reflect loop; pass -- --pau-mode=interactive"
+        )
+    # The model pau train supplied only to switch collection on is no model under test.
+    update: dict[str, Any] = {"model": None} if selection.model_added else {}
+    for role in ("judge", "coder"):
+        if f"{role}_model" not in selection.given:
+            update[f"{role}_model"] = spec.critic
+            update[f"{role}_api_base"] = spec.critic_api_base
+    return spec.model_copy(
+        update={
+            "settings": settings.model_copy(update=update),
+            "pytest_args": list(selection.pytest_args),
+        }
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``pau train``."""
+    removed = getattr(args, "removed_options", None)
+    if removed:
+        raise ConfigError("; ".join(removed))
     if args.serve:
         return _serve(args.serve)
-    spec = spec_from_args(args)
-    if args.backend == "skyrl":
-        from pytest_pau.train.skyrl_launch import launch
-        from pytest_pau.train.trainer import select_instances
+    from pytest_pau._selection import collect_selection
 
-        instances = select_instances(spec)
+    spec = spec_from_args(args)  # the training flags fail before pytest runs
+    selection = collect_selection(args.pytest_args)
+    spec = with_selection(spec, selection)
+    from pytest_pau.train.trainer import split_heldout
+
+    if args.backend == "skyrl":
         # SkyRL's validation set: the last --eval-instances, when enough remain to train on.
+        instances = selection.instances
         n_val = spec.eval_instances if len(instances) > spec.eval_instances else 0
         train, heldout = instances[: len(instances) - n_val], instances[len(instances) - n_val :]
+    else:
+        train, heldout = split_heldout(spec, selection.instances)
+    if args.dry_run:
+        print_selection(selection, spec, heldout)
+    if args.backend == "skyrl":
+        from pytest_pau.train.skyrl_launch import launch
+
         return launch(spec, train, heldout, dry_run=args.dry_run)
+    if args.dry_run:
+        return 0
     from pytest_pau.train.trainer import Trainer
 
-    history = Trainer(spec, progress=not args.no_progress).train()
+    print(
+        f"pau train: {len(train)} instance(s) to train on, {len(heldout)} held out, "
+        f"selected by `{selection.command()}`",
+        flush=True,
+    )
+    history = Trainer(spec, selection.instances, progress=not args.no_progress).train()
     if args.no_progress:
         for record in history:
             print(json.dumps(record))
@@ -246,6 +369,15 @@ def run(args: argparse.Namespace) -> int:
         f"evaluate it: pau train --serve {out / 'adapter'}  (prints the pytest command)"
     )
     return 0
+
+
+def print_selection(selection: Selection, spec: TrainSpec, heldout: list[Instance]) -> None:
+    """``--dry-run``: the instance ids (one per line), then the settings as ``#`` lines."""
+    print("\n".join(selection.describe(spec.settings)))
+    train = spec.model_dump(mode="json", exclude={"settings", "pytest_args"})
+    print(f"# train spec: {json.dumps(train, sort_keys=True)}")
+    if heldout:
+        print(f"# held out (--eval-every / SkyRL validation): {' '.join(i.id for i in heldout)}")
 
 
 def _serve(adapter: str) -> int:

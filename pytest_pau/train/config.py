@@ -1,4 +1,10 @@
-"""The settings of one ``pau train`` run (every command-line flag, as one pydantic model)."""
+"""The settings of one ``pau train`` run: the training flags, and the benchmark's settings.
+
+The benchmark settings an episode shares with ``pytest --pau-model`` (dataset, split,
+sandbox, seed, max iterations, cache, and the judge, coder and pass rule of
+``--eval-every``) are one :class:`~pytest_pau.settings.PauSettings`, resolved by pytest
+from the arguments after ``--`` and the ini file: they have no second home here.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +13,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field
 
 from pytest_pau.llm.caps import DEFAULT_CAPS, TokenCaps
-from pytest_pau.settings import DEFAULTS
+from pytest_pau.settings import DEFAULTS, PauSettings
 from pytest_pau.train.rewards import RewardConfig, RewardVariant
 
 
@@ -21,12 +27,13 @@ class TrainSpec(BaseModel):
     critic: str = "local"
     """``--critic``: any model the llm client accepts (the code-match variant's coder too)."""
     critic_api_base: str | None = None
-    dataset: str = DEFAULTS.dataset
-    split: str = DEFAULTS.split
-    select: str | None = None
-    """``--select``: keep instances whose id or tags contain this text (like a simple ``-k``)."""
-    limit: int | None = Field(None, ge=1)
-    """``--limit``: the first N instances after ``--select``."""
+    settings: PauSettings = DEFAULTS
+    """The benchmark's settings, as pytest resolved them from the arguments after ``--``
+    and the ini file: ``max_iterations`` (iterations per episode), ``seed`` (data order,
+    sampling and LoRA init, as every model call's seed), ``sandbox``, ``cache_dir`` /
+    ``no_cache`` (the critic's cache), and the judge, coder and thresholds of ``--eval-every``."""
+    pytest_args: list[str] = Field(default_factory=list)
+    """The pytest arguments that selected the instances (recorded; ``--resume`` re-selects)."""
     reward: RewardVariant = "aac"
     steps: int | None = Field(None, ge=1)
     """``--steps`` (alias ``--max-steps``): optimisation steps; None runs ``epochs`` passes."""
@@ -37,9 +44,6 @@ class TrainSpec(BaseModel):
     lr: float = Field(1e-4, gt=0)
     lora_rank: int = Field(16, ge=1)
     lora_alpha: int = Field(16, ge=1)
-    seed: int = DEFAULTS.seed
-    max_iterations: int = Field(DEFAULTS.max_iterations, ge=1)
-    """Iterations per episode (reason, act, reflect each): ``--pau-max-iterations``'s."""
     caps: TokenCaps = DEFAULT_CAPS
     """Token caps of the policy's turns (reason, act, reflect) and of the critic's answers."""
     temperature: float = Field(1.0, ge=0)
@@ -56,10 +60,6 @@ class TrainSpec(BaseModel):
     threads: int | None = Field(None, ge=1)
     """torch CPU threads (``torch.set_num_threads``); None keeps torch's default
     (``tiny-random`` always uses one)."""
-    sandbox: str = DEFAULTS.sandbox
-    cache_dir: Path | None = None
-    """The model-call cache; None: ``.pau_cache`` in the current folder."""
-    no_cache: bool = DEFAULTS.no_cache
     rewards: RewardConfig = Field(default_factory=RewardConfig)
 
     def max_new_tokens(self) -> dict[str, int]:
@@ -68,8 +68,10 @@ class TrainSpec(BaseModel):
 
     @property
     def model_cache_dir(self) -> Path:
-        """Where model answers are cached: ``--cache-dir``, else ``./.pau_cache`` as the plugin's."""
-        return self.cache_dir if self.cache_dir is not None else Path(".pau_cache")
+        """Where model answers are cached: the plugin's (``--pau-cache-dir``, resolved by pytest
+        to ``.pau_cache`` in the rootdir), else ``./.pau_cache``."""
+        c = self.settings.cache_dir
+        return c if c is not None else Path(".pau_cache")
 
     @property
     def privileged(self) -> bool:

@@ -2,62 +2,111 @@
 
 The policy plays the benchmark's :class:`~pytest_pau.agent.InteractiveAgent` (greedy, as
 ``pytest --pau-model`` runs models) and the :class:`~pytest_pau.scoring.Evaluator` scores
-it with the judge (1-5) and code match, so progress reads in PAU's own terms. The critic
-model serves as judge and coder.
+it with the run's settings (``TrainSpec.settings``, resolved by pytest from the arguments
+after ``--`` and the ini file): the same judge (1-5), code match, thresholds and pass rule.
+:func:`~pytest_pau.report.summary.build_summary` counts the results as the benchmark's
+summary does (errors and skips apart, never in the pass rate or the means), and
+:func:`~pytest_pau.report.render.render` draws the same PAU summary block.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from pytest_pau.models import Instance
+    from pytest_pau.models import Instance, Summary
     from pytest_pau.train.config import TrainSpec
     from pytest_pau.train.policy import Policy
 
+#: The model name the evaluated policy has in the settings and the summary header.
+POLICY_MODEL = "pau-policy"
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """One ``--eval-every`` evaluation: the metrics of the step's record and the summary."""
+
+    metrics: dict[str, Any]
+    summary: Summary
+    text: str
+    """The PAU summary block, as ``pytest --pau-model`` prints it."""
+
 
 def evaluate_policy(
-    policy: Policy, heldout: list[Instance], spec: TrainSpec, *, critic_client: Any = None
-) -> dict[str, Any]:
-    """Score ``policy`` on ``heldout``; returns ``eval_*`` metrics for the step's record.
+    policy: Policy,
+    heldout: list[Instance],
+    spec: TrainSpec,
+    *,
+    step: int = 0,
+    critic_client: Any = None,
+) -> Evaluation:
+    """Score ``policy`` on ``heldout`` as the benchmark scores a model.
 
-    The numbers are the benchmark summary's own (:func:`pytest_pau.report.summary.build_summary`):
-    errors and skips are counted apart and never enter the pass rate or the means.
+    Args:
+        policy: The policy being trained (put in eval mode for the duration).
+        heldout: The held-out instances.
+        spec: The run's settings; ``spec.settings`` decides judge, coder and pass rule.
+        step: The optimisation step, for the summary's header line.
+        critic_client: The critic's client, reused when judge or coder is the critic model.
     """
+    from pytest_pau._version import __version__
     from pytest_pau.agent import InteractiveAgent
+    from pytest_pau.llm import Budget, make_client
+    from pytest_pau.models import RunInfo
+    from pytest_pau.prompting import PROMPTS_VERSION
+    from pytest_pau.report.render import TextWriter, render
     from pytest_pau.report.summary import build_summary
     from pytest_pau.scoring import Evaluator
-    from pytest_pau.settings import PauSettings
     from pytest_pau.train.serve import PolicyClient
 
+    s = spec.settings.model_copy(update={"model": POLICY_MODEL, "mode": "interactive"})
     agent = InteractiveAgent(
-        PolicyClient(policy), max_iterations=spec.max_iterations, seed=spec.seed, caps=spec.caps
+        PolicyClient(policy), max_iterations=s.max_iterations, seed=s.seed, caps=spec.caps
     )
-    settings = PauSettings(
-        model="pau-policy",
-        judge_model=spec.critic,
-        judge_api_base=spec.critic_api_base,
-        coder_model=spec.critic,
-        coder_api_base=spec.critic_api_base,
-        max_iterations=spec.max_iterations,
-        seed=spec.seed,
-        sandbox=spec.sandbox,
-        cache_dir=spec.model_cache_dir,
-        no_cache=spec.no_cache,
-    )
-    factory = (lambda _model, _base: critic_client) if critic_client is not None else None
-    evaluator = Evaluator(settings, caps=spec.caps, agent=agent, client_factory=factory)
+
+    # As the Evaluator's own clients: the settings' cache and --pau-max-cost-usd cap (per
+    # evaluation), and the critic's client when judge or coder is the critic.
+    budget = Budget(s.max_cost_usd) if s.max_cost_usd is not None else None
+
+    def client_for(model: str, api_base: str | None) -> Any:
+        if critic_client is not None and (model, api_base) == (spec.critic, spec.critic_api_base):
+            return critic_client
+        return make_client(
+            model, api_base=api_base, cache_dir=s.cache_dir, no_cache=s.no_cache, budget=budget
+        )
+
+    evaluator = Evaluator(s, caps=spec.caps, agent=agent, client_factory=client_for)
     was_training = policy.model.training
     policy.model.eval()
     try:
         results = [evaluator.evaluate(instance) for instance in heldout]
     finally:
         policy.model.train(was_training)
-    summary = build_summary(results, resamples=0)
-    return {
+    summary = build_summary(results, selected=len(heldout))
+    run = RunInfo(
+        plugin_version=__version__,
+        model=f"{POLICY_MODEL} (pau train step {step})",
+        judge_model=s.judge_model,
+        coder_model=s.coder_model,
+        dataset=s.dataset,
+        split=s.split,
+        mode=s.mode,
+        seed=s.seed,
+        max_iterations=s.max_iterations,
+        prompts_version=PROMPTS_VERSION,
+        thresholds=s.thresholds(),
+    )
+    writer = TextWriter()
+    render(summary, writer, run=run)
+    metrics = {
         "eval_instances": len(results),
         "eval_judge_mean": summary.judge.mean,
         "eval_code_match_mean": summary.code_match.mean,
         "eval_pass_rate": summary.pass_rate,
+        "eval_passed": summary.counts.passed,
+        "eval_failed": summary.counts.failed,
         "eval_errors": summary.counts.errors,
+        "eval_skipped": summary.counts.skipped,
     }
+    return Evaluation(metrics=metrics, summary=summary, text=writer.getvalue())

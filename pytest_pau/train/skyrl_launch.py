@@ -35,7 +35,7 @@ README_SECTION = 'README.md, section "Training at scale on SkyRL"'
 
 def dataset_row(instance: Instance, spec: TrainSpec) -> dict[str, Any]:
     """One SkyRL dataset row for ``instance``."""
-    state = EpisodeState.from_instance(instance, max_iterations=spec.max_iterations)
+    state = EpisodeState.from_instance(instance, max_iterations=spec.settings.max_iterations)
     return {
         "data_source": f"pau/{instance.source}",
         "prompt": build_reason_messages(state),
@@ -47,8 +47,8 @@ def dataset_row(instance: Instance, spec: TrainSpec) -> dict[str, Any]:
             "reward": spec.reward,
             "critic": spec.critic,
             "critic_api_base": spec.critic_api_base,
-            "max_iterations": spec.max_iterations,
-            "sandbox": spec.sandbox,
+            "max_iterations": spec.settings.max_iterations,
+            "sandbox": spec.settings.sandbox,
         },
     }
 
@@ -92,12 +92,12 @@ def trainer_command(spec: TrainSpec, files: dict[str, Path], policy_path: str) -
         "trainer.policy.optimizer_config.lr": spec.lr,
         "trainer.algorithm.advantage_estimator": "grpo",
         "trainer.epochs": spec.epochs,
-        "trainer.seed": spec.seed,
+        "trainer.seed": spec.settings.seed,
         "trainer.ckpt_path": str(out / "ckpt"),
         "trainer.export_path": str(out / "export"),
         "trainer.bf16": "true",
         "generator.n_samples_per_prompt": spec.samples_per_prompt,
-        "generator.max_turns": 3 * spec.max_iterations,
+        "generator.max_turns": 3 * spec.settings.max_iterations,
         "generator.batched": "false",
         "generator.use_conversation_multi_turn": "true",
         "generator.sampling_params.temperature": spec.temperature,

@@ -7,11 +7,13 @@ step rewards into per-turn advantages, and accumulates the gradient of
 
 Outputs under ``--output DIR``::
 
-    config.json                 the run's TrainSpec
+    config.json                 the run's TrainSpec (its ``settings``: the benchmark's)
+    selection.json              the pytest arguments and the selected instance ids, in order
     metrics.jsonl               one object per step (step, loss, reward_mean, reward_<component>...)
     adapter/                    the latest adapter (plugs back into the benchmark)
     checkpoints/step-N/         adapter/, optimizer.pt, rng.pt, state.json (for --resume)
 
+The instances are given (``pau train`` collects them with pytest: :mod:`pytest_pau._selection`).
 The instance order is a pure function of ``(seed, step)``: step ``s`` takes positions
 ``(s-1)*grad_accum ...`` of a stream of per-epoch permutations, so ``--resume`` continues
 exactly where the checkpoint stopped without storing a data cursor.
@@ -36,28 +38,6 @@ if TYPE_CHECKING:
     from pytest_pau.train.policy import Policy
 
 _STEP_DIR = re.compile(r"^step-(\d+)$")
-
-
-def select_instances(spec: TrainSpec) -> list[Instance]:
-    """The dataset after ``--select`` and ``--limit``, in dataset order."""
-    from pytest_pau import load_dataset
-
-    instances: list[Instance] = list(load_dataset(spec.dataset, spec.split))
-    if spec.select:
-        needle = spec.select.lower()
-        instances = [
-            i
-            for i in instances
-            if needle in i.id.lower() or any(needle == t.lower() for t in i.tags)
-        ]
-    if spec.limit:
-        instances = instances[: spec.limit]
-    if not instances:
-        raise ConfigError(
-            f"--dataset {spec.dataset!r} --select {spec.select!r}: no instance left to train on; "
-            "loosen --select or check the dataset"
-        )
-    return instances
 
 
 def split_heldout(
@@ -100,14 +80,24 @@ class Trainer:
 
     Args:
         spec: The settings.
+        instances: What to train on, in selection order (the last ``spec.eval_instances``
+            are held out when ``spec.eval_every``).
         critic_client: The critic's client; by default ``make_client(spec.critic, ...)``.
         progress: Show a tqdm bar (off in tests).
     """
 
     def __init__(
-        self, spec: TrainSpec, *, critic_client: Any = None, progress: bool = True
+        self,
+        spec: TrainSpec,
+        instances: list[Instance],
+        *,
+        critic_client: Any = None,
+        progress: bool = True,
     ) -> None:
+        if not instances:
+            raise ConfigError("Trainer: no instance to train on; select some (pau train -- -k ...)")
         self.spec = spec
+        self.instances = list(instances)
         self.progress = progress
         self._critic_client = critic_client
         self.output = Path(spec.output)
@@ -122,7 +112,7 @@ class Trainer:
                 s.critic,
                 api_base=s.critic_api_base,
                 cache_dir=s.model_cache_dir,
-                no_cache=s.no_cache,
+                no_cache=s.settings.no_cache,
             )
         return self._critic_client
 
@@ -130,12 +120,15 @@ class Trainer:
         from pytest_pau.train.critic import CodeMatchCritic, Critic
 
         s = self.spec
+        seed = s.settings.seed
         if s.reward == "code-match":
             from pytest_pau.scoring import Coder
 
-            return CodeMatchCritic(Coder(self.critic_client(), seed=s.seed), backend=s.sandbox)
+            return CodeMatchCritic(
+                Coder(self.critic_client(), seed=seed), backend=s.settings.sandbox
+            )
         return Critic(
-            self.critic_client(), privileged=s.privileged, seed=s.seed, max_tokens=s.caps.critic
+            self.critic_client(), privileged=s.privileged, seed=seed, max_tokens=s.caps.critic
         )
 
     def total_steps(self, n_train: int) -> int:
@@ -156,10 +149,10 @@ class Trainer:
         from pytest_pau.train.policy import Policy
 
         s = self.spec
+        seed = s.settings.seed
         if s.threads:
             torch.set_num_threads(s.threads)
-        instances = select_instances(s)
-        train_set, heldout = split_heldout(s, instances)
+        train_set, heldout = split_heldout(s, self.instances)
         total = self.total_steps(len(train_set))
         self.output.mkdir(parents=True, exist_ok=True)
         start_step = 0
@@ -170,11 +163,12 @@ class Trainer:
                 "--resume to start, or point --output at the run to continue"
             )
         if checkpoint is not None:
+            self._check_selection()
             start_step, ck_dir = checkpoint
-            policy = Policy.load(s.policy, seed=s.seed, adapter=ck_dir / "adapter")
+            policy = Policy.load(s.policy, seed=seed, adapter=ck_dir / "adapter")
         else:
             policy = Policy.load(
-                s.policy, lora_rank=s.lora_rank, lora_alpha=s.lora_alpha, seed=s.seed
+                s.policy, lora_rank=s.lora_rank, lora_alpha=s.lora_alpha, seed=seed
             )
         optimizer = torch.optim.AdamW(policy.trainable_parameters(), lr=s.lr)
         if checkpoint is not None:
@@ -182,7 +176,10 @@ class Trainer:
             self._truncate_metrics(start_step)
         else:
             (self.output / "metrics.jsonl").write_text("")
+            (self.output / "eval.txt").unlink(missing_ok=True)
         (self.output / "config.json").write_text(s.model_dump_json(indent=2) + "\n")
+        selection = {"pytest_args": s.pytest_args, "instances": [i.id for i in self.instances]}
+        (self.output / "selection.json").write_text(json.dumps(selection, indent=2) + "\n")
 
         critic = self.make_critic()
         boxes: dict[str, Any] = {}
@@ -192,11 +189,11 @@ class Trainer:
             for step in range(start_step + 1, total + 1):
                 picks = [
                     train_set[i]
-                    for i in instances_for_step(step, len(train_set), s.grad_accum, s.seed)
+                    for i in instances_for_step(step, len(train_set), s.grad_accum, seed)
                 ]
                 record = self._step(step, policy, optimizer, critic, picks, boxes)
                 if s.eval_every and step % s.eval_every == 0:
-                    record.update(self.evaluate(policy, heldout))
+                    record.update(self.evaluate(policy, heldout, step))
                 with (self.output / "metrics.jsonl").open("a") as fh:
                     fh.write(json.dumps(record) + "\n")
                 history.append(record)
@@ -240,7 +237,7 @@ class Trainer:
 
         s = self.spec
         started = time.perf_counter()
-        torch.manual_seed(s.seed * 1_000_003 + step)
+        torch.manual_seed(s.settings.seed * 1_000_003 + step)
         timings = GroupTimings()
         rollouts: list[Rollout] = []
         loss_total = 0.0
@@ -249,14 +246,14 @@ class Trainer:
         for instance in picks:
             box = boxes.get(instance.id)
             if box is None:
-                box = boxes[instance.id] = Sandbox(instance.code, backend=s.sandbox)
+                box = boxes[instance.id] = Sandbox(instance.code, backend=s.settings.sandbox)
             group = run_group(
                 policy,
                 instance,
                 critic=critic,
                 variant=s.reward,
                 samples=s.samples_per_prompt,
-                max_iterations=s.max_iterations,
+                max_iterations=s.settings.max_iterations,
                 config=s.rewards,
                 sandbox=box,
                 max_new_tokens=s.max_new_tokens(),
@@ -318,6 +315,32 @@ class Trainer:
         )
         policy.save_adapter(self.output / "adapter")
 
+    def _check_selection(self) -> None:
+        """``--resume`` must continue on the instances the run started with, in that order.
+
+        The step's instances are positions in the selection: a different selection (a new
+        ``--lf`` state, another ``-k``) would silently train on other instances.
+        """
+        path = self.output / "selection.json"
+        if not path.is_file():
+            return  # a run from before selection.json existed
+        before = json.loads(path.read_text())
+        now = [i.id for i in self.instances]
+        old = before.get("instances") or []
+        if old != now:
+            at = next((k for k, (a, b) in enumerate(zip(old, now, strict=False)) if a != b), None)
+            if at is None:
+                at = min(len(old), len(now))
+            was = old[at] if at < len(old) else "(end)"
+            got = now[at] if at < len(now) else "(end)"
+            raise ConfigError(
+                f"--resume: {self.output} started on {len(old)} instances selected by pytest "
+                f"arguments {before.get('pytest_args')!r}; {self.spec.pytest_args!r} now select "
+                f"{len(now)}, differing at position {at + 1} (was {was!r}, now {got!r}); resume "
+                "with the same selection (a benchmark run since then changes what --lf "
+                "selects), or start a new --output"
+            )
+
     def _restore(self, folder: Path, optimizer: Any) -> None:
         import torch
 
@@ -339,8 +362,23 @@ class Trainer:
         path.write_text("".join(ln + "\n" for ln in kept))
 
     # -- evaluation ------------------------------------------------------------------------------
-    def evaluate(self, policy: Policy, heldout: list[Instance]) -> dict[str, Any]:
-        """The benchmark's scoring (agent, judge, code match) of the policy on ``heldout``."""
+    def evaluate(self, policy: Policy, heldout: list[Instance], step: int = 0) -> dict[str, Any]:
+        """The benchmark's scoring (agent, judge, code match) of the policy on ``heldout``.
+
+        Prints the PAU summary block (above the progress bar) and appends it to
+        ``DIR/eval.txt``; returns the ``eval_*`` metrics of the step's record.
+        """
         from pytest_pau.train.evaluate import evaluate_policy
 
-        return evaluate_policy(policy, heldout, self.spec, critic_client=self._critic_client)
+        done = evaluate_policy(
+            policy, heldout, self.spec, step=step, critic_client=self._critic_client
+        )
+        with (self.output / "eval.txt").open("a", encoding="utf-8") as fh:
+            fh.write(done.text + "\n")
+        if self.progress:
+            from tqdm import tqdm
+
+            tqdm.write(done.text)
+        else:
+            print(done.text, flush=True)
+        return done.metrics

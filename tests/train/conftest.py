@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -51,3 +52,17 @@ def critic_client(critic_server: ScriptedLLM) -> LLMClient:
         api_key=critic_server.api_key,
         retry=RetryPolicy(max_attempts=1),
     )
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty pytest project (an ini file, no tests) as the current folder.
+
+    ``pau train`` collects with pytest in the current folder: in the repository it would
+    collect this test suite (its ``testpaths``).
+    """
+    folder = tmp_path / "project"
+    folder.mkdir()
+    (folder / "pytest.ini").write_text("[pytest]\n")
+    monkeypatch.chdir(folder)
+    return folder

@@ -34,16 +34,17 @@ def scripted() -> ScriptedLLM:
 
 
 def test_pau_train_cli_with_eval(
-    tmp_path: Path, scripted: ScriptedLLM, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, project: Path, scripted: ScriptedLLM, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "run"
     code = main(
         [
             "train", "--policy", "tiny-random", "--critic", scripted.model,
-            "--critic-api-base", scripted.api_base, "--select", "smoke", "--limit", "3",
-            "--max-steps", "2", "--samples-per-prompt", "2", "--max-iterations", "1",
+            "--critic-api-base", scripted.api_base,
+            "--max-steps", "2", "--samples-per-prompt", "2",
             "--max-new-tokens", "4", "--eval-every", "2", "--eval-instances", "1",
-            "--output", str(out), "--no-cache", "--no-progress",
+            "--output", str(out), "--no-progress",
+            "--", "-m", "smoke", "--pau-limit=3", "--pau-max-iterations=1", "--pau-no-cache",
         ]
     )  # fmt: skip
     assert code == 0
@@ -57,13 +58,30 @@ def test_pau_train_cli_with_eval(
     # the held-out instance is never trained on
     trained = {i for r in rows for i in r["instances"]}
     assert "builtin/digits_moved_to_end" not in trained
+    assert rows[1]["eval_failed"] == 1
+    assert rows[1]["eval_errors"] == 0
     config = json.loads((out / "config.json").read_text())
     assert config["steps"] == 2
     assert config["reward"] == "aac"
-    assert "evaluate it: pau train --serve" in capsys.readouterr().out
+    assert config["settings"]["max_iterations"] == 1  # from --pau-max-iterations
+    assert config["settings"]["judge_model"] == scripted.model  # no --pau-judge-model: the critic
+    assert config["pytest_args"] == [
+        "-m",
+        "smoke",
+        "--pau-limit=3",
+        "--pau-max-iterations=1",
+        "--pau-no-cache",
+    ]
+    stdout = capsys.readouterr().out
+    assert "evaluate it: pau train --serve" in stdout
+    # the benchmark's summary block, once per evaluation, on stdout and in DIR/eval.txt
+    assert stdout.count("PAU summary") == 1
+    assert "items 1: 0 passed, 1 failed" in stdout
+    assert "model pau-policy (pau train step 2)" in stdout
+    assert (out / "eval.txt").read_text().count("PAU summary") == 1
 
 
-def test_bad_flag_value_names_the_flag(capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_flag_value_names_the_flag(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["train", "--samples-per-prompt", "0"]) == 2
     assert "--samples-per-prompt" in capsys.readouterr().err
 

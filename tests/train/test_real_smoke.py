@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from pytest_pau import load_dataset
 from pytest_pau.llm.caps import TokenCaps
+from pytest_pau.settings import PauSettings
 from pytest_pau.train.config import TrainSpec
 from pytest_pau.train.trainer import Trainer
 
@@ -31,16 +33,16 @@ def test_smollm2_policy_local_small_critic_two_steps(tmp_path: Path) -> None:
     spec = TrainSpec(
         policy="smollm2",
         critic="local-small",
-        select="smoke",
-        limit=1,
         steps=2,
         samples_per_prompt=2,
-        max_iterations=1,
+        settings=PauSettings(max_iterations=1, cache_dir=tmp_path / "cache"),
         caps=TokenCaps(critic=24, reason=12, act=12, reflect=12),
         output=out,
-        cache_dir=tmp_path / "cache",
     )
-    history = Trainer(spec, progress=False).train()
+    first_smoke = [i for i in load_dataset("builtin") if "smoke" in i.tags][
+        :1
+    ]  # -m smoke --pau-limit=1
+    history = Trainer(spec, first_smoke, progress=False).train()
     assert [r["step"] for r in history] == [1, 2]
     for record in history:
         assert math.isfinite(record["loss"])

@@ -16,11 +16,14 @@ skyrl_gym = pytest.importorskip("skyrl_gym", reason="needs the 'skyrl' extra (sk
 
 
 def extras_for(instance: Instance, server: ScriptedLLM, **extra: object) -> dict[str, object]:
+    from pytest_pau.settings import PauSettings
     from pytest_pau.train.config import TrainSpec
     from pytest_pau.train.skyrl_launch import dataset_row
 
     spec = TrainSpec(
-        critic=server.model, critic_api_base=server.api_base, max_iterations=2, no_cache=True
+        critic=server.model,
+        critic_api_base=server.api_base,
+        settings=PauSettings(max_iterations=2, no_cache=True),
     )
     row = dataset_row(instance, spec)
     row["extra_info"].update(extra, cache_dir=None)
@@ -88,21 +91,27 @@ def test_row_without_instance_is_a_clear_error() -> None:
 
 
 def test_backend_skyrl_dry_run_writes_dataset_and_command(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "run"
     code = main(
         [
-            "train", "--backend", "skyrl", "--dry-run", "--select", "smoke", "--limit", "4",
+            "train", "--backend", "skyrl", "--dry-run",
             "--policy", "Qwen/Qwen3-8B", "--lora-rank", "8", "--lora-alpha", "32",
-            "--samples-per-prompt", "4", "--max-iterations", "5", "--output", str(out),
+            "--samples-per-prompt", "4", "--output", str(out),
+            "--", "-m", "smoke", "--pau-limit=4", "--pau-max-iterations=5",
         ]
     )  # fmt: skip
     assert code == 0
+    stdout = capsys.readouterr().out
+    listed = [ln for ln in stdout.splitlines() if ln.startswith("builtin/")]
+    assert len(listed) == 4  # --dry-run lists the selection, then writes SkyRL's files
     folder = out / "skyrl"
     rows = [json.loads(line) for line in (folder / "train.jsonl").read_text().splitlines()]
     assert len(rows) == 2  # 4 selected, the last 2 held out for validation
-    assert len((folder / "validation.jsonl").read_text().splitlines()) == 2
+    assert [r["extra_info"]["instance_id"] for r in rows] == listed[:2]
+    validation = (folder / "validation.jsonl").read_text().splitlines()
+    assert [json.loads(r)["extra_info"]["instance_id"] for r in validation] == listed[2:]
     row = rows[0]
     assert set(row) == {"data_source", "prompt", "env_class", "reward_spec", "extra_info"}
     assert row["env_class"] == "pau"
@@ -123,17 +132,17 @@ def test_backend_skyrl_dry_run_writes_dataset_and_command(
         "trainer.policy.model.path=Qwen/Qwen3-8B",
     ):
         assert expected in command
-    assert "SkyRL command" in capsys.readouterr().out
+    assert "SkyRL command" in stdout
 
 
 def test_backend_skyrl_without_trainer_names_the_fix(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     import importlib.util
 
     if importlib.util.find_spec("skyrl_train") is not None:
         pytest.skip("skyrl_train is installed here")
-    code = main(["train", "--backend", "skyrl", "--limit", "3", "--output", str(tmp_path)])
+    code = main(["train", "--backend", "skyrl", "--output", str(tmp_path), "--", "--pau-limit=3"])
     assert code == 2
     err = capsys.readouterr().err
     assert "skyrl_train" in err

@@ -9,8 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from pytest_pau import load_dataset
 from pytest_pau.errors import ConfigError
 from pytest_pau.llm import LLMClient, RetryPolicy
+from pytest_pau.models import Instance
+from pytest_pau.settings import PauSettings
 from pytest_pau.testing import ScriptedLLM
 from pytest_pau.train.config import TrainSpec
 from pytest_pau.train.rewards import COMPONENTS
@@ -34,23 +37,33 @@ def critic() -> Iterator[ScriptedLLM]:
         yield server
 
 
+#: The first two smoke instances of the builtin set (``pau train -- -m smoke --pau-limit=2``).
+SMOKE: list[Instance] = [i for i in load_dataset("builtin") if "smoke" in i.tags][:2]
+
+
 def spec_for(critic: ScriptedLLM, output: Path, **overrides: object) -> TrainSpec:
     values: dict[str, object] = {
         "policy": "tiny-random",
         "critic": critic.model,
         "critic_api_base": critic.api_base,
-        "select": "smoke",
-        "limit": 2,
         "steps": 3,
         "samples_per_prompt": 2,
-        "max_iterations": 1,
+        "settings": PauSettings(max_iterations=1, no_cache=True),
         "caps": {"reason": 6, "act": 6, "reflect": 6},
         "save_every": 2,
         "output": output,
-        "no_cache": True,
         **overrides,
     }
     return TrainSpec.model_validate(values)
+
+
+def trainer(
+    spec: TrainSpec, critic: ScriptedLLM | None = None, instances: list[Instance] | None = None
+) -> Trainer:
+    client = client_of(critic) if critic is not None else None
+    return Trainer(
+        spec, SMOKE if instances is None else instances, critic_client=client, progress=False
+    )
 
 
 def client_of(critic: ScriptedLLM) -> LLMClient:
@@ -63,9 +76,7 @@ def metrics(output: Path) -> list[dict[str, object]]:
 
 def test_three_steps_then_resume(tmp_path: Path, critic: ScriptedLLM) -> None:
     out = tmp_path / "run"
-    history = Trainer(
-        spec_for(critic, out), critic_client=client_of(critic), progress=False
-    ).train()
+    history = trainer(spec_for(critic, out), critic).train()
     assert [r["step"] for r in history] == [1, 2, 3]
     rows = metrics(out)
     assert rows == json.loads(json.dumps(history))
@@ -88,9 +99,7 @@ def test_three_steps_then_resume(tmp_path: Path, critic: ScriptedLLM) -> None:
         assert (out / "checkpoints" / "step-3" / name).is_file()
     assert latest_checkpoint(out) == (3, out / "checkpoints" / "step-3")
 
-    resumed = Trainer(
-        spec_for(critic, out, steps=5, resume=True), critic_client=client_of(critic), progress=False
-    ).train()
+    resumed = trainer(spec_for(critic, out, steps=5, resume=True), critic).train()
     assert [r["step"] for r in resumed] == [4, 5]
     assert [r["step"] for r in metrics(out)] == [1, 2, 3, 4, 5]
     assert latest_checkpoint(out) == (5, out / "checkpoints" / "step-5")
@@ -98,39 +107,43 @@ def test_three_steps_then_resume(tmp_path: Path, critic: ScriptedLLM) -> None:
 
 def test_resume_drops_metrics_past_the_checkpoint(tmp_path: Path, critic: ScriptedLLM) -> None:
     out = tmp_path / "run"
-    Trainer(
-        spec_for(critic, out, steps=3, save_every=2),
-        critic_client=client_of(critic),
-        progress=False,
-    ).train()
+    trainer(spec_for(critic, out, steps=3, save_every=2), critic).train()
     # pretend the run died after step 3's metrics but before its checkpoint
     import shutil
 
     shutil.rmtree(out / "checkpoints" / "step-3")
-    resumed = Trainer(
-        spec_for(critic, out, steps=3, resume=True), critic_client=client_of(critic), progress=False
-    ).train()
+    resumed = trainer(spec_for(critic, out, steps=3, resume=True), critic).train()
     assert [r["step"] for r in resumed] == [3]
     assert [r["step"] for r in metrics(out)] == [1, 2, 3]
 
 
 def test_resume_without_checkpoint_is_a_clear_error(tmp_path: Path, critic: ScriptedLLM) -> None:
     with pytest.raises(ConfigError, match="--resume: no checkpoint under"):
-        Trainer(
-            spec_for(critic, tmp_path, resume=True), critic_client=client_of(critic), progress=False
-        ).train()
+        trainer(spec_for(critic, tmp_path, resume=True), critic).train()
 
 
-def test_empty_selection_is_a_clear_error(tmp_path: Path, critic: ScriptedLLM) -> None:
-    with pytest.raises(ConfigError, match="no instance left to train on"):
-        Trainer(spec_for(critic, tmp_path, select="no-such-tag"), progress=False).train()
+def test_resume_on_another_selection_is_a_clear_error(tmp_path: Path, critic: ScriptedLLM) -> None:
+    out = tmp_path / "run"
+    trainer(spec_for(critic, out, steps=1, pytest_args=["-m", "smoke"]), critic).train()
+    assert json.loads((out / "selection.json").read_text()) == {
+        "pytest_args": ["-m", "smoke"],
+        "instances": [i.id for i in SMOKE],
+    }
+    again = spec_for(critic, out, steps=2, resume=True, pytest_args=["--lf"])
+    with pytest.raises(ConfigError, match=r"--resume: .* differing at position 1") as info:
+        trainer(again, critic, instances=SMOKE[::-1]).train()
+    assert "['--lf']" in str(info.value)
+    assert SMOKE[1].id in str(info.value)
+
+
+def test_no_instances_is_a_clear_error(tmp_path: Path, critic: ScriptedLLM) -> None:
+    with pytest.raises(ConfigError, match="no instance to train on"):
+        Trainer(spec_for(critic, tmp_path), [], progress=False)
 
 
 def test_epochs_decide_the_step_count_without_steps(critic: ScriptedLLM, tmp_path: Path) -> None:
-    trainer = Trainer(
-        spec_for(critic, tmp_path, steps=None, epochs=3, grad_accum=2), progress=False
-    )
-    assert trainer.total_steps(5) == 9  # ceil(5 / 2) steps per epoch
+    run = trainer(spec_for(critic, tmp_path, steps=None, epochs=3, grad_accum=2))
+    assert run.total_steps(5) == 9  # ceil(5 / 2) steps per epoch
 
 
 def test_instance_order_is_a_permutation_per_epoch() -> None:
@@ -157,17 +170,9 @@ def test_resume_reproduces_an_uninterrupted_run(tmp_path: Path, critic: Scripted
     from safetensors.torch import load_file
 
     straight, split = tmp_path / "straight", tmp_path / "split"
-    Trainer(
-        spec_for(critic, straight, steps=4), critic_client=client_of(critic), progress=False
-    ).train()
-    Trainer(
-        spec_for(critic, split, steps=2), critic_client=client_of(critic), progress=False
-    ).train()
-    Trainer(
-        spec_for(critic, split, steps=4, resume=True),
-        critic_client=client_of(critic),
-        progress=False,
-    ).train()
+    trainer(spec_for(critic, straight, steps=4), critic).train()
+    trainer(spec_for(critic, split, steps=2), critic).train()
+    trainer(spec_for(critic, split, steps=4, resume=True), critic).train()
     a = load_file(straight / "adapter" / "adapter_model.safetensors")
     b = load_file(split / "adapter" / "adapter_model.safetensors")
     assert a.keys() == b.keys()
