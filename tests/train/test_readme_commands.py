@@ -91,9 +91,10 @@ def test_readme_command_runs(
 
         monkeypatch.setattr("pytest_pau.cli.train.time.sleep", interrupt)
         assert main(["train", *args]) == 0
-        assert "pytest --pau-model=openai/pau-policy --pau-api-base=http://127.0.0.1:" in (
-            capsys.readouterr().out
+        served = (
+            r"pytest --pau-model=openai/pau-policy-[0-9a-f]{8} --pau-api-base=http://127.0.0.1:"
         )
+        assert re.search(served, capsys.readouterr().out)
         return
     assert main(["train", "--dry-run", *args]) == 0
     out = capsys.readouterr().out
