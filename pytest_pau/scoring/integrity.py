@@ -53,7 +53,7 @@ __all__ = [
     "strip_quoted",
 ]
 
-#: Bump when the rules change what they flag (recorded with judge results).
+#: Bump when the rules change what they flag (a run's scores depend on it, like prompts).
 INTEGRITY_VERSION = "1"
 ALL_RULES: tuple[Rule, ...] = (*RULES, *RULES_ADDRESS, *RULES_I18N)
 #: Kinds that imitate the grader's output or the prompt's structure: :func:`neutralize`
@@ -211,17 +211,18 @@ def _owner(units: list[_Unit], containers: dict[int, Block | None], s: int, e: i
 
     A match that starts between units (on blanks) belongs to the unit before it.
     """
-    best: tuple[int, int, int] | None = None  # (container depth, unit start, index)
-    for i, u in enumerate(units):
+    best: _Unit | None = None
+    best_key: tuple[int, int, int] | None = None
+    for u in units:
         block = containers[u.container]
         lo, hi = (0, 1 << 62) if block is None else (block.inner_start, block.inner_end)
         if not (lo <= s and e <= hi) or u.start > s:
             continue
-        inside = s < u.end
-        key = (hi - lo if block is not None else 1 << 62, 0 if inside else 1, -u.start)
-        if best is None or key < best[:3]:
-            best = (*key, i)  # type: ignore[assignment]
-    return None if best is None else units[best[-1]]
+        # The smallest container first, then a unit that holds the start, then the nearest.
+        key = (hi - lo, 0 if s < u.end else 1, -u.start)
+        if best_key is None or key < best_key:
+            best, best_key = u, key
+    return best
 
 
 def _deepest(blocks: list[Block], s: int, e: int) -> Block | None:
