@@ -21,6 +21,7 @@ from pytest_pau.agent.prompts import SCORING_PROMPTS_DIR, render
 from pytest_pau.agent.state import Observation
 from pytest_pau.models import Mismatch, Usage
 from pytest_pau.scoring.coder import CodeRunner, as_examples, check_code, run_code
+from pytest_pau.scoring.integrity import fence, neutralize
 
 if TYPE_CHECKING:
     from pytest_pau.agent.base import SupportsComplete
@@ -141,6 +142,8 @@ def classifier_messages(
         elif step.result is not None:
             lines.append(Observation(step.parsed_input, step.result.observation()).line())
     calls = "\n".join(lines[-MAX_CLASSIFIER_CALLS:]) or "(no calls)"
+    # The prediction is untrusted: fenced, with what imitates a label or a role made inert.
+    fenced = fence(neutralize(prediction or "(empty)", hazards=(_LABEL_LINE,)), label="DESCRIPTION")
     return [
         {
             "role": "user",
@@ -149,7 +152,9 @@ def classifier_messages(
                 SCORING_PROMPTS_DIR,
                 gold=instance.description,
                 calls=calls,
-                prediction=prediction or "(empty)",
+                prediction=fenced.block,
+                open=fenced.open,
+                close=fenced.close,
             ),
         }
     ]
