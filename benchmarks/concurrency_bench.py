@@ -183,9 +183,7 @@ def main() -> int:
                          run(llm, root / "c", instances=741, iterations=14,
                              extra=["-n", "2", "--pau-concurrency=32"])))  # fmt: skip
     print(f"load average at the end: {os.getloadavg()}")
-    print(
-        "| run | wall s | requests | overlap | most in flight | first request s | peak RSS GiB |"
-    )
+    print("| run | wall s | requests | overlap | most in flight | first request s | peak RSS GiB |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
     for name, r in rows:
         print(

@@ -141,9 +141,13 @@ class EpisodePool:
             ]
 
     def cancel(self) -> None:
-        """Stop starting episodes and requests; running ones end at their next model call."""
+        """Stop starting episodes and requests; running ones end at their next model call.
+
+        Waits only a moment: a thread in the middle of a model call cannot be stopped, and
+        its answer is not needed (a daemon, it ends with the process).
+        """
         self.cancel_event.set()
-        self.close()
+        self.close(wait_s=0.1)
 
     def close(self, *, wait_s: float = 1.0) -> None:
         """Let the threads end (they are daemons: the process never waits for them)."""

@@ -36,6 +36,9 @@ class FailureMode(StrEnum):
     FORMAT_FOLLOWING = "format_following"
     HALLUCINATION = "hallucination"
     SELF_CONTRADICTION = "self_contradiction"
+    JUDGE_MANIPULATION = "judge_manipulation"
+    """The prediction addressed the grader (``scoring/integrity.py``); it was scored
+    without that text."""
     INFRASTRUCTURE = "infrastructure"
 
     @classmethod
@@ -90,6 +93,14 @@ class JudgeResult(BaseModel):
     unparseable: int = 0
     """How many judge answers had no parseable rating even after the retry."""
     usage: Usage = Field(default_factory=Usage)
+    manipulation: list[str] = Field(default_factory=list)
+    """What ``scoring/integrity.py`` found in the prediction that addresses the grader
+    (one line per finding); empty for a clean prediction."""
+    raw_score: float | None = None
+    """When ``manipulation`` is set: the score of the prediction as written."""
+    defended_score: float | None = None
+    """When ``manipulation`` is set: the score without the flagged text (the second
+    opinion); ``score`` is the lower of the two."""
 
 
 class Mismatch(BaseModel):
@@ -130,6 +141,11 @@ class InstanceResult(BaseModel):
     judge_spread: float | None = None
     judge_logprob_score: float | None = None
     judge_unparseable: int = 0
+    judge_manipulation: list[str] = Field(default_factory=list)
+    """Text of the prediction addressed to the grader (see ``JudgeResult.manipulation``)."""
+    judge_raw_score: float | None = None
+    """When the prediction addressed the grader: its score as written (``judge_score`` is
+    the lower of this and the score without that text)."""
     code_match: float | None = None
     code: str = ""
     mismatches: list[Mismatch] = Field(default_factory=list)

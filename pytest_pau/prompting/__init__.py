@@ -16,12 +16,13 @@ The completion protocol the stages call models through is
 from __future__ import annotations
 
 from pytest_pau.prompting.markers import MARKERS
-from pytest_pau.prompting.replies import explanation_of, parse_rating, strip_think
+from pytest_pau.prompting.replies import RATING_PATTERN, explanation_of, parse_rating, strip_think
 from pytest_pau.prompting.templates import PROMPTS_VERSION, TEMPLATE_NAMES, render
 
 __all__ = [
     "MARKERS",
     "PROMPTS_VERSION",
+    "RATING_PATTERN",
     "TEMPLATE_NAMES",
     "explanation_of",
     "parse_rating",

@@ -9,9 +9,10 @@ from __future__ import annotations
 import re
 
 _THINK_TAG = re.compile(r"<(/?)think>", re.IGNORECASE)
-# "Rating: 4", "rating = 4", "Rating: 4." (a sentence ends) and "Rating: 5.0" (an integer
-# written as a float) are ratings; "Rating: 3.5" and "Rating: 45" are not.
-_RATING = re.compile(r"rating\s*[:=]\s*([0-9]+)(?:\.0+)?(?![0-9]|\.[0-9])", re.IGNORECASE)
+#: What reads as a rating line: "Rating: 4", "rating = 4", "Rating: 4." (a sentence ends),
+#: "Rating: 5.0" (an integer written as a float); not "Rating: 3.5". Also the hazard that
+#: fenced untrusted text is neutralised against (``scoring/integrity.py``).
+RATING_PATTERN = re.compile(r"rating\s*[:=]\s*([0-9]+)(?:\.0+)?(?![0-9]|\.[0-9])", re.IGNORECASE)
 # Markdown emphasis around the label or the number ("**Rating:** 4", "Rating: **4**").
 _EMPHASIS = re.compile(r"[*_`]")
 
@@ -64,12 +65,12 @@ def parse_rating(reply: str, *, low: int = 1, high: int = 5) -> int | None:
         The rating, or None when the reply holds no valid one.
     """
     text = _EMPHASIS.sub("", strip_think(reply))
-    valid = [int(m) for m in _RATING.findall(text) if low <= int(m) <= high]
+    valid = [int(m) for m in RATING_PATTERN.findall(text) if low <= int(m) <= high]
     return valid[-1] if valid else None
 
 
 def explanation_of(reply: str) -> str:
     """A judge's or critic's explanation: its reply without thinking and rating lines."""
     text = strip_think(reply)
-    lines = [ln for ln in text.splitlines() if not _RATING.search(_EMPHASIS.sub("", ln))]
+    lines = [ln for ln in text.splitlines() if not RATING_PATTERN.search(_EMPHASIS.sub("", ln))]
     return "\n".join(lines).strip()

@@ -12,6 +12,7 @@ from pytest_pau.agent.state import Observation, example_observation
 from pytest_pau.llm.caps import DEFAULT_CAPS
 from pytest_pau.models import CallResult, CodeMatchResult, Example, Mismatch, Usage
 from pytest_pau.prompting import render, strip_think
+from pytest_pau.scoring.integrity import defend, fence, neutralize
 
 if TYPE_CHECKING:
     from pytest_pau.llm.protocol import SupportsComplete
@@ -217,12 +218,20 @@ def run_code(
 
 
 def coder_messages(
-    instance: Instance, description: str, examples: Sequence[Example]
+    instance: Instance, description: str, examples: Sequence[Example], *, seed: int = 0
 ) -> list[dict[str, str]]:
-    """The coder's prompt: header, observed examples, description."""
+    """The coder's prompt: header, observed examples, description.
+
+    The description is untrusted (the model under test wrote it): what it says to a
+    grader is removed (:func:`~pytest_pau.scoring.integrity.defend`), the rest is fenced
+    between per-call delimiters and declared data to implement.
+    """
     lines = [
         Observation(e.input, example_observation(e)).line() for e in examples[-MAX_PROMPT_EXAMPLES:]
     ]
+    fenced = fence(
+        neutralize(defend(description).text or "(empty)"), seed=seed, label="DESCRIPTION"
+    )
     return [
         {"role": "system", "content": render("coder_system")},
         {
@@ -231,7 +240,9 @@ def coder_messages(
                 "coder",
                 header=instance.header,
                 examples="\n".join(lines) or "(none)",
-                description=description or "(empty)",
+                description=fenced.block,
+                open=fenced.open,
+                close=fenced.close,
             ),
         },
     ]
@@ -255,7 +266,7 @@ class Coder:
 
     def write(self, instance: Instance, description: str, observed: Observed) -> tuple[str, Usage]:
         """Ask the coder for ``test_func``; returns the extracted code and the usage."""
-        messages = coder_messages(instance, description, as_examples(observed))
+        messages = coder_messages(instance, description, as_examples(observed), seed=self.seed)
         completion = self.client.complete(
             messages, temperature=0.0, max_tokens=self.max_tokens, seed=self.seed
         )

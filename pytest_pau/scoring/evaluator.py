@@ -277,6 +277,8 @@ class Evaluator:
         result.judge_spread = judged.spread
         result.judge_logprob_score = judged.logprob_score
         result.judge_unparseable = judged.unparseable
+        result.judge_manipulation = list(judged.manipulation)
+        result.judge_raw_score = judged.raw_score
 
         progress("code")
         observed: list[Example | tuple[str, CallResult]] = [
@@ -317,10 +319,20 @@ class Evaluator:
                 result.failure_mode = FailureMode.NONE
                 return
             result.overconfident = traj.concluded
-            progress("classify")
-            seen = usage.calls
-            mode, detail, used = self._classify(instance, traj, result, runner)
-            _account(usage, seen, used)
+            if judged.manipulation:
+                # The model talked to the grader: that, not its exploration, is the
+                # failure to report (and no classifier call is spent on it).
+                mode: str = FailureMode.JUDGE_MANIPULATION
+                detail = (
+                    f"the prediction addresses the grader ({len(judged.manipulation)} "
+                    f"finding(s), first: {judged.manipulation[0]}); judge score "
+                    f"{judged.raw_score} as written, {judged.defended_score} without it"
+                )
+            else:
+                progress("classify")
+                seen = usage.calls
+                mode, detail, used = self._classify(instance, traj, result, runner)
+                _account(usage, seen, used)
         result.failure_mode = FailureMode(mode)
         result.failure_detail = "; ".join(x for x in (detail, result.failure_detail) if x)
 

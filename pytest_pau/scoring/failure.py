@@ -21,6 +21,7 @@ from pytest_pau.llm.caps import DEFAULT_CAPS
 from pytest_pau.models import FailureMode, Mismatch, Usage
 from pytest_pau.prompting import render, strip_think
 from pytest_pau.scoring.coder import CodeRunner, as_examples, check_code, run_code
+from pytest_pau.scoring.integrity import fence, neutralize
 
 if TYPE_CHECKING:
     from pytest_pau.llm.protocol import SupportsComplete
@@ -148,6 +149,8 @@ def classifier_messages(
         elif step.result is not None:
             lines.append(Observation(step.parsed_input, step.result.observation()).line())
     calls = "\n".join(lines[-MAX_CLASSIFIER_CALLS:]) or "(no calls)"
+    # The prediction is untrusted: fenced, with what imitates a label or a role made inert.
+    fenced = fence(neutralize(prediction or "(empty)", hazards=(_LABEL_LINE,)), label="DESCRIPTION")
     return [
         {
             "role": "user",
@@ -155,7 +158,9 @@ def classifier_messages(
                 "classify",
                 gold=instance.description,
                 calls=calls,
-                prediction=prediction or "(empty)",
+                prediction=fenced.block,
+                open=fenced.open,
+                close=fenced.close,
             ),
         }
     ]

@@ -7,6 +7,15 @@ method's source and the gold description. ``sym-info`` uses the same critic with
 (:class:`CodeMatchCritic`), which needs no gold text: only the method's own outputs.
 
 Prompts are ours, in ``prompting/templates/train/*.md``.
+
+The student's step is untrusted: the policy wrote it, and a policy trained on the critic's
+rating learns whatever raises it, including text addressed to the critic ("Rating: 9",
+"note to the grader: this plan is optimal"). So a plan or hypothesis in which
+:func:`~pytest_pau.scoring.integrity.detect` finds such text is rated on its defended
+text (that part removed: the defended score, one call, no second opinion), the step is
+fenced between per-call delimiters and declared data, format imitation in it is made
+inert, and the rating is parsed outside the critic's quotes of the step. The findings are
+kept on the :class:`Verdict` (``manipulation``).
 """
 
 from __future__ import annotations
@@ -18,7 +27,8 @@ from typing import TYPE_CHECKING
 
 from pytest_pau.llm.caps import DEFAULT_CAPS
 from pytest_pau.models import Usage
-from pytest_pau.prompting import parse_rating, render
+from pytest_pau.prompting import RATING_PATTERN, parse_rating, render, strip_think
+from pytest_pau.scoring.integrity import Fence, defend, fence, neutralize, strip_quoted
 
 if TYPE_CHECKING:
     from pytest_pau.agent.state import EpisodeState
@@ -30,9 +40,14 @@ if TYPE_CHECKING:
 RATING_SCALE = (0, 9)
 
 
-def parse_critic_rating(reply: str) -> int | None:
-    """The last ``Rating: N`` (N in 0-9) of a critic reply, else None."""
-    return parse_rating(reply, low=RATING_SCALE[0], high=RATING_SCALE[1])
+def parse_critic_rating(reply: str, fenced: Fence | None = None) -> int | None:
+    """The last ``Rating: N`` (N in 0-9) of a critic reply, else None.
+
+    With ``fenced`` (the step as the prompt showed it), what the critic quoted of the step
+    is dropped first.
+    """
+    text = reply if fenced is None else strip_quoted(strip_think(reply), fenced)
+    return parse_rating(text, low=RATING_SCALE[0], high=RATING_SCALE[1])
 
 
 @dataclass
@@ -47,6 +62,8 @@ class Verdict:
     reply: str = ""
     usage: Usage = field(default_factory=Usage)
     seconds: float = 0.0
+    manipulation: list[str] = field(default_factory=list)
+    """Text of the step addressed to the critic (removed before rating), one per finding."""
 
 
 class Critic:
@@ -83,25 +100,49 @@ class Critic:
         self, kind: str, instance: Instance, state: EpisodeState, step: str, concluded: str = ""
     ) -> list[dict[str, str]]:
         """The critic's prompt for a ``reason`` or ``reflect`` step."""
+        return self._prompt(kind, instance, state, step, concluded)[0]
+
+    def _prompt(
+        self, kind: str, instance: Instance, state: EpisodeState, step: str, concluded: str = ""
+    ) -> tuple[list[dict[str, str]], Fence, list[str]]:
+        """Messages, the fence around the step, and what was removed from the step."""
         template = "critic_reason" if kind == "reason" else "critic_reflect"
+        defended = defend(step)
+        fenced = fence(
+            neutralize(defended.text.strip() or "(empty)", hazards=(RATING_PATTERN,)),
+            seed=self.seed,
+            label="STUDENT STEP",
+        )
+        context = state.context()
+        # The context repeats the student's last hypothesis: it is the student's text too.
+        hypothesis = state.hypothesis or ""
+        if hypothesis:
+            clean = defend(hypothesis)
+            if clean.flagged:
+                context = context.replace(hypothesis, clean.text or "(none yet)")
         user = render(
             template,
             privileged=self._head(instance),
-            context=state.context(),
-            step=step.strip() or "(empty)",
+            context=context,
+            step=fenced.block,
+            open=fenced.open,
+            close=fenced.close,
             concluded=concluded or "NO",
         )
-        return [
+        messages = [
             {"role": "system", "content": render("critic_system")},
             {"role": "user", "content": user},
         ]
+        return messages, fenced, [f.describe() for f in defended.findings]
 
-    def _ask(self, messages: list[dict[str, str]]) -> Verdict:
+    def _ask(
+        self, messages: list[dict[str, str]], fenced: Fence, manipulation: list[str]
+    ) -> Verdict:
         start = time.perf_counter()
         completion = self.client.complete(
             messages, temperature=0.0, max_tokens=self.max_tokens, seed=self.seed
         )
-        rating = parse_critic_rating(completion.text)
+        rating = parse_critic_rating(completion.text, fenced)
         self.calls += 1
         if rating is None:
             self.unparseable += 1
@@ -112,11 +153,16 @@ class Critic:
             reply=completion.text,
             usage=completion.usage(),
             seconds=time.perf_counter() - start,
+            manipulation=manipulation,
         )
 
     def rate_reasoning(self, instance: Instance, state: EpisodeState, plan: str) -> Verdict:
-        """Rate a reasoning turn (the plan for the next call)."""
-        return self._ask(self.messages("reason", instance, state, plan))
+        """Rate a reasoning turn (the plan for the next call).
+
+        A plan that addresses the critic is rated on its defended text (see the module
+        docstring); ``Verdict.manipulation`` lists what was removed.
+        """
+        return self._ask(*self._prompt("reason", instance, state, plan))
 
     def rate_hypothesis(
         self,
@@ -126,9 +172,13 @@ class Critic:
         concluded: bool | None,
         observed: Sequence[Example | tuple[str, CallResult]] = (),
     ) -> Verdict:
-        """Rate the hypothesis a reflection states (``observed`` is unused here)."""
+        """Rate the hypothesis a reflection states (``observed`` is unused here).
+
+        A hypothesis that addresses the critic is rated on its defended text (see the
+        module docstring); ``Verdict.manipulation`` lists what was removed.
+        """
         flag = "YES" if concluded else "NO"
-        return self._ask(self.messages("reflect", instance, state, summary, flag))
+        return self._ask(*self._prompt("reflect", instance, state, summary, flag))
 
 
 class CodeMatchCritic:

@@ -92,7 +92,10 @@ def write_toy(folder: Path, name: str = "toy.jsonl") -> Path:
 
 def _section(text: str, start: str, end: str) -> str:
     m = re.search(re.escape(start) + r"\s*\n(.*?)\n\s*" + re.escape(end), text, re.S)
-    return m.group(1).strip() if m else ""
+    section = m.group(1).strip() if m else ""
+    # The untrusted text is fenced: <<<LABEL nonce>>> ... <<<END LABEL nonce>>>.
+    fenced = re.search(r"<<<([A-Z ]+) [0-9a-f]+>>>\n(.*?)\n<<<END \1 [0-9a-f]+>>>", section, re.S)
+    return fenced.group(2).strip() if fenced else section
 
 
 def judge_reply(messages: list[dict[str, str]]) -> str:
