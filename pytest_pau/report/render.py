@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
+from pytest_pau.report.inference import MIN_N
+
 if TYPE_CHECKING:
     from pytest_pau.models import GroupStats, RunInfo, Summary
 
@@ -69,9 +71,10 @@ def _num(x: float | None, fmt: str = ".2f") -> str:
     return "n/a" if x is None else format(x, fmt)
 
 
-def _ci(ci: Sequence[float] | None, fmt: str = ".2f", pct: bool = False) -> str:
+def _ci(ci: Sequence[float] | None, n: int, fmt: str = ".2f", pct: bool = False) -> str:
     if not ci:
-        return ""
+        # Below MIN_N values no interval holds its coverage: say so instead of printing one.
+        return f"(n={n}: too few for a 95% CI)" if 0 < n < MIN_N else ""
     if pct:
         return f"95% CI [{_pct(ci[0])}, {_pct(ci[1])}]"
     return f"95% CI [{format(ci[0], fmt)}, {format(ci[1], fmt)}]"
@@ -173,15 +176,19 @@ def render(
         green=bool(rate and rate >= 0.5),
         red=bool(rate is not None and rate < 0.5),
     )
-    writer.line(f"  {_ci(summary.pass_rate_ci, pct=True)}  ({c.passed}/{c.scored} scored)")
+    writer.line(
+        f"  {_ci(summary.pass_rate_ci, c.scored, pct=True)}  ({c.passed}/{c.scored} scored)"
+    )
 
     j = summary.judge
     writer.line("")
     unparseable = f"  unparseable {j.unparseable}" if j.unparseable else ""
-    writer.line(f"judge score  mean {_num(j.mean)}  {_ci(j.ci)}  n={j.n}{unparseable}", bold=True)
+    writer.line(
+        f"judge score  mean {_num(j.mean)}  {_ci(j.ci, j.n)}  n={j.n}{unparseable}", bold=True
+    )
     _histogram(writer, j.histogram, ("5", "4", "3", "2", "1"), unicode=unicode, label_w=3)
     m = summary.code_match
-    writer.line(f"code match   mean {_num(m.mean)}  {_ci(m.ci)}  n={m.n}", bold=True)
+    writer.line(f"code match   mean {_num(m.mean)}  {_ci(m.ci, m.n)}  n={m.n}", bold=True)
     _histogram(writer, m.histogram, tuple(reversed(list(m.histogram))), unicode=unicode, label_w=3)
     gold = summary.gold_code_match
     if gold:

@@ -28,7 +28,8 @@ from pytest_pau.models import (
     Summary,
     TokenCounts,
 )
-from pytest_pau.report.stats import bootstrap_ci, mean
+from pytest_pau.report.inference import mean_interval
+from pytest_pau.report.stats import mean
 
 JUDGE_BUCKETS = ("1", "2", "3", "4", "5")
 MATCH_BUCKETS = tuple(f"{i / 10:.1f}" for i in range(11))
@@ -64,11 +65,20 @@ def match_bucket(score: float) -> str:
     return f"{min(9, max(0, math.floor(score * 10 + 1e-9))) / 10:.1f}"
 
 
-def _ci(values: Sequence[float | None], resamples: int) -> list[float] | None:
-    if resamples <= 0:
-        return None
-    ci = bootstrap_ci(values, resamples=resamples)
-    return None if ci is None else [ci[0], ci[1]]
+#: The scale of each metric: what its interval may not leave.
+JUDGE_BOUNDS = (1.0, 5.0)
+MATCH_BOUNDS = (0.0, 1.0)
+
+
+def _ci(
+    values: Sequence[float | None], bounds: tuple[float, float], confidence: float
+) -> list[float] | None:
+    """95% interval of the mean (tilted score; Wilson's on 0/1), None below MIN_N values.
+
+    See :func:`pytest_pau.report.inference.mean_interval` for why and its measured coverage.
+    """
+    interval = mean_interval(values, bounds=bounds, confidence=confidence)
+    return None if interval is None else [interval.low, interval.high]
 
 
 def _last_caps(results: Sequence[InstanceResult]) -> dict[str, float]:
@@ -114,7 +124,7 @@ def build_summary(
     gates: Gates | None = None,
     wall_s: float | None = None,
     selected: int | None = None,
-    resamples: int = 10_000,
+    confidence: float = 0.95,
     max_cost_usd: float | None = None,
 ) -> Summary:
     """Aggregate item results into the :class:`~pytest_pau.models.Summary`.
@@ -126,7 +136,8 @@ def build_summary(
         selected: How many items were selected to run (more than ``len(results)`` when
             the run was interrupted, or when some selected items produced no result, e.g.
             skipped by a ``skip`` mark or errored in another fixture before evaluation).
-        resamples: Bootstrap resamples for the 95% intervals; 0 computes none.
+        confidence: Coverage of the intervals (0.95); none is given below
+            :data:`~pytest_pau.report.inference.MIN_N` values (too few for an honest one).
         max_cost_usd: The run's budget, to say how far the spend went past it.
     """
     results = list(results)
@@ -166,10 +177,10 @@ def build_summary(
             skipped=statuses[ItemStatus.SKIPPED],
         ),
         pass_rate=(statuses[ItemStatus.PASSED] / len(scored)) if scored else None,
-        pass_rate_ci=_ci([float(r.passed) for r in scored], resamples),
+        pass_rate_ci=_ci([float(r.passed) for r in scored], MATCH_BOUNDS, confidence),
         judge=JudgeStats(
             mean=mean(judge_values),
-            ci=_ci(judge_values, resamples),
+            ci=_ci(judge_values, JUDGE_BOUNDS, confidence),
             n=sum(v is not None for v in judge_values),
             unparseable=sum(v is None for v in judge_values),
             unparseable_answers=sum(r.judge_unparseable for r in results),
@@ -177,7 +188,7 @@ def build_summary(
         ),
         code_match=MatchStats(
             mean=mean(match_values),
-            ci=_ci(match_values, resamples),
+            ci=_ci(match_values, MATCH_BOUNDS, confidence),
             n=sum(v is not None for v in match_values),
             missing=sum(v is None for v in match_values),
             histogram=match_hist,

@@ -160,7 +160,7 @@ def test_build_summary_counts_only_scored_items() -> None:
         result(4, judge=None, match=None, passed=False, skipped="budget spent"),
         result(5, judge=1, match=0.0, passed=False, mode="none"),
     ]
-    summary = build_summary(results, selected=6, resamples=200)
+    summary = build_summary(results, selected=6)
     assert summary.counts.scored == 3
     s = summary.model_dump()  # the report's JSON shape, key by key
     assert s["counts"] == {
@@ -195,7 +195,7 @@ def test_build_summary_counts_only_scored_items() -> None:
 
 
 def test_gates_use_mean_or_ci_low_and_fail_without_data() -> None:
-    summary = build_summary([result(i, judge=j) for i, j in enumerate([5, 5, 5, 1])], resamples=500)
+    summary = build_summary([result(i, judge=j) for i, j in enumerate([5, 5, 5, 1])])
     [g] = evaluate_gates(summary, Gates(min_mean_judge=3.5))
     assert (g.passed, g.value, g.statistic) == (True, 4.0, "mean")
     [g] = evaluate_gates(summary, Gates(min_mean_judge=3.5, on_ci=True))
@@ -203,7 +203,7 @@ def test_gates_use_mean_or_ci_low_and_fail_without_data() -> None:
     assert g.value is not None
     assert g.value < 3.5
     assert not g.passed
-    empty = build_summary([], resamples=10)
+    empty = build_summary([])
     verdicts = evaluate_gates(empty, Gates(min_pass_rate=0.1, min_mean_match=0.1))
     assert [v.passed for v in verdicts] == [False, False]
     assert [v.value for v in verdicts] == [None, None]
@@ -223,7 +223,6 @@ def test_render_text_with_notes_extra_lines_and_gates() -> None:
     summary = build_summary(
         [result(1), result(2, judge=1, match=0.0, passed=False, mode="hallucination")],
         gates=Gates(min_pass_rate=0.9),
-        resamples=100,
         wall_s=1.5,
     )
     w = TextWriter(width=60)
