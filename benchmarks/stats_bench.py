@@ -27,6 +27,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from baseline_stats import bootstrap_ci, paired_bootstrap
+
 from pytest_pau.report.inference import (
     mean_interval_batch,
     non_inferiority_batch,
@@ -34,7 +36,6 @@ from pytest_pau.report.inference import (
     wilson_bounds,
 )
 from pytest_pau.report.sequential import GateMonitor, PairedGateMonitor
-from pytest_pau.report.stats import bootstrap_ci, paired_bootstrap
 from tests.report import error_models as em
 
 

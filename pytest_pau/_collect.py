@@ -158,3 +158,27 @@ def apply_limit(items: list[pytest.Item], limit: int, order: dict[str, int]) -> 
         (kept if inst is None or inst.id in keep else dropped).append(item)
     items[:] = kept
     return dropped
+
+
+def shuffle_items(items: list[pytest.Item], seed: int) -> None:
+    """Put the PAU items in the seeded random order of ``--pau-early-stop``, in place.
+
+    The order depends on the seed and the set of selected instances only
+    (:func:`pytest_pau.report.sequential.early_stop_order`), so every xdist worker
+    computes the same one. Other tests keep their places; several tests of one instance
+    stay together in their order.
+    """
+    from pytest_pau.report.sequential import early_stop_order
+
+    slots = [i for i, item in enumerate(items) if instance_of(item) is not None]
+    ids = list(dict.fromkeys(inst.id for i in slots if (inst := instance_of(items[i]))))
+    rank = {ids[j]: r for r, j in enumerate(early_stop_order(ids, seed))}
+    ordered = sorted((items[i] for i in slots), key=lambda item: rank[_id_of(item)])
+    for slot, item in zip(slots, ordered, strict=True):
+        items[slot] = item
+
+
+def _id_of(item: pytest.Item) -> str:
+    inst = instance_of(item)
+    assert inst is not None
+    return inst.id

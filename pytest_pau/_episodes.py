@@ -64,6 +64,8 @@ class EpisodePool:
         cancel: The run's cancel event; also set by :meth:`cancel`.
         may_start: Called before an episode starts: a reason not to start it (a spent
             budget, a decided gate), or None.
+        on_result: Called in the episode's thread with each result as it is made (the
+            early stop learns of results before pytest reaches their items).
     """
 
     def __init__(
@@ -74,6 +76,7 @@ class EpisodePool:
         source: Source,
         cancel: threading.Event,
         may_start: Callable[[], str | None] = lambda: None,
+        on_result: Callable[[InstanceResult], None] | None = None,
     ) -> None:
         if concurrency < 1:
             raise ValueError(f"EpisodePool(concurrency={concurrency!r}): expected at least 1")
@@ -82,6 +85,7 @@ class EpisodePool:
         self.source = source
         self.cancel_event = cancel
         self.may_start = may_start
+        self.on_result = on_result
         self._episodes: dict[str, _Episode] = {}
         self._order: list[str] = []
         self._cond = threading.Condition()
@@ -203,6 +207,8 @@ class EpisodePool:
             try:
                 episode.result = self.evaluate(episode.instance, episode.phases.append)
                 episode.state = "done"
+                if self.on_result is not None:
+                    self.on_result(episode.result)
             except Cancelled:
                 episode.state, episode.not_started = "not-started", "the run was interrupted"
             except BaseException as exc:  # re-raised in pytest's thread, where it belongs

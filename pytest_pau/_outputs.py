@@ -98,11 +98,19 @@ def _stopped_early(state: PauSession, interrupted: bool) -> bool:
 def finish(state: PauSession, exitstatus: int, interrupted: bool) -> None:
     """Summary, gates, report files. Called once, on the controller."""
     # Imported here: numpy is not worth loading in runs that never get this far.
-    from pytest_pau.report.summary import Gates, build_summary
+    from pytest_pau._gates import decide
+    from pytest_pau.report.gates import Gates
+    from pytest_pau.report.summary import build_summary
 
     s = state.settings
     results = state.ordered_results()
-    gates = Gates(s.min_mean_judge, s.min_pass_rate, s.min_mean_match, on_ci=s.gate_on_ci)
+    gates = Gates(
+        s.min_mean_judge,
+        s.min_pass_rate,
+        s.min_mean_match,
+        on_ci=s.gate_on_ci,
+        confidence=s.gate_confidence,
+    )
     state.summary = build_summary(
         results,
         gates=gates,
@@ -112,6 +120,7 @@ def finish(state: PauSession, exitstatus: int, interrupted: bool) -> None:
     )
     state.interrupted = _stopped_early(state, interrupted)
     state.run_info = run_info(state, state.interrupted)
+    decide(state, results)
     report = Report(run=state.run_info, instances=results, summary=state.summary)
     if s.report is not None:
         from pytest_pau.report.json_report import write_report

@@ -15,6 +15,8 @@ from pytest_pau.errors import ConfigError
 from pytest_pau.options import LOCAL_MODELS
 
 if TYPE_CHECKING:
+    from pytest_pau._session import PauSession
+    from pytest_pau.report.compare_io import ScoresReport
     from pytest_pau.settings import PauSettings
 
 PSEUDO = ("oracle", "null")
@@ -118,3 +120,41 @@ def prepare_cache(settings: PauSettings) -> str | None:
             f"cache there ({exc}); pick a writable folder or pass --pau-no-cache"
         ) from None
     return check.warning
+
+
+def read_baseline(state: PauSession) -> ScoresReport | None:
+    """``--pau-baseline``: read the report, and refuse one whose scores mean something else.
+
+    Also refuses ``--pau-early-stop`` without any gate (it would stop nothing).
+
+    Raises:
+        ConfigError: The file is unreadable or not a report, or it comes from another
+            dataset, split, judge, coder or prompts version (each named).
+    """
+    s = state.settings
+    if s.early_stop and not s.gated:
+        raise ConfigError(
+            "--pau-early-stop needs a gate to decide: set --pau-min-mean-judge, "
+            "--pau-min-pass-rate, --pau-min-mean-match or --pau-baseline"
+        )
+    if s.baseline is None:
+        return None
+    from pytest_pau._outputs import run_info, warn
+    from pytest_pau.report.compare_io import read_scores
+    from pytest_pau.report.gates import check_baseline
+
+    path = state.resolve(s.baseline.expanduser())
+    try:
+        baseline = read_scores(path)
+    except ConfigError as exc:
+        raise ConfigError(f"--pau-baseline={str(s.baseline)!r}: {exc}") from None
+    refusals, notes = check_baseline(baseline, run_info(state, False), str(s.baseline))
+    if refusals:
+        raise ConfigError(
+            "\n".join(refusals)
+            + "\nscores from other settings are not comparable: make the baseline with the "
+            "same settings (or re-run the released model now with these)"
+        )
+    for note in notes:
+        warn(note)
+    return baseline

@@ -13,7 +13,6 @@ from __future__ import annotations
 import tempfile
 import threading
 import time
-import warnings
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -21,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from pytest_pau._gates import STOP_FILE_KEY, RunStop
 from pytest_pau.errors import ConfigError, PauError
 from pytest_pau.models import Instance, InstanceResult, RunInfo, Summary
 from pytest_pau.settings import PauSettings
@@ -29,6 +29,8 @@ if TYPE_CHECKING:
     from pytest_pau._episodes import EpisodePool
     from pytest_pau.dataset import DatasetInfo
     from pytest_pau.llm import Budget
+    from pytest_pau.report.compare_io import ScoresReport
+    from pytest_pau.report.early_stop import EarlyStopTracker
     from pytest_pau.scoring import Evaluator
 
 pau_session_key = pytest.StashKey["PauSession"]()
@@ -89,6 +91,22 @@ class PauSession:
         """Results kept from episodes that finished before pytest, which stopped, reached them."""
         self.pool: EpisodePool | None = None
         """Runs upcoming items' episodes ahead of pytest (``--pau-concurrency`` > 1)."""
+        self.selected_ids: list[str] = []
+        """Controller: the selected instances, in the order their items run."""
+        self.blocking: list[str] = []
+        """Controller: node ids of failed reports that fail a gated run (not a model below
+        its thresholds: errors, other tests, collection errors)."""
+        self.baseline: ScoresReport | None = None
+        """``--pau-baseline``, read before any item."""
+        self.early: EarlyStopTracker | None = None
+        """``--pau-early-stop``: the gates' confidence sequences (controller)."""
+        self._gate_lock = threading.Lock()
+        self.run_dir: Path | None = None
+        """Controller: the run's private folder (the stop file for xdist workers)."""
+        workerinput = getattr(config, "workerinput", None) or {}
+        stop_file = workerinput.get(STOP_FILE_KEY)
+        self.stop = RunStop(Path(stop_file) if stop_file else None)
+        """A stop request every process sees (early stop, Ctrl-C on the controller)."""
 
     # -- instances ----------------------------------------------------------------------
 
@@ -135,6 +153,11 @@ class PauSession:
         if self.cache_warning is not None:
             warn(self.cache_warning, CacheWarning)
         self.endpoint_notes = _preflight.endpoint_notes(s)
+        self.baseline = _preflight.read_baseline(self)
+        from pytest_pau._gates import make_run_dir
+
+        self.run_dir = make_run_dir()
+        self.stop = RunStop(self.run_dir / "stop")
 
     # -- evaluation (workers, or the single process) ------------------------------------------
 
@@ -205,7 +228,7 @@ class PauSession:
                 except NotStarted as exc:
                     result = self._not_run(instance, str(exc))
             else:
-                stop = self._stop_reason()
+                stop = self.stop_reason()
                 if stop is not None:
                     result = self._not_run(instance, stop)
                 else:
@@ -223,8 +246,11 @@ class PauSession:
             skipped=reason,
         )
 
-    def _stop_reason(self) -> str | None:
-        """Why no further episode may start (a spent budget), or None."""
+    def stop_reason(self) -> str | None:
+        """Why no further episode may start (a decided gate, Ctrl-C, a spent budget), or None."""
+        stop = self.stop.reason()
+        if stop is not None:
+            return f"not run: {stop}"
         budget = self.evaluator.budget
         if budget is not None and budget.exhausted:
             return (
@@ -232,96 +258,60 @@ class PauSession:
             )
         return None
 
-    def start_episodes(self, session: pytest.Session) -> None:
-        """Run the episodes of the items pytest will reach next, ahead of it, in threads."""
-        n = self.settings.episodes_in_flight()
-        if n <= 1:
-            return
-        from pytest_pau import _collect
-        from pytest_pau._episodes import EpisodePool
-
-        if self.is_worker:
-            from pytest_pau._xdist import worker_queue
-
-            queued = worker_queue(self.config, session)
-            if queued is None:
-                _warn_once(
-                    "pytest-xdist's worker queue is not readable in this version: each worker "
-                    "runs one episode at a time (--pau-concurrency has no effect under -n)"
-                )
-                return
-
-            def upcoming() -> list[Instance]:
-                return [i for item in queued() if (i := _collect.instance_of(item)) is not None]
-
-        else:
-            planned = [
-                i
-                for item in session.items
-                if (i := _collect.instance_of(item)) is not None and not _collect.skipped(item)
-            ]
-
-            def upcoming() -> list[Instance]:
-                return planned
-
-        evaluator = self.evaluator  # built once, here, in pytest's thread (hooks run there)
-
-        def may_start() -> str | None:
-            if session.shouldstop or session.shouldfail:
-                return (
-                    f"not run: pytest stopped the run ({session.shouldstop or session.shouldfail})"
-                )
-            return self._stop_reason()
-
-        self.pool = EpisodePool(
-            lambda instance, progress: evaluator.evaluate(instance, progress=progress),
-            concurrency=n,
-            source=upcoming,
-            cancel=self.cancel,
-            may_start=may_start,
-        )
-
-    def stop_episodes(self, *, interrupted: bool) -> None:
-        """End the pool; on Ctrl-C cancel what runs. Keeps results pytest never reached."""
-        if self.pool is None:
-            return
-        if interrupted:
-            self.pool.cancel()
-        else:
-            self.pool.close()
-        if not self.is_worker:
-            for result in self.pool.unreported():
-                if result.id not in self.results:
-                    self.results[result.id] = result
-                    self.ahead += 1
-
     # -- gathering (the controller, or the single process) ---------------------------------
 
     def record(self, data: str) -> None:
         """Take one item's result from its report."""
         result = InstanceResult.model_validate_json(data)
         self.results[result.id] = result
+        self.feed_gates(result.id, result)
+
+    def ended(self, report: pytest.TestReport | pytest.CollectReport) -> None:
+        """Every report on the controller: what fails a gated run; items without a result."""
+        from pytest_pau._gates import blocks
+
+        if blocks(report):
+            self.blocking.append(report.nodeid)
+        if self.early is not None and getattr(report, "when", None) == "teardown":
+            instance_id = self.instance_id(report.nodeid)
+            if instance_id is not None and instance_id not in self.results:
+                self.feed_gates(instance_id, None)  # skipped by a mark, or errored before
+
+    def feed_gates(self, instance_id: str, result: InstanceResult | None) -> None:
+        if self.early is not None and self.early.add(instance_id, result):
+            n, total = self.early.decided_after, len(self.early.order)
+            self.stop.request(
+                f"--pau-early-stop: every gate was decided after {n} of {total} items"
+            )
+
+    def instance_id(self, nodeid: str) -> str | None:
+        """The instance of a PAU item id (``...[<instance id>]``), or None."""
+        if nodeid.endswith("]") and "[" in nodeid:
+            param = nodeid[nodeid.index("[") + 1 : -1]
+            if param in self.order:
+                return param
+        return None
 
     def count_selected(self, ids: list[str]) -> None:
-        """Number of distinct instances among selected item ids (``...[<instance id>]``)."""
-        found = set()
-        for nodeid in ids:
-            if nodeid.endswith("]") and "[" in nodeid:
-                param = nodeid[nodeid.index("[") + 1 : -1]
-                if param in self.order:
-                    found.add(param)
-        self.selected = len(found)
+        """The distinct instances among the selected item ids, in the order they run."""
+        found = [i for nodeid in ids if (i := self.instance_id(nodeid)) is not None]
+        self.selected_ids = list(dict.fromkeys(found))
+        self.selected = len(self.selected_ids)
+        s = self.settings
+        if s.early_stop and self.early is None and not self.is_worker:
+            from pytest_pau.report.early_stop import EarlyStopTracker
+            from pytest_pau.report.gates import Gates
+
+            levels = Gates(s.min_mean_judge, s.min_pass_rate, s.min_mean_match).levels()
+            self.early = EarlyStopTracker(
+                self.selected_ids,
+                levels=levels,
+                margins=s.regression_margins(),
+                baseline={r.id: r for r in self.baseline.instances} if self.baseline else None,
+                confidence=s.gate_confidence,
+            )
 
     def ordered_results(self) -> list[InstanceResult]:
         return sorted(
             self.results.values(), key=lambda r: (self.order.get(r.id, len(self.order)), r.id)
         )
-
-
-_warned: set[str] = set()
-
-
-def _warn_once(message: str) -> None:
-    if message not in _warned:
-        _warned.add(message)
-        warnings.warn(message, stacklevel=2)

@@ -7,7 +7,8 @@ keeps every worker's queue ``depth`` items deep instead (twice its concurrency),
 dealing the items out as workers finish them, so the load stays balanced.
 
 On a worker, :func:`worker_queue` reads the items xdist has sent it and not yet run: the
-episode pool starts their episodes ahead of pytest.
+episode pool starts their episodes ahead of pytest. On the controller after Ctrl-C,
+:func:`drain_results` keeps the results that were on their way.
 """
 
 from __future__ import annotations
@@ -87,3 +88,33 @@ def worker_queue(config: pytest.Config, session: pytest.Session) -> Callable[[],
         return [items[i] for i in indices if 0 <= i < len(items)]
 
     return pending
+
+
+def drain_results(config: pytest.Config, *, wait_s: float = 2.0, quiet_s: float = 0.5) -> list[str]:
+    """On the controller after Ctrl-C: the PAU results workers sent that nobody read yet.
+
+    xdist stops reading its event queue when the controller is interrupted, and then tears
+    the workers down; results that reached the controller meanwhile would be lost though
+    they were paid for. This reads the queue for up to ``wait_s`` seconds (until it stays
+    empty for ``quiet_s``) and returns the ``pau_result`` of every test report in it. The
+    workers stop starting items as soon as the stop file appears, so little arrives.
+    """
+    import queue as queue_module
+    import time
+
+    dsession = config.pluginmanager.getplugin("dsession")
+    events = getattr(dsession, "queue", None)
+    if events is None:
+        return []
+    found: list[str] = []
+    deadline = time.monotonic() + wait_s
+    while (left := deadline - time.monotonic()) > 0:
+        try:
+            name, kwargs = events.get(timeout=min(quiet_s, left))
+        except queue_module.Empty:
+            break
+        report = kwargs.get("rep") if name == "testreport" else None
+        data = getattr(report, "pau_result", None)
+        if isinstance(data, str):
+            found.append(data)
+    return found

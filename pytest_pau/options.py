@@ -25,6 +25,8 @@ SANDBOX_BACKENDS = ("wasm", "process")
 LOCAL_MODELS = ("local", "local-small")
 #: How a dataset file stores example outputs (``dataset/outputs.py`` reads them).
 DATASET_OUTPUTS = ("auto", "repr", "json")
+#: What decides the exit status when a release gate is set (``--pau-exit``).
+EXIT_POLICIES = ("gates", "items")
 
 
 # --------------------------------------------------------------------------- parsers
@@ -64,6 +66,82 @@ def _parse_float(text: str, low: float, high: float | None, what: str) -> float:
 def parse_fraction(text: str) -> float:
     """A number in [0, 1] (``--pau-match-threshold=0.8``, ``--pau-min-pass-rate=0.5``)."""
     return _parse_float(text, 0.0, 1.0, "a number between 0 and 1 such as 0.8")
+
+
+def parse_confidence(text: str) -> float:
+    """A confidence level in [0.5, 1) (``--pau-gate-confidence=0.95``)."""
+    value = _parse_float(text, 0.5, 1.0, "a confidence between 0.5 and 1 such as 0.95")
+    if value >= 1.0:
+        raise argparse.ArgumentTypeError(
+            f"expected a confidence between 0.5 and 1 such as 0.95, got {text!r}: "
+            "a confidence of 1 can never be reached"
+        )
+    return value
+
+
+#: The metrics a gate or a comparison reads: key -> (name for people, (low, high) of its scale).
+METRICS: dict[str, tuple[str, tuple[float, float]]] = {
+    "judge": ("judge score", (1.0, 5.0)),
+    "match": ("code match", (0.0, 1.0)),
+    "pass": ("pass rate", (0.0, 1.0)),
+}
+#: Other spellings of the metric keys (``--fail-if-worse``, ``--pau-max-regression``).
+METRIC_ALIASES = {
+    "judge_score": "judge",
+    "code_match": "match",
+    "pass_rate": "pass",
+    "passed": "pass",
+}
+
+
+def metric_key(text: str) -> str:
+    """The canonical metric key (``judge``, ``match``, ``pass``) for ``text`` or an alias."""
+    key = METRIC_ALIASES.get(text.strip().lower(), text.strip().lower())
+    if key not in METRICS:
+        raise argparse.ArgumentTypeError(
+            f"unknown metric {text.strip()!r}; expected one of {', '.join(METRICS)} "
+            f"(or {', '.join(METRIC_ALIASES)})"
+        )
+    return key
+
+
+def parse_margin(text: str) -> tuple[str, float]:
+    """One ``METRIC:DELTA`` (``judge:0.2``): an allowed regression on the metric's scale."""
+    metric, sep, delta_text = str(text).strip().partition(":")
+    if not sep:
+        raise argparse.ArgumentTypeError(
+            f"expected METRIC:DELTA such as 'judge:0.2', got {str(text).strip()!r}"
+        )
+    key = metric_key(metric)
+    try:
+        delta = float(delta_text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{str(text).strip()!r}: DELTA must be a number such as 0.2, got {delta_text!r}"
+        ) from None
+    low, high = METRICS[key][1]
+    if not 0 <= delta < high - low:
+        raise argparse.ArgumentTypeError(
+            f"{str(text).strip()!r}: DELTA must be >= 0 and below {high - low:g} "
+            f"(the range of the {METRICS[key][0]}), got {delta!r}"
+        )
+    return key, delta
+
+
+def margins_of(text: str) -> dict[str, float]:
+    """``judge:0.2,match:0.05`` as ``{metric: margin}``; a metric named twice is refused."""
+    out: dict[str, float] = {}
+    for part in str(text).split(","):
+        key, delta = parse_margin(part)
+        if key in out:
+            raise argparse.ArgumentTypeError(f"{text!r} names {key!r} twice")
+        out[key] = delta
+    return out
+
+
+def parse_margins(text: str) -> str:
+    """``METRIC:DELTA,...`` (``--pau-max-regression=judge:0.2,pass:0.05``), canonical text."""
+    return ",".join(f"{k}:{v:g}" for k, v in margins_of(text).items())
 
 
 def parse_judge_score(text: str) -> float:
@@ -405,8 +483,46 @@ GATE_OPTIONS = (
     ),
     OptionSpec(
         "gate-on-ci",
-        "Gates compare the lower bound of the 95% bootstrap interval "
+        "Gates compare the one-sided lower confidence bound (at --pau-gate-confidence) "
         "instead of the mean: a gate passes only when it is met beyond noise.",
+    ),
+    OptionSpec(
+        "baseline",
+        "Regression gate: a JSON report (--pau-report) of the released model; exit status 1 "
+        "unless this run is shown, paired on the instances both scored, to be worse by less "
+        "than --pau-max-regression.",
+        parse_path,
+        "REPORT.json",
+        default_text="no regression gate",
+    ),
+    OptionSpec(
+        "max-regression",
+        "The regression each metric may show against --pau-baseline: METRIC:DELTA pairs, "
+        "METRIC judge, match or pass.",
+        parse_margins,
+        "MARGINS",
+        default_text="judge:0.2,match:0.05,pass:0.05",
+    ),
+    OptionSpec(
+        "gate-confidence",
+        "Confidence of the regression gate's non-inferiority test, of --pau-gate-on-ci's "
+        "bound and of --pau-early-stop's verdicts.",
+        parse_confidence,
+        "LEVEL",
+    ),
+    OptionSpec(
+        "early-stop",
+        "Stop starting items once every gate's verdict is known at --pau-gate-confidence "
+        "(anytime-valid confidence sequences; items run in a seeded random order); the rest "
+        "are skipped.",
+    ),
+    OptionSpec(
+        "exit",
+        "What decides the exit status when a gate is set: gates (items below their "
+        "thresholds do not fail the run; errors and other tests still do) or items (every "
+        "failed item fails the run too).",
+        parse_choice(EXIT_POLICIES),
+        "gates|items",
     ),
 )
 

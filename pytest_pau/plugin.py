@@ -19,7 +19,8 @@ import pytest
 # Before anything imports litellm: never fetch the price map from the network.
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
-from pytest_pau import _collect
+from pytest_pau import _ahead, _collect, _gates
+from pytest_pau._gates import INTERRUPT, STOP_FILE_KEY, BelowThreshold
 from pytest_pau._session import PauSession, pau_session_key, result_key, sent_key
 from pytest_pau.errors import ConfigError, DatasetError
 from pytest_pau.settings import PauSettings, register_pytest_options, settings_from_config
@@ -83,6 +84,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     if plugin is not None:
         config.pluginmanager.unregister(plugin, "pau-session")
     if pau_session_key in config.stash:
+        _gates.remove_run_dir(config.stash[pau_session_key].run_dir)
         del config.stash[pau_session_key]
         from pytest_pau.llm import limits
 
@@ -146,11 +148,14 @@ class PauPlugin:
         # (plain hooks) and after --lf/--ff, whose tryfirst wrapper was registered before
         # this one, so it runs inside it.
         yield
-        limit = self.state.settings.limit
-        if limit is not None:
-            dropped = _collect.apply_limit(items, limit, self.state.order)
+        s = self.state.settings
+        if s.limit is not None:
+            dropped = _collect.apply_limit(items, s.limit, self.state.order)
             if dropped:
                 config.hook.pytest_deselected(items=dropped)
+        if s.early_stop:
+            # The first results must be a fair sample: a seeded shuffle, never dataset order.
+            _collect.shuffle_items(items, s.seed)
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         self.state.count_selected([item.nodeid for item in session.items])
@@ -166,7 +171,7 @@ class PauPlugin:
         # The items are final now: start their episodes ahead of pytest (threads, at most
         # --pau-concurrency at once). Not on the xdist controller: it runs no item.
         if not session.config.option.collectonly and not _is_xdist_controller(session.config):
-            self.state.start_episodes(session)
+            _ahead.start_episodes(self.state, session)
         return (yield)
 
     @pytest.hookimpl(optionalhook=True, tryfirst=True)
@@ -185,6 +190,8 @@ class PauPlugin:
         self, item: pytest.Item, call: pytest.CallInfo[None]
     ) -> Generator[None, Any, Any]:
         report = yield
+        if call.excinfo is not None and call.excinfo.errisinstance(BelowThreshold):
+            report.pau_below_threshold = True  # data for the gates (serialized under xdist)
         result = item.stash.get(result_key, None)
         if result is not None and not item.stash.get(sent_key, False):
             # The first report after evaluation carries the result; pytest serializes extra
@@ -194,16 +201,37 @@ class PauPlugin:
         return report
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if self.state.is_worker:
+            return
         data = getattr(report, "pau_result", None)
-        if data and not self.state.is_worker:
+        if data:
             self.state.record(data)
+        self.state.ended(report)
+
+    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
+        if not self.state.is_worker:
+            self.state.ended(report)
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_configure_node(self, node: Any) -> None:
+        # Each xdist worker learns where the controller's stop request will appear.
+        if self.state.stop.path is not None:
+            node.workerinput[STOP_FILE_KEY] = str(self.state.stop.path)
 
     # -- the end ------------------------------------------------------------------------
 
+    @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+        # tryfirst: before xdist's own hook tears the workers down.
         config = session.config
         interrupted = exitstatus == pytest.ExitCode.INTERRUPTED
-        self.state.stop_episodes(interrupted=interrupted)
+        if interrupted and not self.state.is_worker:
+            from pytest_pau._xdist import drain_results
+
+            self.state.stop.request(f"{INTERRUPT}: Ctrl-C on the controller")
+            for data in drain_results(config):
+                self.state.record(data)
+        _ahead.stop_episodes(self.state, interrupted=interrupted)
         if self.state.is_worker or config.option.collectonly:
             return
         from pytest_pau import _outputs
@@ -212,6 +240,7 @@ class PauPlugin:
         summary = self.state.summary
         if summary is not None and not summary.gates_passed and session.exitstatus == 0:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
+        session.exitstatus = _gates.exit_status(self.state, int(session.exitstatus))
 
     def pytest_terminal_summary(self, terminalreporter: Any, config: pytest.Config) -> None:
         summary = self.state.summary
@@ -239,6 +268,11 @@ class PauPlugin:
         closing = gate_failure_line(summary)
         if closing is not None:
             terminalreporter.line(closing, red=True, bold=True)
+        session = config.pluginmanager.get_plugin("session")
+        status = int(getattr(session, "exitstatus", 0)) if session is not None else 0
+        passed = _gates.closing_line(self.state, status)
+        if passed is not None:
+            terminalreporter.line(passed, green=status == 0, red=status != 0, bold=True)
 
 
 _freeze_registered = False

@@ -23,6 +23,7 @@ from pytest_pau.options import (
     OPTIONS_BY_NAME,
     OptionSpec,
     ReasoningMode,
+    margins_of,
     role_value,
 )
 
@@ -34,6 +35,8 @@ AddOption = Callable[..., Any]
 DEFAULT_CONCURRENCY = 16
 #: Hidden reasoning tokens a call of a reasoning model gets on top of its visible cap.
 DEFAULT_REASONING_BUDGET = 4096
+#: The regression ``--pau-baseline`` allows per metric when ``--pau-max-regression`` is unset.
+DEFAULT_MAX_REGRESSION = "judge:0.2,match:0.05,pass:0.05"
 
 
 class PauSettings(BaseModel):
@@ -81,6 +84,14 @@ class PauSettings(BaseModel):
     min_pass_rate: float | None = None
     min_mean_match: float | None = None
     gate_on_ci: bool = False
+    baseline: Path | None = None
+    """The released model's JSON report: the regression gate compares against it."""
+    max_regression: str | None = None
+    """``METRIC:DELTA,...``; None: :data:`DEFAULT_MAX_REGRESSION` (with a baseline)."""
+    gate_confidence: float = 0.95
+    early_stop: bool = False
+    exit: Literal["gates", "items"] = "gates"
+    """With a gate set, ``gates``: the gates (not items below thresholds) decide the exit."""
     report: Path | None = None
     html: Path | None = None
     plots: Path | None = None
@@ -99,6 +110,18 @@ class PauSettings(BaseModel):
             "min_pass_rate": self.min_pass_rate,
             "min_mean_match": self.min_mean_match,
         }
+
+    @property
+    def gated(self) -> bool:
+        """Whether any release gate is set (then the gates decide the exit status)."""
+        levels = (self.min_mean_judge, self.min_pass_rate, self.min_mean_match)
+        return self.baseline is not None or any(v is not None for v in levels)
+
+    def regression_margins(self) -> dict[str, float]:
+        """``{metric: allowed regression}`` of the baseline gate (empty without a baseline)."""
+        if self.baseline is None:
+            return {}
+        return margins_of(self.max_regression or DEFAULT_MAX_REGRESSION)
 
     def reasoning_for(self, role: str) -> tuple[ReasoningMode, int, str | None]:
         """``(mode, budget, effort)`` of ``role`` (``model``, ``judge``, ``coder``, ``critic``)."""
@@ -251,6 +274,11 @@ def resolve(
             values[spec.field] = value
     if problems:
         raise ConfigError(f"{ini_source}: " + f"\n{ini_source}: ".join(problems))
+    if values.get("max_regression") is not None and values.get("baseline") is None:
+        raise ConfigError(
+            f"--pau-max-regression={values['max_regression']} needs --pau-baseline=REPORT.json "
+            "(the released model's report to compare with)"
+        )
     return PauSettings(**values)
 
 

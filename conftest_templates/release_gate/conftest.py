@@ -1,8 +1,9 @@
-"""Release-gate extras: compare this run with a baseline report in the summary.
+"""Release-gate extras: print how far each mean moved against a baseline report.
 
 Put the report of the release you ship now at ``pau-baseline.json`` (or set
-``PAU_BASELINE``); every run then prints how far it moved. The gates themselves live in
-``pytest.ini`` (``pau_min_mean_judge``...): they need no code.
+``PAU_BASELINE``); every run then prints the change of each mean. This is information
+only: the gates themselves, including the statistical regression gate ``pau_baseline``,
+live in ``pytest.ini`` and need no code.
 """
 
 from __future__ import annotations

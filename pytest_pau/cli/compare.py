@@ -1,10 +1,12 @@
 """``pau compare A.json B.json [C.json ...]``: paired statistics between runs.
 
-Prints, per metric, each run's mean with its 95% bootstrap interval, the ``Max`` row,
-and for each pair the paired mean difference, its interval, the p-value and the Spearman
-rank correlation; then the instances that flipped between pass and fail and any warning
-about runs that are not comparable. ``--fail-if-worse METRIC:DELTA`` makes it a CI gate:
-exit status 1 when a later run is worse than the first by more than DELTA with p < 0.05.
+Prints, per metric, each run's mean with its 95% interval, the ``Max`` row, and for each
+pair (on the instances both runs scored) the paired mean difference, its interval, the
+paired sign-flip test's p-value and the Spearman rank correlation; then the instances that
+flipped between pass and fail, those only one run has, and any warning about runs that
+are not comparable. ``--fail-if-worse METRIC:DELTA`` makes it a CI gate (non-inferiority):
+exit status 1 unless every later run is shown, at ``--confidence``, to be worse than the
+first by less than DELTA.
 
 Exit status: 0 compared (and every gate passed), 1 a ``--fail-if-worse`` gate failed,
 2 bad arguments or unreadable reports.
@@ -18,15 +20,15 @@ from pathlib import Path
 from typing import TextIO
 
 from pytest_pau.errors import ConfigError
+from pytest_pau.options import parse_confidence
 from pytest_pau.report.compare import (
-    SIGNIFICANCE,
     Comparison,
     compare_reports,
     parse_fail_if_worse,
     regressions,
 )
 from pytest_pau.report.compare_io import read_scores
-from pytest_pau.report.stats import DEFAULT_RESAMPLES
+from pytest_pau.report.signflip import DEFAULT_RESAMPLES
 
 
 def _gate(text: str) -> tuple[str, float]:
@@ -52,16 +54,26 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         type=_gate,
         default=[],
         metavar="METRIC:DELTA",
-        help="Exit 1 when a run is worse than the first by more than DELTA with p < 0.05; "
-        "METRIC is judge, match or pass; repeatable. Default: no gate.",
+        help="Exit 1 unless every later run is shown (paired non-inferiority test at "
+        "--confidence) to be worse than the first by less than DELTA; METRIC is judge, match "
+        "or pass; repeatable. Default: no gate.",
+    )
+    p.add_argument(
+        "--confidence",
+        type=parse_confidence,
+        default=0.95,
+        help="Confidence of the intervals and the --fail-if-worse test (default 0.95).",
     )
     p.add_argument(
         "--resamples",
         type=int,
         default=DEFAULT_RESAMPLES,
-        help="Bootstrap resamples (default 10000).",
+        help="Random sign patterns of the paired test above 16 shared instances; below, "
+        f"every pattern is enumerated (default {DEFAULT_RESAMPLES}).",
     )
-    p.add_argument("--seed", type=int, default=0, help="Seed of the resampling (default 0).")
+    p.add_argument(
+        "--seed", type=int, default=0, help="Seed of the paired test's randomisation (default 0)."
+    )
     p.add_argument(
         "--json", type=Path, metavar="PATH", help="Also write the comparison as JSON to PATH."
     )
@@ -83,34 +95,53 @@ def _ci(ci: tuple[float, float] | None, fmt: str = ".3f") -> str:
     return "" if ci is None else f"[{format(ci[0], fmt)}, {format(ci[1], fmt)}]"
 
 
-def _p(p: float | None) -> str:
+def _p(p: float | None, alpha: float) -> str:
     if p is None:
         return "-"
-    return f"{p:.4f}" + (" *" if p < SIGNIFICANCE else "")
+    # A randomisation p-value is never exactly 0: below the printed precision say so.
+    text = "<0.0001" if p < 0.0001 else f"{p:.4f}"
+    return text + (" *" if p <= alpha else "")
+
+
+def _ids(ids: list[str], limit: int) -> str:
+    more = f" (+{len(ids) - limit} more)" if len(ids) > limit else ""
+    return ", ".join(ids[:limit]) + more
 
 
 def render_comparison(comp: Comparison, *, max_flips: int = 20) -> str:
     """The comparison as the text ``pau compare`` prints."""
+    alpha = round(1 - comp.confidence, 12)
+    pct = f"{comp.confidence:.0%}"
     lines = [
         f"pau compare: {len(comp.runs)} runs, {comp.shared} shared instances "
-        f"(paired bootstrap, {comp.resamples:,} resamples, seed {comp.seed})"
+        f"(paired sign-flip test, seed {comp.seed})"
     ]
     for run in comp.runs:
         src = f"  {run.source}" if run.source else ""
         lines.append(f"  {run.label}  {run.model}  ({run.instances} instances){src}")
     for block in comp.metrics:
         lines.append("")
-        lines.append(f"{block.name:<14} {'mean':>8}  {'95% CI':<18} {'n':>6}")
+        lines.append(f"{block.name:<14} {'mean':>8}  {pct + ' CI':<18} {'n':>6}")
         for stat in [*block.runs, block.max]:
             lines.append(f"  {stat.label:<12} {_num(stat.mean):>8}  {_ci(stat.ci):<18} {stat.n:>6}")
         for pair in block.pairs:
             diff = _num(pair.mean_diff, "+.3f")
             lines.append(
                 f"  {pair.b + ' - ' + pair.a:<12} {diff:>8}  {_ci(pair.ci, '+.3f'):<18} {pair.n:>6}"
-                f"  p={_p(pair.p_value)}  spearman {_num(pair.spearman)}"
+                f"  p={_p(pair.p_value, alpha)}  spearman {_num(pair.spearman)}"
+            )
+        for reg in block.regressions:
+            bound = _num(reg.lower_bound, "+.3f")
+            lines.append(
+                f"  {reg.b} vs {reg.a} not worse by {reg.margin:g}: "
+                f"{'passed' if reg.passed else 'FAILED'} ({pct} lower bound {bound}, "
+                f"p={_p(reg.p_value, -1.0)}, n={reg.n})"
             )
     lines.append("")
-    lines.append("* p < 0.05; Max: per instance the best value over the runs (an upper bound)")
+    lines.append(
+        f"* p <= {alpha:g} (paired sign-flip test); Max: per instance the best value over "
+        "the runs (an upper bound)"
+    )
     for f in comp.flips:
         lines.append("")
         lines.append(
@@ -118,8 +149,10 @@ def render_comparison(comp: Comparison, *, max_flips: int = 20) -> str:
         )
         for name, ids in (("pass -> fail", f.pass_to_fail), ("fail -> pass", f.fail_to_pass)):
             if ids:
-                more = f" (+{len(ids) - max_flips} more)" if len(ids) > max_flips else ""
-                lines.append(f"  {name}: {', '.join(ids[:max_flips])}{more}")
+                lines.append(f"  {name}: {_ids(ids, max_flips)}")
+    for run in comp.runs:
+        if run.only_here:
+            lines.append(f"only in {run.label}: {_ids(run.only_here, max_flips)}")
     if comp.warnings:
         lines.append("")
         lines.extend(f"warning: {w}" for w in comp.warnings)
@@ -133,13 +166,25 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         raise ConfigError(
             f"pau compare needs at least two reports, got {len(args.reports)}: {args.reports!r}"
         )
-    if args.resamples < 100:
+    if args.resamples < 1000:
         raise ConfigError(
-            f"--resamples must be at least 100 for a usable interval, got {args.resamples!r}"
+            f"--resamples must be at least 1000 for a usable p-value, got {args.resamples!r}"
         )
+    margins: dict[str, float] = {}
+    for metric, delta in args.fail_if_worse:
+        if metric in margins and margins[metric] != delta:
+            raise ConfigError(
+                f"--fail-if-worse names {metric!r} twice ({margins[metric]:g} and {delta:g})"
+            )
+        margins[metric] = delta
     reports = [read_scores(p) for p in args.reports]
     comp = compare_reports(
-        reports, sources=list(args.reports), resamples=args.resamples, seed=args.seed
+        reports,
+        sources=list(args.reports),
+        margins=margins,
+        confidence=args.confidence,
+        resamples=args.resamples,
+        seed=args.seed,
     )
     print(render_comparison(comp, max_flips=args.max_flips), file=out)
     if args.json is not None:
@@ -147,8 +192,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         args.json.write_text(comp.model_dump_json(indent=1), encoding="utf-8")
         print(f"comparison written to {args.json}", file=out)
     failed = []
-    for metric, delta in args.fail_if_worse:
-        found = regressions(comp, metric, delta)
+    for metric, delta in margins.items():
+        found = regressions(comp, metric)
         print(
             f"gate --fail-if-worse {metric}:{delta:g}: {'FAILED' if found else 'passed'}", file=out
         )

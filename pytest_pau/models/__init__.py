@@ -27,23 +27,28 @@ from pytest_pau.models.outcome import (
 )
 from pytest_pau.models.report import Report, RunInfo
 from pytest_pau.models.summary import (
+    BaselineSummary,
     Counts,
+    EarlyStop,
     GateVerdict,
     GoldStats,
     GroupStats,
     ItemError,
     JudgeStats,
     MatchStats,
+    RegressionVerdict,
     Summary,
     TokenCounts,
 )
 
 __all__ = [
     "FAILURE_MODES",
+    "BaselineSummary",
     "CallResult",
     "CodeMatchResult",
     "Completion",
     "Counts",
+    "EarlyStop",
     "Example",
     "FailureMode",
     "GateVerdict",
@@ -58,6 +63,7 @@ __all__ = [
     "MatchStats",
     "Mismatch",
     "PassRule",
+    "RegressionVerdict",
     "Report",
     "RunInfo",
     "Step",

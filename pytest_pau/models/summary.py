@@ -118,17 +118,95 @@ class GateVerdict(BaseModel):
     """The option that set it: ``--pau-min-mean-judge``."""
     threshold: float
     statistic: str = "mean"
-    """``mean``, or ``ci_low`` (the lower 95% bound) with ``--pau-gate-on-ci``."""
+    """``mean``; ``ci_low`` (the one-sided lower bound at ``--pau-gate-confidence``) with
+    ``--pau-gate-on-ci``; ``sequential`` (the anytime-valid verdict) with ``--pau-early-stop``."""
     value: float | None = None
-    """The measured statistic; None when nothing could be measured."""
+    """The measured statistic (for ``sequential``: the mean of the items it saw); None
+    when nothing could be measured."""
     margin: float | None = None
     """``value - threshold``."""
     passed: bool = False
+    detail: str | None = None
+    """Why, when the verdict is not plain arithmetic (``decided after 120 of 741 items``)."""
 
     @property
     def is_rate(self) -> bool:
         """Whether the value is a share, shown in percent."""
         return self.name == "min_pass_rate"
+
+
+class RegressionVerdict(BaseModel):
+    """The baseline gate on one metric: is this run worse by less than ``margin``?"""
+
+    model_config = _TOLERANT
+
+    metric: str
+    """``judge``, ``match`` or ``pass``."""
+    label: str
+    """``judge score``, ``code match``, ``pass rate``."""
+    margin: float
+    """The allowed regression (``--pau-max-regression``)."""
+    n: int = 0
+    """Instances both runs scored (the paired sample)."""
+    mean_diff: float | None = None
+    """``mean(this run - baseline)`` over those."""
+    low: float | None = None
+    """One-sided lower confidence bound of the mean difference (the verdict's statistic)."""
+    high: float | None = None
+    """Upper end of the interval (the one-sided upper bound, or the confidence sequence's)."""
+    p_value: float | None = None
+    """Non-inferiority p-value of "worse by the margin or more" (None for ``sequential``)."""
+    p_difference: float | None = None
+    """Two-sided paired sign-flip p-value of "the runs differ at all"."""
+    method: str = "non-inferiority"
+    """``non-inferiority`` (paired test after the run) or ``sequential`` (``--pau-early-stop``)."""
+    passed: bool = False
+    detail: str | None = None
+
+
+class BaselineSummary(BaseModel):
+    """``--pau-baseline``: this run against the released model's report, paired."""
+
+    model_config = _TOLERANT
+
+    path: str
+    model: str
+    """The baseline's ``--pau-model``."""
+    confidence: float = 0.95
+    shared: int = 0
+    """Instances both runs have a result for."""
+    regressions: list[RegressionVerdict] = Field(default_factory=list)
+    pass_to_fail: list[str] = Field(default_factory=list)
+    """Passed in the baseline, failed here."""
+    fail_to_pass: list[str] = Field(default_factory=list)
+    only_here: list[str] = Field(default_factory=list)
+    """Scored here, absent from the baseline: not in the comparison."""
+    only_baseline: list[str] = Field(default_factory=list)
+    """Selected here and scored in the baseline, but without a score here."""
+    warnings: list[str] = Field(default_factory=list)
+    """Settings the runs differ in that may change scores."""
+
+    @property
+    def passed(self) -> bool:
+        return all(r.passed for r in self.regressions)
+
+
+class EarlyStop(BaseModel):
+    """``--pau-early-stop``: when the verdicts were known, and what the rest would cost."""
+
+    model_config = _TOLERANT
+
+    confidence: float = 0.95
+    population: int = 0
+    """Selected items the gates are about."""
+    decided_after: int | None = None
+    """Items seen (in the seeded order) when every verdict was decided; None: never early."""
+    not_run: int = 0
+    """Items skipped because the verdicts were known."""
+    cost_usd: float = 0.0
+    """What the run spent."""
+    full_cost_usd: float | None = None
+    """Estimated cost of running every item (spend per item that ran, times the population)."""
 
 
 class Summary(BaseModel):
@@ -168,7 +246,10 @@ class Summary(BaseModel):
     by_source: dict[str, GroupStats] = Field(default_factory=dict)
     by_tag: dict[str, GroupStats] = Field(default_factory=dict)
     gates: list[GateVerdict] = Field(default_factory=list)
+    baseline: BaselineSummary | None = None
+    early_stop: EarlyStop | None = None
     gates_passed: bool = True
+    """Every level gate and every baseline gate passed (True when none is set)."""
 
     @property
     def failed_gates(self) -> list[GateVerdict]:

@@ -7,10 +7,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
+from pytest_pau.report.fmt import num as _num
+from pytest_pau.report.fmt import pct as _pct
 from pytest_pau.report.inference import MIN_N
+from pytest_pau.report.render_gates import gate_failure_line, render_gates
+
+__all__ = ["TextWriter", "Writer", "bar", "gate_failure_line", "render"]
 
 if TYPE_CHECKING:
     from pytest_pau.models import GroupStats, RunInfo, Summary
@@ -63,14 +68,6 @@ def bar(fraction: float, width: int = BAR_WIDTH, *, unicode: bool = True) -> str
     return "█" * full + (_PARTIALS[rest] if rest else "")
 
 
-def _pct(x: float | None, digits: int = 1) -> str:
-    return "n/a" if x is None else f"{100 * x:.{digits}f}%"
-
-
-def _num(x: float | None, fmt: str = ".2f") -> str:
-    return "n/a" if x is None else format(x, fmt)
-
-
 def _ci(ci: Sequence[float] | None, n: int, fmt: str = ".2f", pct: bool = False) -> str:
     if not ci:
         # Below MIN_N values no interval holds its coverage: say so instead of printing one.
@@ -110,21 +107,6 @@ def _table(writer: Writer, title: str, groups: dict[str, GroupStats], limit: int
             f"  {key:<{name_w}}{g.items:>6} {g.passed:>7} {_pct(g.pass_rate):>7} "
             f"{_num(g.judge_mean):>6} {_num(g.match_mean):>6}"
         )
-
-
-def gate_failure_line(summary: Summary) -> str | None:
-    """The closing line of a run whose release gates failed (None when they passed)."""
-    failed = summary.failed_gates
-    if not failed:
-        return None
-    names = ", ".join(f"{g.option}={g.threshold:g}" for g in failed)
-    if not summary.counts.items:
-        # Without this the run would exit 1 with nothing saying why.
-        return (
-            f"PAU release gate failed ({names}): no PAU item produced a result "
-            "to measure (check -k/-m and --pau-limit): exit status 1"
-        )
-    return f"PAU release gate failed ({names}): exit status 1"
 
 
 def render(
@@ -257,24 +239,4 @@ def render(
     for extra in extra_lines:
         writer.line(extra)
 
-    if summary.gates:
-        writer.line("release gates", bold=True)
-        for g in summary.gates:
-            fmt: Callable[[float | None], str] = _pct if g.is_rate else _num
-            stat = "95% CI low " if g.statistic == "ci_low" else ""
-            if g.passed:
-                writer.write("  PASS ", green=True, bold=True)
-                writer.line(f"{g.label} >= {fmt(g.threshold)}: {stat}{fmt(g.value)}  ({g.option})")
-            else:
-                short = (
-                    "no scored item"
-                    if g.value is None or g.margin is None
-                    else f"short by {100 * -g.margin:.1f} points"
-                    if g.is_rate
-                    else f"short by {_num(-g.margin)}"
-                )
-                writer.write("  FAIL ", red=True, bold=True)
-                writer.line(
-                    f"{g.label} >= {fmt(g.threshold)}: {stat}{fmt(g.value)}, {short}  ({g.option})",
-                    red=True,
-                )
+    render_gates(summary, writer)

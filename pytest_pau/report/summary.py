@@ -1,7 +1,7 @@
 """The run summary: a pure function from item results to a :class:`~pytest_pau.models.Summary`.
 
 :func:`build_summary` computes everything the terminal block and the JSON report's
-``summary`` show; :func:`evaluate_gates` turns the release-gate thresholds into
+``summary`` show, with the level gates of :mod:`pytest_pau.report.gates` as
 verdicts; drawing lives in :mod:`pytest_pau.report.render`. Nothing here touches pytest,
 so ``pau compare``, ``pau train`` and tests can call it. The conventions (what counts as
 scored, how histograms bucket) are documented on :mod:`pytest_pau.models.summary`.
@@ -12,12 +12,10 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 
 from pytest_pau.models import (
     Counts,
     FailureMode,
-    GateVerdict,
     GoldStats,
     GroupStats,
     InstanceResult,
@@ -28,29 +26,14 @@ from pytest_pau.models import (
     Summary,
     TokenCounts,
 )
+from pytest_pau.report.gates import Gates, evaluate_gates
 from pytest_pau.report.inference import mean_interval
+from pytest_pau.report.metrics import BOUNDS
 from pytest_pau.report.stats import mean
 
 JUDGE_BUCKETS = ("1", "2", "3", "4", "5")
 MATCH_BUCKETS = tuple(f"{i / 10:.1f}" for i in range(11))
 MODEL_FAILURE_MODES: tuple[str, ...] = tuple(FailureMode.of_the_model())
-
-
-@dataclass(frozen=True)
-class Gates:
-    """Release-gate thresholds; None disables a gate."""
-
-    min_mean_judge: float | None = None
-    min_pass_rate: float | None = None
-    min_mean_match: float | None = None
-    on_ci: bool = False
-    """Compare the lower 95% bootstrap bound instead of the mean."""
-
-    @property
-    def any(self) -> bool:
-        return any(
-            v is not None for v in (self.min_mean_judge, self.min_pass_rate, self.min_mean_match)
-        )
 
 
 def judge_bucket(score: float) -> str:
@@ -63,11 +46,6 @@ def match_bucket(score: float) -> str:
     if score >= 1.0:
         return "1.0"
     return f"{min(9, max(0, math.floor(score * 10 + 1e-9))) / 10:.1f}"
-
-
-#: The scale of each metric: what its interval may not leave.
-JUDGE_BOUNDS = (1.0, 5.0)
-MATCH_BOUNDS = (0.0, 1.0)
 
 
 def _ci(
@@ -177,10 +155,10 @@ def build_summary(
             skipped=statuses[ItemStatus.SKIPPED],
         ),
         pass_rate=(statuses[ItemStatus.PASSED] / len(scored)) if scored else None,
-        pass_rate_ci=_ci([float(r.passed) for r in scored], MATCH_BOUNDS, confidence),
+        pass_rate_ci=_ci([float(r.passed) for r in scored], BOUNDS["match"], confidence),
         judge=JudgeStats(
             mean=mean(judge_values),
-            ci=_ci(judge_values, JUDGE_BOUNDS, confidence),
+            ci=_ci(judge_values, BOUNDS["judge"], confidence),
             n=sum(v is not None for v in judge_values),
             unparseable=sum(v is None for v in judge_values),
             unparseable_answers=sum(r.judge_unparseable for r in results),
@@ -188,7 +166,7 @@ def build_summary(
         ),
         code_match=MatchStats(
             mean=mean(match_values),
-            ci=_ci(match_values, MATCH_BOUNDS, confidence),
+            ci=_ci(match_values, BOUNDS["match"], confidence),
             n=sum(v is not None for v in match_values),
             missing=sum(v is None for v in match_values),
             histogram=match_hist,
@@ -219,51 +197,6 @@ def build_summary(
         by_source=_breakdown(results, lambda r: [r.source]),
         by_tag=_breakdown(results, lambda r: r.tags),
     )
-    summary.gates = evaluate_gates(summary, gates or Gates())
+    summary.gates = evaluate_gates(summary, gates or Gates(), scored)
     summary.gates_passed = all(g.passed for g in summary.gates)
     return summary
-
-
-#: gate key -> (human name, option)
-GATE_TABLE: dict[str, tuple[str, str]] = {
-    "min_mean_judge": ("mean judge score", "--pau-min-mean-judge"),
-    "min_pass_rate": ("pass rate", "--pau-min-pass-rate"),
-    "min_mean_match": ("mean code match", "--pau-min-mean-match"),
-}
-
-
-def _measured(summary: Summary, name: str) -> tuple[float | None, list[float] | None]:
-    if name == "min_pass_rate":
-        return summary.pass_rate, summary.pass_rate_ci
-    if name == "min_mean_judge":
-        return summary.judge.mean, summary.judge.ci
-    return summary.code_match.mean, summary.code_match.ci
-
-
-def evaluate_gates(summary: Summary, gates: Gates) -> list[GateVerdict]:
-    """Verdicts of the configured release gates on a summary.
-
-    A gate compares the mean (or, with ``gates.on_ci``, the lower bound of its 95%
-    interval) with its threshold; it fails when the value is below the threshold or
-    cannot be computed (no scored item), since a release is then unverified.
-    """
-    verdicts = []
-    for name, (label, option) in GATE_TABLE.items():
-        threshold = getattr(gates, name)
-        if threshold is None:
-            continue
-        mean_value, ci = _measured(summary, name)
-        value = (ci[0] if ci else None) if gates.on_ci else mean_value
-        verdicts.append(
-            GateVerdict(
-                name=name,
-                label=label,
-                option=option,
-                threshold=threshold,
-                statistic="ci_low" if gates.on_ci else "mean",
-                value=value,
-                margin=None if value is None else value - threshold,
-                passed=value is not None and value >= threshold - 1e-12,
-            )
-        )
-    return verdicts

@@ -75,11 +75,11 @@ def test_summary_block(run_pau) -> None:
             "*= PAU summary =*",
             "model oracle on toy.jsonl/test: interactive, max 20 iterations, seed 0; judge openai/scripted*",
             "items 5: 3 passed, 1 failed, 1 error (infrastructure)",
-            "pass rate     75.0%  95% CI [[]25.0%, 100.0%[]]  (3/4 scored)",
+            "pass rate     75.0%  95% CI [[]30.1%, 95.4%[]]  (3/4 scored)",
             "judge score  mean 4.25  95% CI [[]*[]]  n=4",
             "    5 ██████████████████████████████     3   75.0%",
             "    2 ██████████                         1   25.0%",
-            "code match   mean 1.00  95% CI [[]1.00, 1.00[]]  n=4",
+            "code match   mean 1.00  95% CI [[]0.51, 1.00[]]  n=4",
             "  1.0 ██████████████████████████████     4  100.0%",
             "by arity       items  passed    pass  judge  match",
             "  arity1           3       1   50.0%   3.50   1.00",
@@ -213,7 +213,7 @@ def test_gate_on_ci_uses_the_lower_bound(run_pau) -> None:
     assert strict.ret == pytest.ExitCode.TESTS_FAILED
     strict.stdout.fnmatch_lines(
         [
-            "  FAIL mean judge score >= 3.50: 95% CI low 2.75, short by 0.75  (--pau-min-mean-judge)",
+            "  FAIL mean judge score >= 3.50: 95% lower confidence bound 2.92, short by 0.58  (--pau-min-mean-judge)",
         ]
     )
 

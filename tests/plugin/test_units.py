@@ -195,10 +195,11 @@ def test_build_summary_counts_only_scored_items() -> None:
 
 
 def test_gates_use_mean_or_ci_low_and_fail_without_data() -> None:
-    summary = build_summary([result(i, judge=j) for i, j in enumerate([5, 5, 5, 1])])
+    results = [result(i, judge=j) for i, j in enumerate([5, 5, 5, 1])]
+    summary = build_summary(results)
     [g] = evaluate_gates(summary, Gates(min_mean_judge=3.5))
     assert (g.passed, g.value, g.statistic) == (True, 4.0, "mean")
-    [g] = evaluate_gates(summary, Gates(min_mean_judge=3.5, on_ci=True))
+    [g] = evaluate_gates(summary, Gates(min_mean_judge=3.5, on_ci=True), results)
     assert g.statistic == "ci_low"
     assert g.value is not None
     assert g.value < 3.5

@@ -164,35 +164,39 @@ def test_no_shared_instance_or_single_report_is_a_clear_error() -> None:
         compare_reports([make_report([result("x")])])
 
 
-def test_regressions_need_both_the_delta_and_significance() -> None:
+def test_non_inferiority_fails_a_clear_regression_and_an_unshown_one() -> None:
     a = random_report(1500, seed=0, skill=0.3)
     b = random_report(1500, seed=0, skill=0.0)  # same noise, lower skill: clearly worse
-    comp = compare_reports([a, b], resamples=2000)
+    comp = compare_reports([a, b], margins={"judge": 0.1})
     diff = comp.metric("judge").pairs[0].mean_diff
     assert diff is not None
     assert diff < -0.2
-    (msg,) = regressions(comp, "judge", 0.1)
-    assert msg.startswith("B is worse than A on judge score: -")
-    assert regressions(comp, "judge", abs(diff) + 0.01) == []  # within the allowed delta
-    # The other direction is an improvement, never a regression.
-    assert regressions(compare_reports([b, a], resamples=500), "judge", 0.0) == []
-    # A tiny sample: worse on average but not significant.
+    (msg,) = regressions(comp, "judge")
+    assert msg.startswith("B vs A on judge score: -")
+    assert "not shown to be within the allowed regression" in msg
+    # A margin well beyond the loss and its noise passes.
+    wide = compare_reports([a, b], margins={"judge": abs(diff) + 0.2})
+    assert regressions(wide, "judge") == []
+    # The other direction is an improvement: shown not to be worse.
+    assert regressions(compare_reports([b, a], margins={"judge": 0.05}), "judge") == []
+    # Two instances show nothing, whichever way they lean: the gate fails.
     small = compare_reports(
         [
             make_report([result("x", 3), result("y", 4)]),
-            make_report([result("x", 2), result("y", 4.5)]),
+            make_report([result("x", 3.5), result("y", 4.5)]),
         ],
-        resamples=1000,
+        margins={"judge": 0.5},
     )
-    assert small.metric("judge").pairs[0].mean_diff == pytest.approx(-0.25)
-    assert regressions(small, "judge", 0.0) == []
+    assert small.metric("judge").pairs[0].mean_diff == pytest.approx(0.5)
+    (msg,) = regressions(small, "judge")
+    assert "over 2 paired instances" in msg
 
 
 def test_parse_fail_if_worse() -> None:
     assert parse_fail_if_worse("judge:0.1") == ("judge", 0.1)
     assert parse_fail_if_worse("code_match:0") == ("match", 0.0)
     assert parse_metric("PASS_RATE") == "pass"
-    with pytest.raises(ConfigError, match="expects METRIC:DELTA"):
+    with pytest.raises(ConfigError, match="expected METRIC:DELTA"):
         parse_fail_if_worse("judge")
     with pytest.raises(ConfigError, match="unknown metric 'bleu'"):
         parse_fail_if_worse("bleu:0.1")

@@ -1,0 +1,204 @@
+"""Release gates inside a pytest run: the exit status, the baseline, the early stop.
+
+* **Exit status.** With a gate set (``--pau-min-*`` or ``--pau-baseline``) and
+  ``--pau-exit=gates`` (the default), the gates decide: 0 when all pass, 1 when one fails
+  or cannot be measured. PAU items below their thresholds still show as failed (F), as the
+  data they are, but do not fail the run; errors (E), failures of the project's other
+  tests and collection errors still do. pytest's own statuses 2-4 (interrupted, internal
+  error, usage error) are kept. Without a gate, pytest's status stands.
+* **Which failures count.** The plugin's item raises :class:`BelowThreshold` when a model
+  misses a threshold; the report of that call carries ``pau_below_threshold`` (pytest
+  serializes the attribute to the xdist controller). Every other failed report blocks.
+* **Stopping every process.** :class:`RunStop` is a stop request every process of the run
+  sees: the controller writes a file whose path it gave each xdist worker at start
+  (``pytest_configure_node``), and workers stop starting episodes once it exists. The early
+  stop and Ctrl-C on the controller use it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+if TYPE_CHECKING:
+    from pytest_pau._session import PauSession
+    from pytest_pau.models import InstanceResult
+
+#: ``workerinput`` key of the stop file's path.
+STOP_FILE_KEY = "pau_stop_file"
+#: Prefix of a stop reason that also cancels the episodes in flight (Ctrl-C).
+INTERRUPT = "interrupted"
+
+
+class BelowThreshold(pytest.fail.Exception):  # type: ignore[misc,name-defined]
+    """A PAU item's model missed a threshold: data for the gates, not a run failure."""
+
+
+# Shown as pytest shows its own outcome, so that the short summary reads
+# "FAILED ... - Failed: toy/tricky: judge score 2 < 3" exactly as for any failed item.
+BelowThreshold.__module__ = "builtins"
+BelowThreshold.__qualname__ = BelowThreshold.__name__ = "Failed"
+
+
+class RunStop:
+    """A stop request shared by the controller and its xdist workers.
+
+    Args:
+        path: The shared file (None: this process only, e.g. a run without xdist).
+    """
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self._reason: str | None = None
+
+    def request(self, reason: str) -> None:
+        """Ask every process to start no more episodes (first reason wins)."""
+        if self._reason is not None:
+            return
+        self._reason = reason
+        if self.path is not None:
+            tmp = self.path.with_suffix(".tmp")
+            try:
+                tmp.write_text(reason, encoding="utf-8")
+                os.replace(tmp, self.path)
+            except OSError:
+                pass  # the controller still stops; workers finish what they have
+
+    def reason(self) -> str | None:
+        """Why the run stops, or None (workers read the file; a found reason is kept)."""
+        if self._reason is None and self.path is not None:
+            try:
+                self._reason = self.path.read_text(encoding="utf-8") or "stopped"
+            except OSError:
+                return None
+        return self._reason
+
+    def watch(self, cancel: threading.Event) -> None:
+        """A worker's watch on the controller's stop file: Ctrl-C there sets ``cancel``."""
+
+        def poll() -> None:
+            while not cancel.is_set():
+                reason = self.reason()
+                if reason is not None:
+                    if reason.startswith(INTERRUPT):
+                        cancel.set()
+                    return
+                time.sleep(0.2)
+
+        threading.Thread(target=poll, name="pau-stop-watch", daemon=True).start()
+
+
+def make_run_dir() -> Path:
+    """A private folder for the run's shared files (the controller removes it at the end)."""
+    return Path(tempfile.mkdtemp(prefix="pau-run-"))
+
+
+def remove_run_dir(path: Path | None) -> None:
+    if path is not None:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def blocks(report: pytest.TestReport | pytest.CollectReport) -> bool:
+    """Whether a failed report fails a gated run (everything but a model below threshold)."""
+    return bool(report.failed) and not getattr(report, "pau_below_threshold", False)
+
+
+def exit_status(state: PauSession, exitstatus: int) -> int:
+    """The exit status of a run once its summary is built (see the module docstring)."""
+    s = state.settings
+    summary = state.summary
+    kept = (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED, pytest.ExitCode.NO_TESTS_COLLECTED)
+    if exitstatus not in kept or summary is None:
+        return exitstatus
+    if not s.gated:
+        return exitstatus
+    if not summary.gates_passed or state.report_error is not None:
+        # A requested report that is missing fails the run whatever the gates say.
+        return int(pytest.ExitCode.TESTS_FAILED)
+    if s.exit == "items":
+        failed = exitstatus == pytest.ExitCode.TESTS_FAILED
+        return int(pytest.ExitCode.TESTS_FAILED if failed else pytest.ExitCode.OK)
+    return int(pytest.ExitCode.TESTS_FAILED if state.blocking else pytest.ExitCode.OK)
+
+
+def closing_line(state: PauSession, status: int) -> str | None:
+    """The last line of a gated run whose gates passed: why the exit status is what it is."""
+    s = state.settings
+    summary = state.summary
+    if not s.gated or summary is None or not summary.gates_passed:
+        return None
+    below = summary.counts.failed
+    if status == 0:
+        if not below:
+            return "PAU release gates passed: exit status 0"
+        items = f"{below} item{'s' if below != 1 else ''}"
+        return (
+            f"PAU release gates passed: exit status 0 ({items} below their thresholds "
+            "count in the gates, not as run failures; --pau-exit=items makes them fail it)"
+        )
+    if state.report_error is not None:
+        return "PAU release gates passed, but the JSON report is missing: exit status 1"
+    if state.blocking:
+        first = state.blocking[0]
+        more = f" and {len(state.blocking) - 1} more" if len(state.blocking) > 1 else ""
+        return (
+            f"PAU release gates passed, but the run failed: {first}{more} "
+            "(an error or another test's failure): exit status 1"
+        )
+    return None
+
+
+def decide(state: PauSession, results: list[InstanceResult]) -> None:
+    """Put the early-stop and baseline verdicts into ``state.summary`` (controller, at the end)."""
+    from pytest_pau.models import EarlyStop
+    from pytest_pau.report.gates import baseline_gate
+
+    s = state.settings
+    summary = state.summary
+    assert summary is not None
+    assert state.run_info is not None
+    finished = not state.interrupted
+    early = state.early
+    if early is not None:
+        early.finish(complete=finished)
+        summary.gates = early.level_verdicts(finished=finished)
+    if state.baseline is not None and s.baseline is not None:
+        summary.baseline = baseline_gate(
+            state.baseline,
+            state.run_info,
+            results,
+            path=str(s.baseline),
+            margins=s.regression_margins(),
+            confidence=s.gate_confidence,
+            selected_ids=state.selected_ids,
+            seed=s.seed,
+        )
+        if early is not None:
+            sequential = early.regression_verdicts(finished=finished)
+            summary.baseline.regressions = [
+                sequential[r.metric].model_copy(update={"p_difference": r.p_difference})
+                for r in summary.baseline.regressions
+            ]
+    if early is not None:
+        reason = state.stop.reason() or ""
+        not_run = sum(1 for r in results if r.skipped is not None and r.skipped.endswith(reason))
+        ran = [r for r in results if r.skipped is None]
+        population = len(early.order)
+        summary.early_stop = EarlyStop(
+            confidence=s.gate_confidence,
+            population=population,
+            decided_after=early.decided_after if early.decided_after != population else None,
+            not_run=not_run if reason.startswith("--pau-early-stop") else 0,
+            cost_usd=summary.cost_usd,
+            full_cost_usd=summary.cost_usd / len(ran) * population if ran else None,
+        )
+    summary.gates_passed = all(g.passed for g in summary.gates) and (
+        summary.baseline is None or summary.baseline.passed
+    )

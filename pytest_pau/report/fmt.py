@@ -1,0 +1,18 @@
+"""Number formatting shared by the terminal summary's blocks ("n/a" for a missing value)."""
+
+from __future__ import annotations
+
+
+def pct(x: float | None, digits: int = 1) -> str:
+    """``0.25`` -> ``25.0%``."""
+    return "n/a" if x is None else f"{100 * x:.{digits}f}%"
+
+
+def num(x: float | None, fmt: str = ".2f") -> str:
+    """``x`` formatted with ``fmt``."""
+    return "n/a" if x is None else format(x, fmt)
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """``1 item``, ``2 items`` (``many`` for irregular plurals)."""
+    return f"{count} {word if count == 1 else (many or word + 's')}"

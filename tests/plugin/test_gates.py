@@ -1,0 +1,234 @@
+"""Release gates decide the exit status; the baseline gate; the early stop (issue 13)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from .toy import TOY, toy_rows
+
+BELOW = "--pau-min-pass-rate=0.5"
+
+
+def write_many(folder: Path, passing: int, failing: int, name: str = "many.jsonl") -> Path:
+    """A dataset of copies of the toy's ``double`` (oracle passes) and ``tricky`` (fails)."""
+    rows = {r["id"]: r for r in toy_rows()}
+    lines = []
+    for kind, count in (("double", passing), ("tricky", failing)):
+        for i in range(count):
+            lines.append(json.dumps({**rows[kind], "id": f"{kind}{i:03d}"}))
+    path = folder / name
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def report_of(folder: Path, name: str = "report.json") -> dict:
+    return json.loads((folder / name).read_text())
+
+
+# -- the exit status follows the gates ------------------------------------------------------
+
+
+def test_items_below_their_thresholds_do_not_fail_a_run_whose_gates_pass(run_pau) -> None:
+    # double and add pass, tricky fails: pass rate 2/3 >= 0.5.
+    result = run_pau("-m", "not medium", BELOW)
+    result.assert_outcomes(passed=2, failed=1)
+    assert result.ret == pytest.ExitCode.OK
+    result.stdout.fnmatch_lines(
+        [
+            "  PASS pass rate >= 50.0%: 66.7%  (--pau-min-pass-rate)",
+            "PAU release gates passed: exit status 0 (1 item below their thresholds count in "
+            "the gates, not as run failures; --pau-exit=items makes them fail it)",
+        ]
+    )
+
+
+def test_exit_items_keeps_item_failures_failing_the_run(run_pau) -> None:
+    result = run_pau("-m", "not medium", BELOW, "--pau-exit=items")
+    result.assert_outcomes(passed=2, failed=1)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+
+
+def test_without_a_gate_a_failed_item_fails_the_run_as_before(run_pau) -> None:
+    result = run_pau("-m", "not medium")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    assert "release gates passed" not in result.stdout.str()
+
+
+def test_a_failed_gate_exits_1_even_when_items_pass(run_pau) -> None:
+    result = run_pau("-m", "smoke", "--pau-min-mean-judge=5", model="null")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(["PAU release gate failed (--pau-min-mean-judge=5): exit status 1"])
+
+
+def test_an_infrastructure_error_beside_passing_gates_exits_1(run_pau) -> None:
+    # clamp passes, boom errors (E): the gate passes on clamp, the error fails the run.
+    result = run_pau("-m", "medium", BELOW)
+    result.assert_outcomes(passed=1, errors=1)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(
+        ["PAU release gates passed, but the run failed: *boom* (an error or another test's *"]
+    )
+
+
+def test_an_ordinary_failing_test_beside_passing_gates_exits_1(run_pau, pau_pytester) -> None:
+    pau_pytester.makepyfile(test_other="def test_bad():\n    assert 1 == 2\n")
+    result = run_pau("-k", "double or add or bad", BELOW)
+    result.assert_outcomes(passed=2, failed=1)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(["PAU release gates passed, but the run failed: test_other.py*"])
+
+
+def test_nothing_selected_with_a_gate_exits_1_and_says_why(run_pau) -> None:
+    result = run_pau("-k", "nothing_matches_this", BELOW)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED  # not 5: the gate cannot be measured
+    result.stdout.fnmatch_lines(["PAU release gate failed (--pau-min-pass-rate=0.5): no PAU item*"])
+
+
+# -- the baseline gate ----------------------------------------------------------------------
+
+MARGINS = "--pau-max-regression=judge:0.5,match:0.1,pass:0.1"
+
+
+def test_the_baseline_gate_passes_when_the_run_matches_the_baseline(run_pau, pau_pytester) -> None:
+    write_many(pau_pytester.path, 40, 0)
+    base = run_pau("--pau-report=base.json", dataset="many.jsonl")
+    assert base.ret == pytest.ExitCode.OK
+    # Two more instances here than in the baseline: listed, not compared.
+    write_many(pau_pytester.path, 42, 0)
+    result = run_pau(
+        "--pau-baseline=base.json", MARGINS, "--pau-report=new.json", dataset="many.jsonl"
+    )
+    assert result.ret == pytest.ExitCode.OK, result.stdout.str()
+    result.stdout.fnmatch_lines(
+        [
+            "baseline base.json (model oracle): 40 instances in both runs",
+            "  PASS judge score not worse by more than 0.5: +0.000 over 40, 95% lower bound *",
+            "  PASS code match not worse by more than 0.1: *",
+            "  PASS pass rate not worse by more than 0.1: *",
+            "  only in this run (not compared): 2 (many/double040, many/double041)",
+        ]
+    )
+    baseline = report_of(pau_pytester.path, "new.json")["summary"]["baseline"]
+    assert [r["passed"] for r in baseline["regressions"]] == [True, True, True]
+    assert baseline["shared"] == 40
+
+
+def test_the_baseline_gate_fails_on_a_regression_and_lists_the_flips(run_pau, pau_pytester) -> None:
+    write_many(pau_pytester.path, 30, 0)
+    run_pau("--pau-report=base.json", dataset="many.jsonl")
+    result = run_pau(
+        "--pau-baseline=base.json",
+        MARGINS,
+        "--pau-report=new.json",
+        dataset="many.jsonl",
+        model="null",
+    )
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(
+        [
+            "  FAIL judge score not worse by more than 0.5: -4.000 over 30, *",
+            "  flipped: 30 pass -> fail (many/double000, many/double001, *, +25 more)",
+            "PAU release gate failed (--pau-baseline judge:0.5, --pau-baseline match:0.1, "
+            "--pau-baseline pass:0.1): exit status 1",
+        ]
+    )
+
+
+def test_a_baseline_from_another_judge_is_refused_before_any_item(run_pau, pau_pytester) -> None:
+    run_pau("-m", "smoke", "--pau-report=base.json")
+    path = pau_pytester.path / "base.json"
+    data = json.loads(path.read_text())
+    data["run"]["judge_model"] = "gpt-4o"
+    data["run"]["split"] = "train"
+    path.write_text(json.dumps(data))
+    result = run_pau("-m", "smoke", "--pau-baseline=base.json")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        [
+            "*--pau-baseline=base.json: runs differ in split (baseline 'train', this run 'test')",
+            "--pau-baseline=base.json: runs differ in judge model (baseline 'gpt-4o', *",
+            "scores from other settings are not comparable*",
+        ]
+    )
+
+
+def test_baseline_options_are_checked_up_front(run_pau, pau_pytester) -> None:
+    result = run_pau("--pau-max-regression=judge:0.2")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--pau-max-regression=judge:0.2 needs --pau-baseline*"])
+    result = run_pau("--pau-baseline=missing.json")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--pau-baseline='missing.json': *missing.json*"])
+    result = run_pau("--pau-baseline=x.json", "--pau-max-regression=judge:7")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*DELTA must be >= 0 and below 4 (the range of the judge score)*"])
+
+
+# -- the early stop -------------------------------------------------------------------------
+
+
+def test_early_stop_ends_a_clearly_bad_run_after_a_fraction_of_the_items(
+    run_pau, pau_pytester
+) -> None:
+    write_many(pau_pytester.path, 60, 0)
+    early = run_pau(
+        "--pau-min-mean-judge=3",
+        "--pau-early-stop",
+        "--pau-report=early.json",
+        dataset="many.jsonl",
+        model="null",
+    )
+    assert early.ret == pytest.ExitCode.TESTS_FAILED
+    early.stdout.fnmatch_lines(
+        [
+            "  FAIL mean judge score >= 3.00: 1.00 (decided after * of 60 items), *",
+            "early stop: every verdict known at 95% after * of 60 items; * items not run*",
+        ]
+    )
+    report = report_of(pau_pytester.path, "early.json")
+    stop = report["summary"]["early_stop"]
+    assert stop["decided_after"] < 30
+    skipped = [r for r in report["instances"] if r["skipped"]]
+    assert len(skipped) == stop["not_run"] > 0
+    assert all("--pau-early-stop: every gate was decided after" in r["skipped"] for r in skipped)
+    # The report keeps dataset order, the run went in a seeded shuffle.
+    assert [r["id"] for r in report["instances"]] == sorted(r["id"] for r in report["instances"])
+    ids = [r["id"] for r in report["instances"]]
+    ran = [r["id"] for r in report["instances"] if not r["skipped"]]
+    assert ran != ids[: len(ran)]  # not the first items of the dataset: a fair sample
+    full = run_pau("--pau-min-mean-judge=3", dataset="many.jsonl", model="null")
+    assert full.ret == early.ret  # the same verdict as the full run
+    full.stdout.fnmatch_lines(["  FAIL mean judge score >= 3.00: 1.00, short by 2.00*"])
+
+
+def test_early_stop_needs_a_gate(run_pau) -> None:
+    result = run_pau("--pau-early-stop")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--pau-early-stop needs a gate to decide*"])
+
+
+def test_early_stop_order_is_a_seeded_shuffle(run_pau, pau_pytester) -> None:
+    write_many(pau_pytester.path, 12, 0)
+    runs = [
+        run_pau(
+            "--collect-only",
+            "-q",
+            "--pau-early-stop",
+            BELOW,
+            f"--pau-seed={seed}",
+            dataset="many.jsonl",
+        )
+        for seed in (0, 0, 1)
+    ]
+    orders = [[ln for ln in r.outlines if "test_pau[" in ln] for r in runs]
+    assert orders[0] == orders[1]
+    assert orders[0] != orders[2]
+    assert sorted(orders[0]) == sorted(orders[2])
+    assert orders[0] != sorted(orders[0])
+
+
+def test_the_toy_has_the_instances_these_tests_assume() -> None:
+    assert {t["id"] for t in TOY} >= {"double", "add", "clamp", "tricky", "boom"}
