@@ -28,6 +28,7 @@ from pytest_pau.models.outcome import (
 from pytest_pau.models.report import Report, RunInfo
 from pytest_pau.models.summary import (
     Counts,
+    FlaggedItem,
     GateVerdict,
     GoldStats,
     GroupStats,
@@ -46,6 +47,7 @@ __all__ = [
     "Counts",
     "Example",
     "FailureMode",
+    "FlaggedItem",
     "GateVerdict",
     "GoldStats",
     "GroupStats",

@@ -279,6 +279,7 @@ class Evaluator:
         result.judge_unparseable = judged.unparseable
         result.judge_manipulation = list(judged.manipulation)
         result.judge_raw_score = judged.raw_score
+        result.judge_defended_score = judged.defended_score
 
         progress("code")
         observed: list[Example | tuple[str, CallResult]] = [
