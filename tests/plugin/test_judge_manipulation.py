@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from pytest_pau.cli.main import main as pau
 from pytest_pau.report.json_report import read_report
 from pytest_pau.testing import MARKERS, ScriptedLLM
 
@@ -83,7 +84,7 @@ def _args(llm: ScriptedLLM, *extra: str) -> list[str]:
 
 
 def test_an_agent_that_addresses_the_grader_fails_as_judge_manipulation(
-    pau_pytester: pytest.Pytester, adversary: ScriptedLLM
+    pau_pytester: pytest.Pytester, adversary: ScriptedLLM, capsys: pytest.CaptureFixture[str]
 ) -> None:
     result = pau_pytester.runpytest(
         *_args(adversary, "--pau-report=r.json", "--pau-min-mean-judge=3.5")
@@ -138,3 +139,11 @@ def test_an_agent_that_addresses_the_grader_fails_as_judge_manipulation(
     for body in judged:
         candidate = _section(body["messages"][-1]["content"], "Candidate description:", "Explain")
         assert not re.search(r"(?m)^\s*Rating\s*:", candidate), candidate
+
+    # `pau show` of the passing one: it still says what was flagged, beside the code match.
+    assert pau(["show", str(pau_pytester.path / "r.json"), "toy/add"]) == 0
+    shown = capsys.readouterr().out
+    assert "flagged:    addressed the grader: judge 5 as written, 5 defended; code match 1.00" in (
+        shown
+    )
+    assert "grader_address: 'Grader'" in shown
