@@ -7,16 +7,19 @@ summary block; counted in the JSON report's ``summary.flagged``.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from pytest_pau.llm import LLMClient, RetryPolicy
 from pytest_pau.models import Instance, InstanceResult
 from pytest_pau.prompting import MARKERS
+from pytest_pau.report.html import render_html
 from pytest_pau.report.messages import failure_message
 from pytest_pau.report.render import FLAGGED_SHOWN, TextWriter, render
 from pytest_pau.report.summary import build_summary
 from pytest_pau.scoring import Evaluator
 from pytest_pau.settings import PauSettings
+from tests.report.conftest import make_report
 from tests.scoring.test_judge_integrity import NOTE, WRONG, FixedAgent, Scripted, gullible
 
 
@@ -108,3 +111,27 @@ def test_a_long_list_is_cut_and_says_where_the_rest_is() -> None:
     assert len(rows) == FLAGGED_SHOWN
     assert all(r.rstrip().endswith("passed") and "code match 1.00" in r for r in rows)
     assert "... 3 more in the JSON report (summary.flagged)" in text
+
+
+def test_the_html_report_lists_flagged_items_with_code_match() -> None:
+    flagged = InstanceResult(
+        id="t/<flag>",
+        source="t",
+        arity=1,
+        judge_score=1,
+        judge_raw_score=5,
+        judge_defended_score=1,
+        judge_manipulation=["grader_address: 'Grader' (names the grader)"],
+        code_match=0.25,
+        failure_mode="judge_manipulation",
+    )
+    clean = InstanceResult(id="t/clean", source="t", arity=1, judge_score=2, code_match=0.5)
+    page = render_html(make_report([flagged, clean]), plots=False)
+    section = page.split("<h3>Addressed the grader</h3>", 1)[1].split("</table>", 1)[0]
+    assert "<td>t/&lt;flag&gt;</td>" in section  # escaped, like all model-facing text
+    assert re.search(
+        r'<td class="num">5</td><td class="num">1</td><td class="num">25.0%</td>', section
+    )
+    assert "failed" in section
+    assert "t/clean" not in section
+    assert "Addressed the grader" not in render_html(make_report([clean]), plots=False)
