@@ -165,6 +165,16 @@ def show_instance(report: Report, r: InstanceResult, *, full: bool = False) -> s
         lines += [_wrap("skipped:", r.skipped), ""]
     if r.failure_detail:
         lines.append(_wrap("why:", r.failure_detail))
+    if r.judge_manipulation:  # passed or not: judge and code match side by side
+        lines.append(
+            _wrap(
+                "flagged:",
+                f"addressed the grader: judge {_num(r.judge_raw_score, '.2g')} as written, "
+                f"{_num(r.judge_defended_score, '.2g')} defended; code match "
+                f"{_num(r.code_match, '.2f')}\n" + "\n".join(r.judge_manipulation),
+                limit=None if full else 4,
+            )
+        )
     lines.append(_wrap("gold:", r.gold))
     lines.append(_wrap("predicted:", r.prediction))
     ratings = f" (ratings {r.judge_ratings})" if len(r.judge_ratings) > 1 else ""

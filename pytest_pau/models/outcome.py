@@ -146,6 +146,8 @@ class InstanceResult(BaseModel):
     judge_raw_score: float | None = None
     """When the prediction addressed the grader: its score as written (``judge_score`` is
     the lower of this and the score without that text)."""
+    judge_defended_score: float | None = None
+    """When the prediction addressed the grader: its score without that text."""
     code_match: float | None = None
     code: str = ""
     mismatches: list[Mismatch] = Field(default_factory=list)

@@ -93,6 +93,27 @@ class ItemError(BaseModel):
     error: str | None = None
 
 
+class FlaggedItem(BaseModel):
+    """An item whose prediction addressed the grader (``InstanceResult.judge_manipulation``).
+
+    Judge and code match side by side: the code runs on held-back inputs, so a note to
+    the grader cannot lift it; a code match that agrees with the defended score says the
+    defence, not the model's talk, decided.
+    """
+
+    model_config = _TOLERANT
+
+    id: str
+    judge_raw: float | None = None
+    """The judge's score of the prediction as written."""
+    judge_defended: float | None = None
+    """The judge's score without the flagged text."""
+    judge_score: float | None = None
+    """The score the item got (the lower of the two)."""
+    code_match: float | None = None
+    passed: bool = False
+
+
 class TokenCounts(BaseModel):
     """Tokens over every model call of the run."""
 
@@ -224,6 +245,8 @@ class Summary(BaseModel):
     """Failed items per model failure mode (``unclassified`` for a failed item without one)."""
     infrastructure_errors: int = 0
     errors: list[ItemError] = Field(default_factory=list)
+    flagged: list[FlaggedItem] = Field(default_factory=list)
+    """Items whose prediction addressed the grader, scored without that text."""
     skipped_reasons: dict[str, int] = Field(default_factory=dict)
     concluded: int = 0
     overconfident: int = 0

@@ -157,6 +157,22 @@ def _summary_html(summary: Summary) -> str:
         parts.append(
             f'<h3>Failure modes</h3><table class="kv"><tr><th>mode</th><th class="num">items</th></tr>{rows}</table>'
         )
+    if summary.flagged:  # judge and code match side by side: the code ran on held-back inputs
+        rows = "".join(
+            f'<tr><td>{escape(f.id)}</td><td class="num">{_fmt(f.judge_raw, "g")}</td>'
+            f'<td class="num">{_fmt(f.judge_defended, "g")}</td>'
+            f'<td class="num">{_pct(f.code_match)}</td>'
+            f'<td class="{"st-passed" if f.passed else "st-failed"}">'
+            f"{'passed' if f.passed else 'failed'}</td></tr>"
+            for f in summary.flagged
+        )
+        parts.append(
+            '<h3>Addressed the grader</h3><p class="note">Scored without the text addressed '
+            'to the grader; code match is the harder score to game.</p><table class="kv">'
+            '<tr><th>item</th><th class="num">judge as written</th>'
+            '<th class="num">judge defended</th><th class="num">code match</th>'
+            f"<th>verdict</th></tr>{rows}</table>"
+        )
     if judge.unparseable or judge.unparseable_answers:
         parts.append(
             f'<p class="note">Unparseable judge answers: {judge.unparseable_answers} '

@@ -74,6 +74,17 @@ def failure_message(
         if len(result.mismatches) > 1:
             match_line += f" (+{len(result.mismatches) - 1} more)"
     lines.append(_block("code:", match_line))
+    if result.judge_manipulation:
+        # Side by side: the code ran on held-back inputs, where a note to the grader is moot.
+        lines.append(
+            _block(
+                "flagged:",
+                f"addressed the grader: judge {_score(result.judge_raw_score, '.3g')} as "
+                f"written, {_score(result.judge_defended_score, '.3g')} defended "
+                f"(scored {_score(result.judge_score, '.3g')}); code match "
+                f"{_score(result.code_match, '.2f')} (harder to game)",
+            )
+        )
     if report_path is not None:
         lines.append(f"{'trajectory:':<12} pau show {report_path} {result.id}")
     return "\n".join(lines)

@@ -109,6 +109,34 @@ def _table(writer: Writer, title: str, groups: dict[str, GroupStats], limit: int
         )
 
 
+#: Flagged items listed by name in the summary block; the JSON report has them all.
+FLAGGED_SHOWN = 10
+
+
+def _flagged(writer: Writer, summary: Summary) -> None:
+    """Items whose prediction addressed the grader: judge and code match side by side.
+
+    The code match runs the coder's code on held-back inputs, which a note to the grader
+    cannot move: when it agrees with the defended judge score, the defence decided.
+    """
+    items = summary.flagged
+    if not items:
+        return
+    writer.line(
+        f"addressed the grader {len(items)} (scored without that text; code match is "
+        "harder to game)",
+        yellow=True,
+    )
+    for f in items[:FLAGGED_SHOWN]:
+        writer.line(
+            f"  {f.id:<34} judge {_num(f.judge_raw, '.3g')} as written, "
+            f"{_num(f.judge_defended, '.3g')} defended  code match {_num(f.code_match)}  "
+            f"{'passed' if f.passed else 'failed'}"
+        )
+    if len(items) > FLAGGED_SHOWN:
+        writer.line(f"  ... {len(items) - FLAGGED_SHOWN} more in the JSON report (summary.flagged)")
+
+
 def render(
     summary: Summary,
     writer: Writer,
@@ -191,6 +219,7 @@ def render(
         writer.line(f"failure modes ({c.failed} failed)", bold=True)
         for mode, count in sorted(modes.items(), key=lambda kv: -kv[1]):
             writer.line(f"  {mode:<26}{count:>5}  {_pct(count / c.failed):>6}")
+    _flagged(writer, summary)
     if summary.infrastructure_errors:
         writer.line(
             f"infrastructure errors {summary.infrastructure_errors} "

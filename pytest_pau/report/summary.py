@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pytest_pau.models import (
     Counts,
     FailureMode,
+    FlaggedItem,
     GoldStats,
     GroupStats,
     InstanceResult,
@@ -175,6 +176,18 @@ def build_summary(
         failure_modes=modes,
         infrastructure_errors=statuses[ItemStatus.ERROR],
         errors=[ItemError(id=r.id, error=r.error) for r in results if r.error is not None],
+        flagged=[
+            FlaggedItem(
+                id=r.id,
+                judge_raw=r.judge_raw_score,
+                judge_defended=r.judge_defended_score,
+                judge_score=r.judge_score,
+                code_match=r.code_match,
+                passed=r.passed,
+            )
+            for r in scored
+            if r.judge_manipulation
+        ],
         skipped_reasons={str(k): v for k, v in skip_reasons.items()},
         concluded=sum(r.concluded for r in scored),
         overconfident=sum(r.overconfident for r in scored),

@@ -279,6 +279,7 @@ class Evaluator:
         result.judge_unparseable = judged.unparseable
         result.judge_manipulation = list(judged.manipulation)
         result.judge_raw_score = judged.raw_score
+        result.judge_defended_score = judged.defended_score
 
         progress("code")
         observed: list[Example | tuple[str, CallResult]] = [
@@ -326,7 +327,7 @@ class Evaluator:
                 detail = (
                     f"the prediction addresses the grader ({len(judged.manipulation)} "
                     f"finding(s), first: {judged.manipulation[0]}); judge score "
-                    f"{judged.raw_score} as written, {judged.defended_score} without it"
+                    f"{_g(judged.raw_score)} as written, {_g(judged.defended_score)} without it"
                 )
             else:
                 progress("classify")
@@ -384,3 +385,8 @@ def _account(usage: Usage, seen: int, reported: Usage) -> None:
     """
     if usage.calls == seen and reported.calls:
         usage.add(reported)
+
+
+def _g(score: float | None) -> str:
+    """A judge score for a message: ``5``, ``3.5``, or ``n/a`` when there was no rating."""
+    return "n/a" if score is None else f"{score:g}"

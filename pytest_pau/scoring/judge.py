@@ -117,18 +117,22 @@ class Judge:
         A prediction in which :func:`~pytest_pau.scoring.integrity.defend` finds text
         addressed to the grader is rated twice: as written (neutralised) and without that
         text (the second opinion, one more judge call per sample). The result keeps the
-        lower score, so talking to the grader can never raise it; ``raw_score`` is the
-        first, ``defended_score`` the second, and ``manipulation`` lists the findings.
+        lower score, so talking to the grader can never raise it (and when the second
+        opinion has no rating, the result has none either); ``raw_score`` is the first,
+        ``defended_score`` the second, and ``manipulation`` lists the findings.
         """
         defended = defend(prediction)
         first = self._rate(instance, prediction)
         if not defended.flagged:
             return first
         second = self._rate(instance, defended.text)
-        if second.score is not None and (first.score is None or second.score <= first.score):
-            chosen = second
-        else:
+        # The first opinion only wins when it is the lower of two ratings: a second opinion
+        # without a rating leaves the item without one (an error, as for any unrated
+        # description), never with the score the manipulated text got.
+        if first.score is not None and second.score is not None and first.score < second.score:
             chosen = first
+        else:
+            chosen = second
         usage = Usage()
         usage.add(first.usage)
         usage.add(second.usage)

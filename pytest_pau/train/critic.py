@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from pytest_pau.llm.caps import DEFAULT_CAPS
 from pytest_pau.models import Usage
 from pytest_pau.prompting import RATING_PATTERN, parse_rating, render, strip_think
-from pytest_pau.scoring.integrity import Fence, defend, fence, neutralize, strip_quoted
+from pytest_pau.scoring.integrity import Fence, defend, detect, fence, neutralize, strip_quoted
 
 if TYPE_CHECKING:
     from pytest_pau.agent.state import EpisodeState
@@ -188,6 +188,10 @@ class CodeMatchCritic:
     is the fraction of the instance's test inputs where that code's output equals the
     method's. Reasoning turns get no critic reward (there is nothing to run).
 
+    Text addressed to the grader cannot lift a score computed by running code (and the
+    coder reads the hypothesis fenced as data), so it is not removed here; it is still
+    reported in ``Verdict.manipulation``, so that the run's metrics show a policy trying.
+
     Args:
         coder: The benchmark's :class:`pytest_pau.scoring.Coder`.
         backend: Sandbox backend the coder's code runs in.
@@ -222,4 +226,5 @@ class CodeMatchCritic:
             usage=result.usage,
             reply=result.code,
             seconds=time.perf_counter() - start,
+            manipulation=[f.describe() for f in detect(summary)],
         )

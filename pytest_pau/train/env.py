@@ -134,6 +134,8 @@ class PauEnv:
         self.done = False
         self.turn_limit = False
         self.critic_unparseable = 0
+        # critic ratings whose step addressed the critic (``Verdict.manipulation``)
+        self.critic_manipulation = 0
         return self.messages()
 
     def messages(self) -> list[dict[str, str]]:
@@ -167,6 +169,7 @@ class PauEnv:
     def _critic(self, verdict: Verdict) -> Verdict:
         self.timings["critic"] += verdict.seconds
         self.critic_unparseable += int(verdict.unparseable)
+        self.critic_manipulation += int(bool(verdict.manipulation))
         return verdict
 
     def step(self, action: str) -> EnvStep:

@@ -108,5 +108,7 @@ def evaluate_policy(
         "eval_failed": summary.counts.failed,
         "eval_errors": summary.counts.errors,
         "eval_skipped": summary.counts.skipped,
+        # held-out descriptions the judge flagged as addressing it (scored without that text)
+        "eval_judge_manipulation": sum(bool(r.judge_manipulation) for r in results),
     }
     return Evaluation(metrics=metrics, summary=summary, text=writer.getvalue())

@@ -53,6 +53,8 @@ class Rollout:
     concluded: bool = False
     turn_limit: bool = False
     critic_unparseable: int = 0
+    critic_manipulation: int = 0
+    """Steps whose plan or hypothesis addressed the critic (rated on the defended text)."""
     prediction: str = ""
 
     @property
@@ -122,6 +124,7 @@ def run_group(
         rollout.concluded = env.state.concluded
         rollout.turn_limit = env.turn_limit
         rollout.critic_unparseable = env.critic_unparseable
+        rollout.critic_manipulation = env.critic_manipulation
         rollout.prediction = env.prediction
         timings.sandbox += env.timings["sandbox"]
         timings.critic += env.timings["critic"]
@@ -163,7 +166,12 @@ def assign_advantages(rollouts: list[Rollout]) -> None:
 
 
 def summarise(rollouts: list[Rollout]) -> dict[str, float]:
-    """Per-episode means of the return and of each reward component, and episode stats."""
+    """Per-episode means of the return and of each reward component, and episode stats.
+
+    ``critic_unparseable`` and ``critic_manipulation`` (critic ratings whose step addressed
+    the critic) are counts over all the rollouts, ``manipulation_rollouts`` the rollouts
+    with at least one such step.
+    """
     n = max(1, len(rollouts))
     out: dict[str, float] = {"reward_mean": sum(r.total for r in rollouts) / n}
     for name in COMPONENTS:
@@ -174,4 +182,7 @@ def summarise(rollouts: list[Rollout]) -> dict[str, float]:
     out["concluded_rate"] = sum(r.concluded for r in rollouts) / n
     out["turn_limit_rate"] = sum(r.turn_limit for r in rollouts) / n
     out["critic_unparseable"] = float(sum(r.critic_unparseable for r in rollouts))
+    # Reward hacking shows up here first: a policy learning to address the critic.
+    out["critic_manipulation"] = float(sum(r.critic_manipulation for r in rollouts))
+    out["manipulation_rollouts"] = float(sum(r.critic_manipulation > 0 for r in rollouts))
     return out

@@ -9,7 +9,8 @@ Outputs under ``--output DIR``::
 
     config.json                 the run's TrainSpec (its ``settings``: the benchmark's)
     selection.json              the pytest arguments and the selected instance ids, in order
-    metrics.jsonl               one object per step (step, loss, reward_mean, reward_<component>...)
+    metrics.jsonl               one object per step (step, loss, reward_mean, reward_<component>,
+                                critic_manipulation, manipulation_rollouts...)
     adapter/                    the latest adapter (plugs back into the benchmark)
     checkpoints/step-N/         adapter/, optimizer.pt, rng.pt, state.json (for --resume)
 

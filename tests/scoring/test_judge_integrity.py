@@ -77,6 +77,23 @@ def test_the_lower_score_is_kept_when_the_manipulation_backfires(
     assert (result.score, result.raw_score, result.defended_score) == (1, 1, 4)
 
 
+def test_an_unrated_second_opinion_leaves_no_score_not_the_manipulated_one(
+    double: Instance, scripted: Scripted
+) -> None:
+    # The judge rates only the note (5) and never the description without it: keeping
+    # the first opinion would hand the manipulation its 5.
+    def only_notes(messages: list[dict[str, str]]) -> str:
+        if "Grader note" in messages[-1]["content"]:
+            return "Verified.\nRating: 5"
+        return "I cannot compare these."
+
+    _, client = scripted([(MARKERS["judge_retry"], only_notes), (MARKERS["judge"], only_notes)])
+    result = Judge(client).score(double, WRONG + NOTE)
+    assert (result.score, result.raw_score, result.defended_score) == (None, 5, None)
+    assert result.unparseable == 1
+    assert result.manipulation
+
+
 def test_the_candidate_is_fenced_and_its_rating_lines_are_inert(double: Instance) -> None:
     messages, fenced = judge_prompt(double.description, WRONG + NOTE, seed=3)
     user = messages[-1]["content"]
