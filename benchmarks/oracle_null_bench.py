@@ -41,7 +41,9 @@ SELECTIONS: dict[str, list[str]] = {
 MODELS = ("oracle", "null")
 
 
-def _run_one(tree: Path, out: Path, selection: str, model: str, python: str) -> dict[str, Any]:
+def _run_one(
+    tree: Path, out: Path, selection: str, model: str, python: str, limit: int | None = None
+) -> dict[str, Any]:
     scratch = out / "scratch"
     scratch.mkdir(parents=True, exist_ok=True)
     report = out / f"{selection}-{model}.json"
@@ -57,6 +59,8 @@ def _run_one(tree: Path, out: Path, selection: str, model: str, python: str) -> 
         f"--pau-report={report}",
         f"--pau-cache-dir={out / 'cache'}",
         *SELECTIONS[selection],
+        # The last --pau-limit wins: a smaller one for a quick look on a busy machine.
+        *([f"--pau-limit={limit}"] if limit is not None else []),
     ]
     env = {**os.environ, "PYTHONPATH": str(tree)}
     load_before = os.getloadavg()
@@ -156,6 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--out", type=Path, default=Path("/tmp/pau_bench"))
     run.add_argument("--only", action="append", help="SELECTION-MODEL, e.g. smoke-oracle.")
     run.add_argument("--python", default=sys.executable)
+    run.add_argument("--limit", type=int, help="At most N items per selection (a quick look).")
     show = sub.add_parser("table", help="The Markdown table of finished runs.")
     show.add_argument("folders", type=Path, nargs="+")
     args = parser.parse_args(argv)
@@ -168,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
         for model in MODELS:
             if args.only and f"{selection}-{model}" not in args.only:
                 continue
-            meta = _run_one(args.tree.resolve(), out, selection, model, args.python)
+            meta = _run_one(args.tree.resolve(), out, selection, model, args.python, args.limit)
             print(f"{args.label} {selection} {model}: {meta['wall_s']:.0f} s", flush=True)
     figs = [
         figures(out, s, m) for s in SELECTIONS for m in MODELS if (out / f"{s}-{m}.json").exists()

@@ -329,9 +329,9 @@ class Evaluator:
                 )
             else:
                 progress("classify")
-                seen = usage.calls
-                mode, detail, used = self._classify(instance, traj, result, runner, gold)
-                _account(usage, seen, used)
+                # Each model call of the attribution (gold control, classifier) is counted
+                # where it is made: the item's usage is complete whatever runs.
+                mode, detail, _used = self._classify(instance, traj, result, runner, gold, usage)
         result.failure_mode = FailureMode(mode)
         result.failure_detail = "; ".join(x for x in (detail, result.failure_detail) if x)
 
@@ -361,11 +361,13 @@ class Evaluator:
         result: InstanceResult,
         runner: CodeRunner,
         gold: GoldControl,
+        usage: Usage,
     ) -> tuple[str, str, Usage]:
         s = self.settings
 
         def classifier() -> tuple[str, bool, Usage]:
-            return classify_failure(
+            seen = usage.calls
+            label, parsed, used = classify_failure(
                 self.client(s.judge_model, s.judge_api_base, "judge"),
                 instance,
                 traj,
@@ -373,6 +375,8 @@ class Evaluator:
                 seed=s.seed,
                 max_tokens=self.caps.classify,
             )
+            _account(usage, seen, used)
+            return label, parsed, used
 
         return attribute(
             instance,

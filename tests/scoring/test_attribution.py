@@ -12,9 +12,13 @@ from collections import Counter
 import pytest
 
 from pytest_pau.agent.pseudo import NULL_DESCRIPTION
-from pytest_pau.models import FailureMode, Instance, Step, Trajectory
+from pytest_pau.llm import LLMClient, RetryPolicy
+from pytest_pau.llm.cache import ResponseCache
+from pytest_pau.models import FailureMode, Instance, InstanceResult, Step, Trajectory
 from pytest_pau.prompting import MARKERS
+from pytest_pau.scoring import Evaluator
 from pytest_pau.scoring.attribution import content_free, no_exploration
+from pytest_pau.settings import PauSettings
 from pytest_pau.testing import ScriptedLLM
 
 from .test_evaluator import GOOD_CODE, WRONG_CODE, ReplayAgent, evaluator, prompts
@@ -125,6 +129,7 @@ def test_self_contradiction_needs_a_coder_faithful_to_the_gold(double: Instance,
     assert result.failure_detail.startswith("classifier; self-contradiction not reported")
     assert result.gold_code_match == pytest.approx(1 / 3)
     assert kinds(llm) == {"judge": 1, "coder": 2, "classify": 1}
+    assert result.model_calls == 4  # the gold control and the classifier both counted
 
 
 def test_self_contradiction_with_a_faithful_coder(double: Instance, scripted) -> None:
@@ -215,3 +220,44 @@ def test_no_exploration_leaves_format_failures_to_format_following() -> None:
 def test_coder_error_is_not_a_mode_a_hook_may_answer() -> None:
     assert FailureMode.CODER_ERROR not in FailureMode.of_the_model()
     assert FailureMode.of_failed_items()[-1] == FailureMode.CODER_ERROR
+
+
+def test_the_gold_control_is_cached_a_rerun_costs_no_request(
+    double: Instance, scripted, tmp_path
+) -> None:
+    llm, _ = scripted(
+        [
+            (MARKERS["judge"], "Rating: 2"),
+            (re.escape(double.description), WRONG_CODE),
+            (MARKERS["coder"], WRONG_CODE),
+        ]
+    )
+    cache = ResponseCache(tmp_path / "cache")
+
+    def run() -> InstanceResult:
+        config = PauSettings(model="oracle", judge_model=llm.model, coder_model=llm.model)
+
+        def factory(name: str, api_base: str | None) -> LLMClient:
+            return LLMClient(
+                name,
+                api_base=llm.api_base,
+                api_key=llm.api_key,
+                cache=cache,
+                retry=RetryPolicy(max_attempts=2, base_s=0.01, max_total_wait_s=1.0),
+            )
+
+        ev = Evaluator(config, client_factory=factory)  # a fresh run: nothing in memory
+        ev.agent = ReplayAgent("Returns the argument unchanged.")
+        return ev.evaluate(double)
+
+    first = run()
+    assert first.failure_mode == FailureMode.CODER_ERROR
+    assert (first.model_calls, first.cache_hits) == (3, 0)
+    assert kinds(llm) == {"judge": 1, "coder": 2}  # the model's coder call + the gold control
+    again = run()
+    assert (again.failure_mode, again.gold_code_match) == (
+        FailureMode.CODER_ERROR,
+        first.gold_code_match,
+    )
+    assert (again.model_calls, again.cache_hits) == (3, 3)
+    assert len(llm.log) == 3  # no request on the re-run, the gold control's neither
