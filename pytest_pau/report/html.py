@@ -143,7 +143,7 @@ def _summary_html(summary: Summary) -> str:
         _card(
             "cost",
             f"${summary.cost_usd:.4f}",
-            f"{summary.model_calls} model calls, {summary.cache_hits} cached",
+            f"{summary.requests} requests made, {summary.cache_hits} cache hits (free)",
         ),
     ]
     parts = [f'<div class="cards">{"".join(cards)}</div>']
