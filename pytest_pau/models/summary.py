@@ -167,11 +167,6 @@ class Summary(BaseModel):
     """Answers of every model call: requests made plus cache hits."""
     cache_hits: int = 0
     """Answers the response cache gave (no request, no cost)."""
-
-    @property
-    def requests(self) -> int:
-        """Requests really made to a provider or local model (what ``cost_usd`` paid for)."""
-        return self.model_calls - self.cache_hits
     item_time_s: float = 0.0
     wall_s: float | None = None
     by_arity: dict[str, GroupStats] = Field(default_factory=dict)
@@ -184,3 +179,8 @@ class Summary(BaseModel):
     def failed_gates(self) -> list[GateVerdict]:
         """The gates that are not met."""
         return [g for g in self.gates if not g.passed]
+
+    @property
+    def requests(self) -> int:
+        """Requests really made to a provider or local model (what ``cost_usd`` paid for)."""
+        return self.model_calls - self.cache_hits
