@@ -84,3 +84,22 @@ def test_a_fully_cached_run_says_no_request_was_made() -> None:
     assert "model requests 0 made, cost $0.0000; cache hits 6 (100.0% of answers), free" in (
         out.getvalue()
     )
+
+
+def test_the_html_report_leads_with_the_verdict_and_the_terminals_numbers() -> None:
+    from pytest_pau.report.html import render_html
+    from pytest_pau.report.summary import Gates
+
+    from .conftest import make_report
+
+    report = make_report(results())
+    report.summary = build_summary(report.instances, gates=Gates(min_mean_match=0.9))
+    page = render_html(report, plots=False)
+    verdict = page.index("Release gates NOT MET: --pau-min-mean-match=0.9")
+    assert verdict < page.index('<div class="cards">')
+    assert "Ceiling: code match 0.57 of the model beside 0.80 of the coder" in page
+    assert "Coder limitations: 1 failed items" in page
+    assert "5 requests made, 3 cache hits (free)" in page
+    # Code match on one scale everywhere: the card and each row as 0.57, never 57.0%.
+    assert ">0.57<" in page and ">0.20<" in page and ">0.50<" in page
+    assert "20.0%" not in page and "50.0%" not in page
