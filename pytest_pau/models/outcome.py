@@ -39,12 +39,20 @@ class FailureMode(StrEnum):
     JUDGE_MANIPULATION = "judge_manipulation"
     """The prediction addressed the grader (``scoring/integrity.py``); it was scored
     without that text."""
+    CODER_ERROR = "coder_error"
+    """Code match failed, and the coder misses the behaviour from the gold description too
+    (gold control below the match threshold): the coder's limitation, not the model's."""
     INFRASTRUCTURE = "infrastructure"
 
     @classmethod
     def of_the_model(cls) -> tuple[FailureMode, ...]:
-        """The modes that blame the model under test (what the summary counts)."""
-        return tuple(m for m in cls if m not in (cls.NONE, cls.INFRASTRUCTURE))
+        """The modes that blame the model under test (what a classify hook may answer)."""
+        return tuple(m for m in cls if m not in (cls.NONE, cls.CODER_ERROR, cls.INFRASTRUCTURE))
+
+    @classmethod
+    def of_failed_items(cls) -> tuple[FailureMode, ...]:
+        """The modes a failed (scored) item can have: the model's, then ``coder_error``."""
+        return (*cls.of_the_model(), cls.CODER_ERROR)
 
 
 FAILURE_MODES: tuple[str, ...] = tuple(FailureMode)

@@ -243,6 +243,9 @@ class Summary(BaseModel):
     gold_code_match: GoldStats | None = None
     failure_modes: dict[str, int] = Field(default_factory=dict)
     """Failed items per model failure mode (``unclassified`` for a failed item without one)."""
+    coder_errors: int = 0
+    """Failed items the coder could not reach from the gold description either
+    (``coder_error``): the scorer's limitation, not counted in :attr:`failure_modes`."""
     infrastructure_errors: int = 0
     errors: list[ItemError] = Field(default_factory=list)
     flagged: list[FlaggedItem] = Field(default_factory=list)
@@ -262,7 +265,9 @@ class Summary(BaseModel):
     connection_caps_lowest: dict[str, float] = Field(default_factory=dict)
     """The lowest each endpoint's cap went during the run."""
     model_calls: int = 0
+    """Answers of every model call: requests made plus cache hits."""
     cache_hits: int = 0
+    """Answers the response cache gave (no request, no cost)."""
     item_time_s: float = 0.0
     wall_s: float | None = None
     by_arity: dict[str, GroupStats] = Field(default_factory=dict)
@@ -278,3 +283,8 @@ class Summary(BaseModel):
     def failed_gates(self) -> list[GateVerdict]:
         """The gates that are not met."""
         return [g for g in self.gates if not g.passed]
+
+    @property
+    def requests(self) -> int:
+        """Requests really made to a provider or local model (what ``cost_usd`` paid for)."""
+        return self.model_calls - self.cache_hits

@@ -143,10 +143,23 @@ def _summary_html(summary: Summary) -> str:
         _card(
             "cost",
             f"${summary.cost_usd:.4f}",
-            f"{summary.model_calls} model calls, {summary.cache_hits} cached",
+            f"{summary.requests} requests made, {summary.cache_hits} cache hits (free)",
         ),
     ]
-    parts = [f'<div class="cards">{"".join(cards)}</div>']
+    parts = [_verdict_html(summary), f'<div class="cards">{"".join(cards)}</div>']
+    gold = summary.gold_code_match
+    if gold is not None:
+        parts.append(
+            f'<p class="note">Ceiling: code match {_fmt(match.mean)} of the model beside '
+            f"{_fmt(gold.mean)} of the coder on the gold descriptions (gold control, "
+            f"n={gold.n}): the most this coder allows.</p>"
+        )
+    if summary.coder_errors:
+        parts.append(
+            f'<p class="note">Coder limitations: {summary.coder_errors} failed items are '
+            "<code>coder_error</code> (the coder misses the gold description too): not the "
+            "model's fault, not counted in the failure modes.</p>"
+        )
     modes = summary.failure_modes
     if any(modes.values()):
         rows = "".join(
@@ -178,7 +191,7 @@ def _summary_html(summary: Summary) -> str:
             f'<p class="note">Unparseable judge answers: {judge.unparseable_answers} '
             f"({judge.unparseable} items without a judge score).</p>"
         )
-    if summary.gates:
+    if summary.gates:  # the verdict is at the top; the gates' figures here
         rows = "".join(
             f"<tr><td>{escape(g.label)} ({escape(g.option)})</td>"
             f'<td class="num">{escape(_fmt(g.value, ".3f"))}</td>'
@@ -192,6 +205,16 @@ def _summary_html(summary: Summary) -> str:
             f'<th class="num">threshold</th><th>verdict</th></tr>{rows}</table>'
         )
     return "\n".join(parts)
+
+
+def _verdict_html(summary: Summary) -> str:
+    """The release verdict, first on the page (as the terminal's closing line says it)."""
+    if not summary.gates:
+        return '<p class="verdict">No release gate set (<code>--pau-min-*</code>).</p>'
+    if summary.gates_passed:
+        return '<p class="verdict st-passed">Release gates: all met.</p>'
+    names = ", ".join(f"{g.option}={g.threshold:g}" for g in summary.failed_gates)
+    return f'<p class="verdict st-failed">Release gates NOT MET: {escape(names)}.</p>'
 
 
 def _run_html(report: Report) -> str:
@@ -247,7 +270,7 @@ def _table_html(report: Report) -> str:
             f'<tr class="inst" tabindex="0" data-idx="{idx}" data-id="{escape(r.id)}" data-status="{st}" '
             f'data-arity="{r.arity}" data-mode="{escape(r.failure_mode)}">'
             f'<td>{escape(r.id)} {tags}</td><td class="st-{st}">{st}</td><td class="num">{r.arity}</td>'
-            f'<td class="num">{_fmt(r.judge_score, "g")}</td><td class="num">{_pct(r.code_match)}</td>'
+            f'<td class="num">{_fmt(r.judge_score, "g")}</td><td class="num">{_fmt(r.code_match)}</td>'
             f'<td class="num">{r.n_queries}</td><td>{escape(r.failure_mode)}</td></tr>'
         )
     arities = sorted({str(r.arity) for r in report.instances}, key=int)

@@ -203,8 +203,9 @@ def render(
     gold = summary.gold_code_match
     if gold:
         writer.line(
-            f"gold control: coder on the gold descriptions matches {_num(gold.mean)} "
-            f"(n={gold.n}), the ceiling this coder allows"
+            f"ceiling      code match {_num(m.mean)} of the model beside "
+            f"{_num(gold.mean)} of the coder on the gold descriptions (gold control, "
+            f"n={gold.n}): the most this coder allows"
         )
 
     writer.line("")
@@ -215,10 +216,17 @@ def render(
         _table(writer, "by source", summary.by_source, limit=1)
 
     modes = {k: v for k, v in summary.failure_modes.items() if v}
-    if c.failed:
-        writer.line(f"failure modes ({c.failed} failed)", bold=True)
+    of_model = c.failed - summary.coder_errors
+    if of_model:
+        writer.line(f"failure modes ({of_model} failed by the model)", bold=True)
         for mode, count in sorted(modes.items(), key=lambda kv: -kv[1]):
-            writer.line(f"  {mode:<26}{count:>5}  {_pct(count / c.failed):>6}")
+            writer.line(f"  {mode:<26}{count:>5}  {_pct(count / of_model):>6}")
+    if summary.coder_errors:
+        writer.line(
+            f"coder limitations {summary.coder_errors} (coder_error: the coder misses the "
+            "gold description too; not the model's fault, not counted above)",
+            yellow=True,
+        )
     _flagged(writer, summary)
     if summary.infrastructure_errors:
         writer.line(
@@ -237,12 +245,16 @@ def render(
     )
     t = summary.tokens
     calls, hits = summary.model_calls, summary.cache_hits
-    hit_share = f" ({_pct(hits / calls)})" if calls else ""
+    hit_share = f" ({_pct(hits / calls)} of answers)" if calls else ""
     reasoning = f" + {t.reasoning:,} reasoning" if t.reasoning else ""
+    # Requests made and cache hits apart: "calls" alone would count free answers as paid.
     writer.line(
-        f"tokens {t.prompt:,} prompt + {t.completion:,} completion{reasoning}  "
-        f"cost ${summary.cost_usd:.4f}  model calls {calls:,}, "
-        f"cache hits {hits:,}{hit_share}"
+        f"model requests {summary.requests:,} made, cost ${summary.cost_usd:.4f}; "
+        f"cache hits {hits:,}{hit_share}, free"
+    )
+    writer.line(
+        f"tokens {t.prompt:,} prompt + {t.completion:,} completion{reasoning} "
+        "(of every answer, cached ones included)"
     )
     writer.line(f"wall {_num(summary.wall_s, '.1f')} s  (item time {summary.item_time_s:.1f} s)")
     if summary.max_cost_usd is not None and summary.cost_usd > summary.max_cost_usd:

@@ -137,6 +137,8 @@ def build_summary(
 
     modes = dict.fromkeys(MODEL_FAILURE_MODES, 0)
     for r in failed:
+        if r.failure_mode == FailureMode.CODER_ERROR:
+            continue  # the coder's limitation: counted apart (coder_errors)
         # A failed item left at "none" (e.g. a user test with its own assertion) still
         # failed: count it visibly rather than dropping it.
         mode = "unclassified" if r.failure_mode == FailureMode.NONE else str(r.failure_mode)
@@ -174,6 +176,7 @@ def build_summary(
         ),
         gold_code_match=GoldStats(mean=mean(gold), n=len(gold)) if gold else None,
         failure_modes=modes,
+        coder_errors=sum(r.failure_mode == FailureMode.CODER_ERROR for r in failed),
         infrastructure_errors=statuses[ItemStatus.ERROR],
         errors=[ItemError(id=r.id, error=r.error) for r in results if r.error is not None],
         flagged=[

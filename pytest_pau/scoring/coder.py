@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from pytest_pau.agent.state import Observation, example_observation
+from pytest_pau.agent.state import MAX_RESULT_CHARS, example_observation
 from pytest_pau.llm.caps import DEFAULT_CAPS
 from pytest_pau.models import CallResult, CodeMatchResult, Example, Mismatch, Usage
 from pytest_pau.prompting import render, strip_think
@@ -217,18 +217,55 @@ def run_code(
             runner.close()
 
 
+_ENTRY = re.compile(r"^\s*(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\(", re.MULTILINE)
+
+
+def _clip(text: str, limit: int = MAX_RESULT_CHARS) -> str:
+    return text if len(text) <= limit else text[:limit] + f"... [{len(text) - limit} more chars]"
+
+
+def call_text(entry: str, literal: str) -> str:
+    """The call an input literal stands for: ``([5, -3],)`` -> ``test_func([5, -3])``.
+
+    Inputs are argument tuples (a non-tuple literal is one argument, as the sandbox reads
+    it). Shown as a call, a single list argument cannot be mistaken for the argument tuple.
+    Text that does not parse is shown inside the parentheses unchanged.
+    """
+    text = literal.strip()
+    try:
+        node = ast.parse(text, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return f"{entry}({text})"
+    if not isinstance(node, ast.Tuple):
+        return f"{entry}({text})"
+    parts = [ast.get_source_segment(text, element) for element in node.elts]
+    if any(part is None for part in parts):
+        return f"{entry}({text})"
+    return f"{entry}({', '.join(p for p in parts if p is not None)})"
+
+
+def example_line(entry: str, example: Example) -> str:
+    """One line of the coder's examples: ``- test_func([5, -3, -2, 1]) -> False``."""
+    return f"- {_clip(call_text(entry, example.input))} -> {_clip(example_observation(example))}"
+
+
+def entry_of(header: str) -> str:
+    """The function name the header defines (``test_func`` when none is found)."""
+    found = _ENTRY.search(header)
+    return found.group(1) if found else "test_func"
+
+
 def coder_messages(
     instance: Instance, description: str, examples: Sequence[Example], *, seed: int = 0
 ) -> list[dict[str, str]]:
-    """The coder's prompt: header, observed examples, description.
+    """The coder's prompt: header, observed examples (as calls), description.
 
     The description is untrusted (the model under test wrote it): what it says to a
     grader is removed (:func:`~pytest_pau.scoring.integrity.defend`), the rest is fenced
     between per-call delimiters and declared data to implement.
     """
-    lines = [
-        Observation(e.input, example_observation(e)).line() for e in examples[-MAX_PROMPT_EXAMPLES:]
-    ]
+    entry = entry_of(instance.header)
+    lines = [example_line(entry, e) for e in examples[-MAX_PROMPT_EXAMPLES:]]
     fenced = fence(
         neutralize(defend(description).text or "(empty)"), seed=seed, label="DESCRIPTION"
     )

@@ -15,14 +15,16 @@ from pytest_pau.llm.limits import all_stats
 from pytest_pau.llm.reasoning import ReasoningSpec
 from pytest_pau.models import (
     CallResult,
+    CodeMatchResult,
     Example,
     FailureMode,
     InstanceResult,
     PassRule,
     Usage,
 )
-from pytest_pau.scoring.coder import Coder, CodeRunner, run_code
-from pytest_pau.scoring.failure import classify_failure, mostly_format_failures, self_contradiction
+from pytest_pau.scoring.attribution import GoldControl, attribute
+from pytest_pau.scoring.coder import Coder, CodeRunner, Observed, run_code
+from pytest_pau.scoring.failure import classify_failure
 from pytest_pau.scoring.judge import Judge
 
 if TYPE_CHECKING:
@@ -298,13 +300,10 @@ class Evaluator:
             result.mismatches = list(matched.mismatches)
             if matched.error:
                 result.failure_detail = f"code match 0: {matched.error}"
-            if s.gold_control:
-                seen = usage.calls
-                gold = self.coder.code_match(
-                    instance, instance.description, observed, backend=s.sandbox
-                )
-                _account(usage, seen, gold.usage)
-                result.gold_code_match = gold.score
+            gold = self._gold_control(instance, traj, observed, matched, usage)
+            if s.gold_control or gold.result is not None:
+                # Asked for, or known for free (the model answered the gold description).
+                result.gold_code_match = gold.score()
 
             if judged.score is None:
                 result.failure_mode = FailureMode.INFRASTRUCTURE
@@ -331,11 +330,30 @@ class Evaluator:
                 )
             else:
                 progress("classify")
-                seen = usage.calls
-                mode, detail, used = self._classify(instance, traj, result, runner)
-                _account(usage, seen, used)
+                # Each model call of the attribution (gold control, classifier) is counted
+                # where it is made: the item's usage is complete whatever runs.
+                mode, detail, _used = self._classify(instance, traj, result, runner, gold, usage)
         result.failure_mode = FailureMode(mode)
         result.failure_detail = "; ".join(x for x in (detail, result.failure_detail) if x)
+
+    def _gold_control(
+        self,
+        instance: Instance,
+        traj: Trajectory,
+        observed: Observed,
+        matched: CodeMatchResult,
+        usage: Usage,
+    ) -> GoldControl:
+        """The item's gold control, run on demand (reused when the prediction is the gold)."""
+        same = traj.prediction.strip() == instance.description.strip()
+        return GoldControl(
+            self.coder,
+            instance,
+            observed,
+            backend=self.settings.sandbox,
+            reuse=matched if same else None,
+            usage=usage,
+        )
 
     def _classify(
         self,
@@ -343,37 +361,34 @@ class Evaluator:
         traj: Trajectory,
         result: InstanceResult,
         runner: CodeRunner,
+        gold: GoldControl,
+        usage: Usage,
     ) -> tuple[str, str, Usage]:
-        if self.classify_hook is not None:
-            label = self.classify_hook(instance=instance, trajectory=traj, result=result)
-            if label is not None:
-                allowed = [str(m) for m in FailureMode.of_the_model()]
-                if label not in allowed:
-                    raise ConfigError(
-                        f"pytest_pau_classify_failure returned {label!r} for {instance.id}; "
-                        f"expected one of {allowed} or None"
-                    )
-                return label, "from the pytest_pau_classify_failure hook", Usage()
-        check = self_contradiction(result.code, traj, runner=runner)
-        if check.fired:
-            return FailureMode.SELF_CONTRADICTION, check.detail(), Usage()
-        if mostly_format_failures(traj):
-            acts = [s for s in traj.steps if s.kind == "act"]
-            bad = sum(1 for s in acts if s.format_error is not None and not s.truncated)
-            detail = f"{bad} of {len(acts)} act replies had no readable input"
-            return FailureMode.FORMAT_FOLLOWING, detail, Usage()
         s = self.settings
-        label, parsed, used = classify_failure(
-            self.client(s.judge_model, s.judge_api_base, "judge"),
+
+        def classifier() -> tuple[str, bool, Usage]:
+            seen = usage.calls
+            label, parsed, used = classify_failure(
+                self.client(s.judge_model, s.judge_api_base, "judge"),
+                instance,
+                traj,
+                traj.prediction,
+                seed=s.seed,
+                max_tokens=self.caps.classify,
+            )
+            _account(usage, seen, used)
+            return label, parsed, used
+
+        return attribute(
             instance,
             traj,
-            traj.prediction,
-            seed=s.seed,
-            max_tokens=self.caps.classify,
+            result,
+            runner=runner,
+            gold=gold,
+            match_threshold=s.match_threshold,
+            hook=self.classify_hook,
+            classifier=classifier,
         )
-        if parsed:
-            return label, "classifier", used
-        return label, f"classifier answer unparseable: defaulted to {label}", used
 
 
 def _account(usage: Usage, seen: int, reported: Usage) -> None:

@@ -1,13 +1,15 @@
-"""Why a failed item failed: deterministic checks first, then a classifier model.
+"""Why a failed item failed: the deterministic checks and the classifier model.
 
-Order (first that applies wins):
+:func:`pytest_pau.scoring.attribution.attribute` decides, in its order (a coder limitation
+and an agent that said nothing come first); the pieces here:
 
-1. ``self_contradiction``: the coder's code for the final description, re-run on the
-   inputs the agent itself queried, disagrees with outputs the agent saw. The final
-   hypothesis contradicts evidence that was in the agent's own context.
-2. ``format_following``: most act replies had no readable input.
-3. The classifier (the judge model) picks one of :data:`CLASSIFIER_LABELS`; an
-   unreadable answer defaults to ``insufficient_exploration``, and says so.
+- ``self_contradiction``: the coder's code for the final description, re-run on the
+  inputs the agent itself queried, disagrees with outputs the agent saw. The final
+  hypothesis contradicts evidence that was in the agent's own context (reported only
+  where the gold control shows the coder faithful to descriptions).
+- ``format_following``: most act replies had no readable input.
+- The classifier (the judge model) picks one of :data:`CLASSIFIER_LABELS`; an
+  unreadable answer defaults to ``insufficient_exploration``, and says so.
 """
 
 from __future__ import annotations

@@ -86,11 +86,12 @@ def test_summary_block(run_pau) -> None:
             "  arity2           1       1  100.0%   5.00   1.00",
             "by source*",
             "  toy              5       3   75.0%   4.25   1.00",
-            "failure modes (1 failed)",
+            "failure modes (1 failed by the model)",
             "  insufficient_exploration      1  100.0%",
             "infrastructure errors 1 *",
             "concluded 4/4  overconfident 1 (concluded YES and failed)  unparseable judge answers 1",
-            "tokens * prompt + * completion  cost $0.0000  model calls *, cache hits *",
+            "model requests * made, cost $0.0000; cache hits *, free",
+            "tokens * prompt + * completion (of every answer, cached ones included)",
             "wall * s  (item time * s)",
         ]
     )

@@ -6,7 +6,8 @@ import pytest
 
 from pytest_pau.models import CallResult, Example, Instance
 from pytest_pau.prompting import MARKERS
-from pytest_pau.scoring import Coder, run_code
+from pytest_pau.scoring import Coder, as_examples, run_code
+from pytest_pau.scoring.coder import call_text, coder_messages
 
 GOOD = """```python
 import math
@@ -38,8 +39,8 @@ def test_code_match_with_exceptions_on_some_inputs(
     assert result.error is None
     assert result.usage.calls == 1
     prompt = llm.log[0]["messages"][-1]["content"]
-    assert "- input (9,) -> 3" in prompt
-    assert "- input (16,) -> 4" in prompt
+    assert "- test_func(9) -> 3" in prompt
+    assert "- test_func(16) -> 4" in prompt
     assert "Integer square root." in prompt
     assert isqrt.header in prompt
     if n_mismatches:
@@ -93,3 +94,44 @@ def test_uncomputable_outputs_compare_by_value() -> None:
         Example(input="(1e400,)", output="inf"),
     ]
     assert run_code("def test_func(x):\n    return x\n", examples).score == 1.0
+
+
+@pytest.mark.parametrize(
+    ("literal", "call"),
+    [
+        ("([5, -3, -2, 1],)", "test_func([5, -3, -2, 1])"),
+        ("(1, 'a, b')", "test_func(1, 'a, b')"),
+        ("((1, 2), [3])", "test_func((1, 2), [3])"),
+        ("()", "test_func()"),
+        ("[1, 2]", "test_func([1, 2])"),  # a non-tuple is one argument, as the sandbox reads it
+        ("  (  {'k': (1,)} , )  ", "test_func({'k': (1,)})"),
+        ("(1,", "test_func((1,)"),  # unparseable text is shown, never dropped
+    ],
+)
+def test_inputs_are_shown_to_the_coder_as_calls(literal: str, call: str) -> None:
+    assert call_text("test_func", literal) == call
+
+
+def test_the_coder_prompt_shows_examples_as_calls_not_argument_tuples() -> None:
+    instance = Instance(
+        id="t/any_negative_sum",
+        source="t",
+        code="def test_func(arg0):\n    return sum(arg0) > 0\n",
+        header="def test_func(arg0):",
+        description="Whether the list's sum is positive.",
+        train_examples=[Example(input="([5, -3, -2, 1],)", output="True")],
+        test_examples=[Example(input="([],)", output="False")],
+        arity=1,
+    )
+    observed = [
+        *instance.train_examples,
+        ("([-1],)", CallResult(ok=True, value="False", literal=True)),
+        ("('x',)", CallResult(ok=False, error_type="TypeError", message="bad operand")),
+    ]
+    user = coder_messages(instance, instance.description, as_examples(observed))[-1]["content"]
+    assert "Example calls (call -> result):" in user
+    assert "- test_func([5, -3, -2, 1]) -> True" in user
+    assert "- test_func([-1]) -> False" in user
+    assert "- test_func('x') -> TypeError: bad operand" in user
+    assert "([5, -3, -2, 1],)" not in user
+    assert "- input " not in user

@@ -9,7 +9,7 @@ import pytest
 
 from pytest_pau.errors import ConfigError
 from pytest_pau.llm import Budget, LLMClient, RetryPolicy
-from pytest_pau.models import Instance
+from pytest_pau.models import Instance, Step, Trajectory
 from pytest_pau.prompting import MARKERS
 from pytest_pau.scoring import Evaluator
 from pytest_pau.settings import PauSettings
@@ -65,7 +65,9 @@ def test_oracle_passes_and_no_classifier_is_called(double: Instance, scripted) -
     assert result.duration_s > 0
 
 
-def test_null_fails_and_is_classified(double: Instance, scripted) -> None:
+def test_null_fails_and_is_insufficient_exploration_without_a_model(
+    double: Instance, scripted
+) -> None:
     llm, _ = scripted(
         [
             (MARKERS["judge"], "Says nothing.\nRating: 1"),
@@ -78,22 +80,56 @@ def test_null_fails_and_is_classified(double: Instance, scripted) -> None:
     assert phases == ["explore", "judge", "code", "classify"]
     assert not result.passed
     assert result.code_match == pytest.approx(1 / 3)  # identity matches 0 -> 0 only
-    assert (result.failure_mode, result.failure_detail) == ("hallucination", "classifier")
+    assert result.failure_mode == "insufficient_exploration"
+    assert result.failure_detail.startswith("no query made and a content-free description")
     assert result.overconfident is False
     assert result.mismatches[0].input == "(-4,)"
-    assert prompts(llm) == ["judge", "coder", "classify"]
+    assert prompts(llm) == ["judge", "coder"]  # no classifier, no gold control
 
 
 def test_self_contradiction_comes_before_the_classifier(double: Instance, scripted) -> None:
-    llm, _ = scripted([(MARKERS["judge"], "Rating: 2"), (MARKERS["coder"], WRONG_CODE)])
-    result = evaluator(llm).evaluate(double)  # the oracle queried (2,) -> 4 and (5,) -> 10
+    # The description is not the gold one; the coder is faithful to the gold description.
+    llm, _ = scripted(
+        [
+            (MARKERS["judge"], "Rating: 2"),
+            (re.escape(double.description), GOOD_CODE),
+            (MARKERS["coder"], WRONG_CODE),
+        ]
+    )
+    ev = evaluator(llm)
+    ev.agent = ReplayAgent("Returns the argument unchanged.")
+    result = ev.evaluate(double)  # the agent queried (2,) -> 4 and (5,) -> 10
     assert result.failure_mode == "self_contradiction"
     assert (
         "self-contradiction on 2 of 2 observed calls; first: input (2,): the agent saw 4, its description gives 2"
         in result.failure_detail
     )
     assert result.overconfident is True  # concluded YES and failed
-    assert "classify" not in prompts(llm)
+    assert result.gold_code_match == 1.0  # the gold control showed the coder faithful
+    assert prompts(llm) == ["judge", "coder", "coder"]
+
+
+class ReplayAgent:
+    """Queries the starting inputs, then concludes with a fixed description."""
+
+    def __init__(self, prediction: str) -> None:
+        self.prediction = prediction
+
+    def run(self, instance: Instance, sandbox: Any) -> Trajectory:
+        traj = Trajectory(prediction=self.prediction, concluded=True)
+        for i, example in enumerate(instance.train_examples, start=1):
+            traj.steps.append(
+                Step(
+                    kind="act",
+                    iteration=i,
+                    prompt="(replay)",
+                    response=example.input,
+                    parsed_input=example.input,
+                    result=sandbox.call_literal(example.input),
+                )
+            )
+        traj.n_queries = len(traj.observed())
+        return traj
 
 
 def test_gold_control_runs_the_coder_on_the_gold_description(double: Instance, scripted) -> None:

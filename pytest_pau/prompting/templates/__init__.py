@@ -18,7 +18,7 @@ from pathlib import Path
 from string import Template
 
 #: Bump by hand when the prompts change meaning; the hash catches every other edit.
-PROMPTS_HUMAN_VERSION = "1.1"
+PROMPTS_HUMAN_VERSION = "1.2"
 
 TEMPLATES_DIR = Path(__file__).parent
 STAGES = ("agent", "scoring", "train")

@@ -1,0 +1,107 @@
+"""The summary says whose fault a failure is, the coder's ceiling, and real requests apart."""
+
+from __future__ import annotations
+
+from pytest_pau.models import FailureMode, InstanceResult
+from pytest_pau.report.render import TextWriter, render
+from pytest_pau.report.summary import build_summary
+
+
+def item(
+    i: int,
+    *,
+    passed: bool,
+    mode: FailureMode,
+    match: float,
+    gold: float | None,
+    calls: int = 3,
+    hits: int = 0,
+    cost: float = 0.0,
+) -> InstanceResult:
+    return InstanceResult(
+        id=f"t/item{i}",
+        source="t",
+        arity=1,
+        passed=passed,
+        judge_score=5.0 if passed else 2.0,
+        code_match=match,
+        gold_code_match=gold,
+        failure_mode=mode,
+        model_calls=calls,
+        cache_hits=hits,
+        cost_usd=cost,
+    )
+
+
+def results() -> list[InstanceResult]:
+    return [
+        item(0, passed=True, mode=FailureMode.NONE, match=1.0, gold=1.0, calls=2, hits=2),
+        item(1, passed=False, mode=FailureMode.CODER_ERROR, match=0.2, gold=0.4, cost=0.01),
+        item(2, passed=False, mode=FailureMode.HALLUCINATION, match=0.5, gold=1.0, hits=1),
+    ]
+
+
+def text() -> str:
+    out = TextWriter()
+    render(build_summary(results()), out)
+    return out.getvalue()
+
+
+def test_coder_errors_are_counted_apart_from_the_models_failure_modes() -> None:
+    summary = build_summary(results())
+    assert summary.coder_errors == 1
+    assert "coder_error" not in summary.failure_modes
+    assert summary.failure_modes["hallucination"] == 1
+    shown = text()
+    assert "failure modes (1 failed by the model)" in shown
+    assert "  hallucination                 1  100.0%" in shown
+    assert "coder limitations 1 (coder_error" in shown
+
+
+def test_the_ceiling_is_shown_beside_the_models_code_match() -> None:
+    shown = text()
+    assert (
+        "ceiling      code match 0.57 of the model beside 0.80 of the coder on the gold "
+        "descriptions (gold control, n=3)"
+    ) in shown
+
+
+def test_requests_made_and_cache_hits_are_counted_apart() -> None:
+    summary = build_summary(results())
+    assert (summary.model_calls, summary.cache_hits, summary.requests) == (8, 3, 5)
+    shown = text()
+    assert "model requests 5 made, cost $0.0100; cache hits 3 (37.5% of answers), free" in shown
+    assert "model calls" not in shown  # answers from the cache are no calls made
+
+
+def test_a_fully_cached_run_says_no_request_was_made() -> None:
+    cached = [
+        item(i, passed=True, mode=FailureMode.NONE, match=1.0, gold=None, calls=2, hits=2)
+        for i in range(3)
+    ]
+    out = TextWriter()
+    render(build_summary(cached), out)
+    assert "model requests 0 made, cost $0.0000; cache hits 6 (100.0% of answers), free" in (
+        out.getvalue()
+    )
+
+
+def test_the_html_report_leads_with_the_verdict_and_the_terminals_numbers() -> None:
+    from pytest_pau.report.html import render_html
+    from pytest_pau.report.summary import Gates
+
+    from .conftest import make_report
+
+    report = make_report(results())
+    report.summary = build_summary(report.instances, gates=Gates(min_mean_match=0.9))
+    page = render_html(report, plots=False)
+    verdict = page.index("Release gates NOT MET: --pau-min-mean-match=0.9")
+    assert verdict < page.index('<div class="cards">')
+    assert "Ceiling: code match 0.57 of the model beside 0.80 of the coder" in page
+    assert "Coder limitations: 1 failed items" in page
+    assert "5 requests made, 3 cache hits (free)" in page
+    # Code match on one scale everywhere: the card and each row as 0.57, never 57.0%.
+    for shown in (">0.57<", ">0.20<", ">0.50<"):
+        assert shown in page
+    for hidden in ("20.0%", "50.0%"):
+        assert hidden not in page
