@@ -187,3 +187,34 @@ def test_the_readme_dataset_commands_list_the_items(tmp_path: Path) -> None:
         assert run.returncode == 0, run.stdout + run.stderr
         assert "pau::test_pau[methods/rev]" in run.stdout
         assert "pau::test_pau[methods/scale]" in run.stdout
+
+
+def test_where_the_weights_come_from_names_what_the_code_checks() -> None:
+    from importlib import metadata
+
+    from pytest_pau.llm.local.weights import SPECS
+
+    section = _section("### Where the weights come from")
+    text = " ".join(section.split())
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    for spec in SPECS.values():
+        assert spec.hf_repo in text
+        assert spec.filename in text
+        assert spec.sha256 in text
+        assert f"`{spec.carrier_dist}1` .. `part{spec.n_parts}` `=={spec.carrier_version}`" in text
+        for i in (1, spec.n_parts):
+            assert f'"{spec.carrier_dist}{i}=={spec.carrier_version}"' in pyproject
+        # What the README says of the chunk packages, checked where they are installed.
+        try:
+            dist = metadata.distribution(f"{spec.carrier_dist}1")
+        except metadata.PackageNotFoundError:
+            continue
+        assert not dist.requires, dist.requires
+        assert "Tag: py3-none-any" in (dist.read_text("WHEEL") or "")
+        init = next(f for f in dist.files or [] if f.name == "__init__.py")
+        source = Path(str(dist.locate_file(init))).read_text(encoding="utf-8")
+        assert len(source.strip().splitlines()) == 4
+        assert "def get_part_path():" in source
+    pin = re.search(r'"(llama-cpp-python==[^"]+)"', pyproject)
+    assert pin is not None
+    assert f"pip install -e . {pin.group(1)} matplotlib" in text
