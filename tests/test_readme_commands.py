@@ -218,3 +218,20 @@ def test_where_the_weights_come_from_names_what_the_code_checks() -> None:
     pin = re.search(r'"(llama-cpp-python==[^"]+)"', pyproject)
     assert pin is not None
     assert f"pip install -e . {pin.group(1)} matplotlib" in text
+
+
+def test_the_instances_the_readme_names_exist_and_pau_call_runs_one() -> None:
+    ids = {i.id for i in load_dataset("builtin")}
+    named = set(re.findall(r"-k \"(builtin/\w+)\"", _section("## Selecting instances")))
+    (call,) = re.findall(r"`(pau call builtin/[^`]+)`", README)
+    named.add(shlex.split(call)[2])
+    assert named <= ids, named - ids
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest_pau", *shlex.split(call)[1:]],
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "value:  {1: 1, 2: 1, 3: 1}" in run.stdout
