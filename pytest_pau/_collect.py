@@ -182,3 +182,35 @@ def _id_of(item: pytest.Item) -> str:
     inst = instance_of(item)
     assert inst is not None
     return inst.id
+
+
+def no_match_hint(config: pytest.Config, loaded: int, dataset: str, split: str) -> str:
+    """What to say when the run loaded ``loaded`` instances and its selection kept none.
+
+    Names the selection the user gave (``-k``, ``-m``, ``--lf``, ``--deselect``, paths)
+    and the command that lists the items, so an expression that matches nothing is not
+    a silent ``0 selected``.
+    """
+    given = []
+    if config.option.keyword:
+        given.append(f"-k {config.option.keyword!r}")
+    if config.option.markexpr:
+        given.append(f"-m {config.option.markexpr!r}")
+    if config.getoption("lf", False):
+        given.append("--lf")
+    if config.getoption("deselect", None):
+        given.append("--deselect")
+    args = [a for a in config.args if a not in (".", str(config.invocation_params.dir))]
+    if args and not config.getoption("pyargs", False):
+        given.append(" ".join(args))
+    what = "matched " + " ".join(given) if given else "was selected"
+    listing = ["pytest", f"--pau-model={config.getoption('pau_model') or 'oracle'}"]
+    if dataset != "builtin":
+        listing.append(f"--pau-dataset={dataset}")
+    if split != "test":
+        listing.append(f"--pau-split={split}")
+    listing += ["--collect-only", "-q"]
+    return (
+        f"no PAU instance {what} (of {loaded} in {dataset}/{split}); "
+        f"`{' '.join(listing)}` lists them with their ids and markers"
+    )

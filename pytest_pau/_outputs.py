@@ -17,6 +17,7 @@ from pytest_pau.models import Report, RunInfo
 
 if TYPE_CHECKING:
     from pytest_pau._session import PauSession
+    from pytest_pau.settings import PauSettings
 
 
 def run_info(state: PauSession, interrupted: bool) -> RunInfo:
@@ -82,6 +83,35 @@ def notes(state: PauSession) -> list[str]:
             "content); --pau-no-cache asks the models again"
         )
     return out
+
+
+def ungated_note(config: pytest.Config, settings: PauSettings) -> str | None:
+    """One line for a run without a model whose ini file or options set release gates.
+
+    Without ``--pau-model`` the plugin does nothing, so gates set in ``pytest.ini`` are
+    not evaluated; a CI job that forgot the model would otherwise pass without a word.
+    """
+    gates = [(k, v) for k, v in settings.thresholds().items() if k.startswith("min_") and v]
+    if not gates:
+        return None
+    ini: list[str] = []
+    cli: list[str] = []
+    for key, value in gates:
+        if config.getoption(f"pau_{key}", None) is not None:
+            cli.append(f"--pau-{key.replace('_', '-')}={value:g}")
+        else:
+            ini.append(f"pau_{key} = {value:g}")
+    parts = []
+    if ini:
+        parts.append(", ".join(ini) + (f" ({config.inipath.name})" if config.inipath else ""))
+    if cli:
+        parts.append(", ".join(cli))
+    many = len(gates) != 1
+    return (
+        f"pytest-pau: release gate{'s' if many else ''} {' and '.join(parts)} "
+        f"{'were' if many else 'was'} not evaluated: no model under test was given "
+        "(--pau-model=MODEL, or pau_model in the ini file)"
+    )
 
 
 def _stopped_early(state: PauSession, interrupted: bool) -> bool:

@@ -51,6 +51,8 @@ def pytest_configure(config: pytest.Config) -> None:
             return  # inactive: a bad pau_* ini value must not break ordinary test runs
         raise pytest.UsageError(str(exc)) from None
     if not settings.active or config.option.help:
+        if not config.option.help:
+            _note_ungated(config, settings)
         return
     # litellm builds pydantic schemas on its first call, inside the first item: keep its
     # library-internal warnings out of the users' warning summary.
@@ -80,9 +82,10 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_unconfigure(config: pytest.Config) -> None:
     # Undo what pytest_configure registered: an in-process run (pytester, an IDE running
     # pytest twice) must not see the previous run's session plugin or state.
-    plugin = config.pluginmanager.get_plugin("pau-session")
-    if plugin is not None:
-        config.pluginmanager.unregister(plugin, "pau-session")
+    for name in ("pau-session", "pau-ungated"):
+        plugin = config.pluginmanager.get_plugin(name)
+        if plugin is not None:
+            config.pluginmanager.unregister(plugin, name)
     if pau_session_key in config.stash:
         _gates.remove_run_dir(config.stash[pau_session_key].run_dir)
         del config.stash[pau_session_key]
@@ -106,9 +109,10 @@ class PauPlugin:
 
     def pytest_report_header(self, config: pytest.Config) -> list[str]:
         s = self.state.settings
+        n = len(self.state.instances)
         lines = [
             f"pau: model {s.model}, judge {s.judge_model}, coder {s.coder_model}, "
-            f"dataset {s.dataset}/{s.split} ({len(self.state.instances)} instances), "
+            f"dataset {s.dataset}/{s.split} ({n} instance{'' if n == 1 else 's'}), "
             f"{s.mode} mode, max {s.max_iterations} iterations, cache "
             f"{'off' if s.no_cache else s.cache_dir}"
         ]
@@ -243,7 +247,12 @@ class PauPlugin:
         session.exitstatus = _gates.exit_status(self.state, int(session.exitstatus))
 
     def pytest_terminal_summary(self, terminalreporter: Any, config: pytest.Config) -> None:
-        summary = self.state.summary
+        state = self.state
+        if not state.selected and not state.results and state.instances:
+            s = state.settings
+            hint = _collect.no_match_hint(config, len(state.instances), s.dataset, s.split)
+            terminalreporter.line(hint, yellow=True)
+        summary = state.summary
         if summary is None:
             return
         from pytest_pau import _outputs
@@ -273,6 +282,26 @@ class PauPlugin:
         passed = _gates.closing_line(self.state, status)
         if passed is not None:
             terminalreporter.line(passed, green=status == 0, red=status != 0, bold=True)
+
+
+class _UngatedNote:
+    """Says, at the end of a run without a model, that the configured gates were not run."""
+
+    def __init__(self, note: str) -> None:
+        self.note = note
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        terminalreporter.line(self.note, yellow=True)
+
+
+def _note_ungated(config: pytest.Config, settings: PauSettings) -> None:
+    if hasattr(config, "workerinput"):
+        return  # the controller says it once
+    from pytest_pau._outputs import ungated_note
+
+    note = ungated_note(config, settings)
+    if note is not None:
+        config.pluginmanager.register(_UngatedNote(note), "pau-ungated")
 
 
 _freeze_registered = False

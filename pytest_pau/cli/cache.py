@@ -261,6 +261,10 @@ def _info(args: argparse.Namespace) -> int:
     return 0 if info.integrity in (None, "ok") else 1
 
 
+def _entries(n: int) -> str:
+    return f"{n:,} entr{'y' if n == 1 else 'ies'}"
+
+
 def _space(removal: Any) -> str:
     r = removal.reclaim
     if r is None:
@@ -273,23 +277,25 @@ def _clear(args: argparse.Namespace) -> int:
 
     cache = open_for_maintenance(_existing_cache(args))
     try:
-        what = f"entries of model {args.model!r}" if args.model else "entries"
+        of = f" of model {args.model!r}" if args.model else ""
         n = count_entries(cache, args.model)
         if n == 0:
-            print(f"no {what} in {cache.path}: nothing deleted")
+            print(f"no entries{of} in {cache.path}: nothing deleted")
             return 0
         if not args.yes:
             if not sys.stdin.isatty():
                 raise ConfigError(
-                    f"this would delete {n:,} {what} from {str(cache.path)!r}; pass --yes to "
+                    f"this would delete {_entries(n)}{of} from {str(cache.path)!r}; pass --yes to "
                     "confirm (input is not a terminal, so it cannot ask)"
                 )
-            answer = input(f"Delete {n:,} {what} from {cache.path}? [y/N] ")
+            answer = input(f"Delete {_entries(n)}{of} from {cache.path}? [y/N] ")
             if answer.strip().lower() not in ("y", "yes"):
                 print("nothing deleted")
                 return 1
         removal = clear(cache, model=args.model)
-        print(f"deleted {removal.removed:,} {what}; {removal.remaining:,} left{_space(removal)}")
+        print(
+            f"deleted {_entries(removal.removed)}{of}; {removal.remaining:,} left{_space(removal)}"
+        )
         if removal.reclaim is not None and removal.reclaim.problem:
             print(f"note: {removal.reclaim.problem}")
         return 0
@@ -313,12 +319,12 @@ def _prune(args: argparse.Namespace) -> int:
         before = "" if removal.cutoff is None else f" stored before {_when(removal.cutoff)}"
         if args.dry_run:
             print(
-                f"would delete {removal.removed:,} entries{before}; {removal.remaining:,} "
+                f"would delete {_entries(removal.removed)}{before}; {removal.remaining:,} "
                 f"would be left (dry run: nothing deleted)"
             )
             return 0
         print(
-            f"deleted {removal.removed:,} entries{before}; {removal.remaining:,} left{_space(removal)}"
+            f"deleted {_entries(removal.removed)}{before}; {removal.remaining:,} left{_space(removal)}"
         )
         if removal.reclaim is not None and removal.reclaim.problem:
             print(f"note: {removal.reclaim.problem}")

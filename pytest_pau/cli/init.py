@@ -76,10 +76,12 @@ def write_template(name: str, target: Path, *, force: bool = False) -> list[Path
         target / p.relative_to(source) for p in files if (target / p.relative_to(source)).exists()
     ]
     if clashes and not force:
-        shown = ", ".join(str(c) for c in clashes)
+        names = [str(c) for c in clashes]
+        shown = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+        verb = "exists" if len(names) == 1 else "exist"
         raise ConfigError(
-            f"{shown} already exists; merge the template by hand (see "
-            f"{source}) or pass --force to overwrite"
+            f"{shown} already {verb}; merge the template by hand (see "
+            f"{source}) or pass --force to overwrite {'it' if len(names) == 1 else 'them'}"
         )
     written = []
     for p in files:

@@ -8,6 +8,7 @@ from typing import Any
 
 from pytest_pau.errors import ConfigError
 from pytest_pau.models import InstanceResult, Report, Step
+from pytest_pau.report.messages import queries_text
 
 WIDTH = 100
 
@@ -67,17 +68,25 @@ def find_instance(report: Report, query: str) -> InstanceResult:
         if len(found) == 1:
             return found[0]
         if len(found) > 1:
-            names = ", ".join(i.id for i in found[:8]) + (" ..." if len(found) > 8 else "")
+            names = _listed([i.id for i in found], 8)
             raise ConfigError(
                 f"{query!r} matches {len(found)} instances ({names}); give the full id"
             )
-    known = ", ".join(i.id for i in report.instances[:5]) + (
-        " ..." if len(report.instances) > 5 else ""
-    )
+    known = _listed([i.id for i in report.instances], 5)
     raise ConfigError(
         f"no instance {query!r} in the report (it has {len(report.instances)}: {known}); "
         "run `pau show REPORT` to list them"
     )
+
+
+def _listed(names: list[str], limit: int) -> str:
+    """``a, b, c +2 more``: the first ``limit`` names and how many were left out."""
+    shown = ", ".join(names[:limit])
+    return shown + (f" +{len(names) - limit} more" if len(names) > limit else "")
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def status(r: InstanceResult) -> str:
@@ -96,7 +105,7 @@ def list_instances(report: Report, *, failed_only: bool = False) -> str:
     """One line per instance: status, judge score, code match, failure mode, id."""
     run = report.run
     lines = [
-        f"{run.model} on {run.dataset}/{run.split}: {len(report.instances)} instances "
+        f"{run.model} on {run.dataset}/{run.split}: {_count(len(report.instances), 'instance')} "
         f"(judge {run.judge_model}, coder {run.coder_model})",
         f"{'status':<8} {'judge':>5} {'match':>5}  {'failure mode':<25} id",
     ]
@@ -154,7 +163,7 @@ def show_instance(report: Report, r: InstanceResult, *, full: bool = False) -> s
         f"{r.id}  {status(r)}  judge {_num(r.judge_score, '.2g')}/5  "
         f"code match {_num(r.code_match, '.2f')}{mode}",
         f"model {run.model}, {run.mode}, max {run.max_iterations} iterations; "
-        f"{r.n_queries} queries, {'concluded YES' if r.concluded else 'did not conclude'}"
+        f"{queries_text(r.n_queries)}, {'concluded YES' if r.concluded else 'did not conclude'}"
         f"{' (overconfident)' if r.overconfident else ''}; tokens {r.tokens.get('prompt', 0)}"
         f"+{r.tokens.get('completion', 0)}, ${r.cost_usd:.4f}, {r.duration_s:.1f} s",
         "",
@@ -180,9 +189,11 @@ def show_instance(report: Report, r: InstanceResult, *, full: bool = False) -> s
     ratings = f" (ratings {r.judge_ratings})" if len(r.judge_ratings) > 1 else ""
     lines.append(_wrap("judge:", (r.judge_explanation or "(no explanation)") + ratings))
     lines.append("")
-    lines.append(f"trajectory: {len(r.trajectory)} steps")
+    lines.append(f"trajectory: {_count(len(r.trajectory), 'step')}")
     for step in r.trajectory:
-        lines.extend("  " + x for x in _step_lines(step, full=full))
+        # Each entry may hold several lines (a wrapped reply): indent every one of them, so
+        # continuation lines stay under the text of their label.
+        lines.extend("  " + line for x in _step_lines(step, full=full) for line in x.split("\n"))
     lines.append("")
     lines.append(
         f"code match {_num(r.code_match, '.2f')}"

@@ -178,7 +178,8 @@ def check_file(file: Path, shown: str) -> int:
         raise DatasetError(f"{shown}: cannot be read ({exc.strerror or exc})") from None
     if stat.S_ISDIR(info.st_mode):
         inside = sorted(p.name for p in islice(file.iterdir(), 200) if p.suffix in SUFFIXES)
-        hint = f" (it holds {', '.join(inside[:3])})" if inside else ""
+        more = f" +{len(inside) - 3} more" if len(inside) > 3 else ""
+        hint = f" (it holds {', '.join(inside[:3])}{more})" if inside else ""
         raise DatasetError(
             f"{shown}: is a directory; pass a .jsonl or .parquet file in PAU's column format{hint}"
         )

@@ -131,7 +131,8 @@ def _summary_html(summary: Summary) -> str:
         _card(
             "items",
             str(c.items),
-            f"{c.passed} passed, {c.failed} failed, {c.errors} errors, {c.skipped} skipped",
+            f"{c.passed} passed, {c.failed} failed, {c.errors} error{'' if c.errors == 1 else 's'}, "
+            f"{c.skipped} skipped",
         ),
         _card(
             "pass rate",
@@ -189,7 +190,8 @@ def _summary_html(summary: Summary) -> str:
     if judge.unparseable or judge.unparseable_answers:
         parts.append(
             f'<p class="note">Unparseable judge answers: {judge.unparseable_answers} '
-            f"({judge.unparseable} items without a judge score).</p>"
+            f"({judge.unparseable} item{'' if judge.unparseable == 1 else 's'} without a judge "
+            "score).</p>"
         )
     if summary.gates:  # the verdict is at the top; the gates' figures here
         rows = "".join(

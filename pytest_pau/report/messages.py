@@ -19,6 +19,11 @@ def _block(label: str, text: str | None, limit: int = 600) -> str:
     return f"{label:<12} " + ("\n" + pad).join(lines)
 
 
+def queries_text(n: int) -> str:
+    """``1 query``, ``2 queries``: the agent's calls of the hidden method."""
+    return f"{n} {'query' if n == 1 else 'queries'}"
+
+
 def _score(value: float | None, fmt: str) -> str:
     return "n/a" if value is None else format(value, fmt)
 
@@ -43,10 +48,11 @@ def failure_message(
     detail = getattr(result, "failure_detail", "") or ""
     if detail:
         mode += f" ({detail})"
+    queries = queries_text(result.n_queries)
     ended = (
-        f"concluded YES after {result.n_queries} queries (overconfident)"
+        f"concluded YES after {queries} (overconfident)"
         if result.concluded
-        else f"did not conclude; {result.n_queries} queries"
+        else f"did not conclude; {queries}"
     )
     lines = [
         head,

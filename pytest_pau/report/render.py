@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from pytest_pau.models import GroupStats, RunInfo, Summary
 
 BAR_WIDTH = 30
+MAX_ERRORS = 3
+"""Infrastructure errors listed by name in the summary; the rest are counted (``+K more``)."""
 _PARTIALS = " ▏▎▍▌▋▊▉"
 
 
@@ -92,8 +94,8 @@ def _histogram(
 
 
 def _table(writer: Writer, title: str, groups: dict[str, GroupStats], limit: int = 12) -> None:
-    if not groups:
-        return
+    if not any(g.scored for g in groups.values()):
+        return  # rows of n/a say nothing: no item of any group was scored
     name_w = max(12, *(len(k) for k in list(groups)[:limit]))
     writer.line(
         f"{title:<{name_w + 2}}{'items':>6} {'passed':>7} {'pass':>7} {'judge':>6} {'match':>6}",
@@ -107,6 +109,56 @@ def _table(writer: Writer, title: str, groups: dict[str, GroupStats], limit: int
             f"  {key:<{name_w}}{g.items:>6} {g.passed:>7} {_pct(g.pass_rate):>7} "
             f"{_num(g.judge_mean):>6} {_num(g.match_mean):>6}"
         )
+
+
+def _first_line(text: str | None, limit: int) -> str:
+    """The first line of ``text``, cut at ``limit`` characters with ``...`` when longer."""
+    line = (text or "").strip().splitlines()[0] if (text or "").strip() else ""
+    return line if len(line) <= limit else line[: limit - 3].rstrip() + "..."
+
+
+def _scores(summary: Summary, writer: Writer, *, run: RunInfo | None, unicode: bool) -> None:
+    """Pass rate, judge and code-match distributions, the group tables (scored items only)."""
+    c = summary.counts
+    writer.write("pass rate    ")
+    rate = summary.pass_rate
+    writer.write(
+        f"{_pct(rate):>6}",
+        bold=True,
+        green=bool(rate and rate >= 0.5),
+        red=bool(rate is not None and rate < 0.5),
+    )
+    writer.line(
+        f"  {_ci(summary.pass_rate_ci, c.scored, pct=True)}  ({c.passed}/{c.scored} scored)"
+    )
+
+    j = summary.judge
+    writer.line("")
+    unparseable = f"  unparseable {j.unparseable}" if j.unparseable else ""
+    writer.line(
+        f"judge score  mean {_num(j.mean)}  {_ci(j.ci, j.n)}  n={j.n}{unparseable}", bold=True
+    )
+    if j.n:
+        _histogram(writer, j.histogram, ("5", "4", "3", "2", "1"), unicode=unicode, label_w=3)
+    m = summary.code_match
+    writer.line(f"code match   mean {_num(m.mean)}  {_ci(m.ci, m.n)}  n={m.n}", bold=True)
+    if m.n:
+        order = tuple(reversed(list(m.histogram)))
+        _histogram(writer, m.histogram, order, unicode=unicode, label_w=3)
+    gold = summary.gold_code_match
+    if gold:
+        writer.line(
+            f"ceiling      code match {_num(m.mean)} of the model beside "
+            f"{_num(gold.mean)} of the coder on the gold descriptions (gold control, "
+            f"n={gold.n}): the most this coder allows"
+        )
+
+    writer.line("")
+    _table(writer, "by arity", {f"arity{k}": v for k, v in summary.by_arity.items()})
+    if len(summary.by_source) > 1 or run is None:
+        _table(writer, "by source", summary.by_source)
+    else:
+        _table(writer, "by source", summary.by_source, limit=1)
 
 
 #: Flagged items listed by name in the summary block; the JSON report has them all.
@@ -178,46 +230,16 @@ def render(
         else:
             head += f"  (of {c.selected} selected; {c.selected - c.items} without a result)"
     writer.line(head)
-    writer.write("pass rate    ")
-    rate = summary.pass_rate
-    writer.write(
-        f"{_pct(rate):>6}",
-        bold=True,
-        green=bool(rate and rate >= 0.5),
-        red=bool(rate is not None and rate < 0.5),
-    )
-    writer.line(
-        f"  {_ci(summary.pass_rate_ci, c.scored, pct=True)}  ({c.passed}/{c.scored} scored)"
-    )
-
-    j = summary.judge
-    writer.line("")
-    unparseable = f"  unparseable {j.unparseable}" if j.unparseable else ""
-    writer.line(
-        f"judge score  mean {_num(j.mean)}  {_ci(j.ci, j.n)}  n={j.n}{unparseable}", bold=True
-    )
-    _histogram(writer, j.histogram, ("5", "4", "3", "2", "1"), unicode=unicode, label_w=3)
-    m = summary.code_match
-    writer.line(f"code match   mean {_num(m.mean)}  {_ci(m.ci, m.n)}  n={m.n}", bold=True)
-    _histogram(writer, m.histogram, tuple(reversed(list(m.histogram))), unicode=unicode, label_w=3)
-    gold = summary.gold_code_match
-    if gold:
-        writer.line(
-            f"ceiling      code match {_num(m.mean)} of the model beside "
-            f"{_num(gold.mean)} of the coder on the gold descriptions (gold control, "
-            f"n={gold.n}): the most this coder allows"
-        )
-
-    writer.line("")
-    _table(writer, "by arity", {f"arity{k}": v for k, v in summary.by_arity.items()})
-    if len(summary.by_source) > 1 or run is None:
-        _table(writer, "by source", summary.by_source)
+    if not c.scored:
+        # Nothing to draw: no histogram, table or rate of zero items (every one errored,
+        # was skipped or produced no result). What happened follows below.
+        writer.line("pass rate    n/a  (no item was scored)")
     else:
-        _table(writer, "by source", summary.by_source, limit=1)
+        _scores(summary, writer, run=run, unicode=unicode)
 
     modes = {k: v for k, v in summary.failure_modes.items() if v}
     of_model = c.failed - summary.coder_errors
-    if of_model:
+    if of_model and modes:
         writer.line(f"failure modes ({of_model} failed by the model)", bold=True)
         for mode, count in sorted(modes.items(), key=lambda kv: -kv[1]):
             writer.line(f"  {mode:<26}{count:>5}  {_pct(count / of_model):>6}")
@@ -234,15 +256,21 @@ def render(
             f"(not the model's fault; not counted above)",
             yellow=True,
         )
-        for e in summary.errors[:3]:
-            writer.line(f"  {e.id}: {str(e.error).splitlines()[0][:110] if e.error else ''}")
+        for e in summary.errors[:MAX_ERRORS]:
+            writer.line(f"  {e.id}: {_first_line(e.error, 110)}")
+        if len(summary.errors) > MAX_ERRORS:
+            writer.line(f"  +{len(summary.errors) - MAX_ERRORS} more (each is an E above)")
     for reason, count in summary.skipped_reasons.items():
         writer.line(f"skipped {count}: {reason}", yellow=True)
-    writer.line(
-        f"concluded {summary.concluded}/{c.scored}  overconfident "
-        f"{summary.overconfident} (concluded YES and failed)  "
-        f"unparseable judge answers {j.unparseable_answers}"
-    )
+    j = summary.judge
+    if c.scored:
+        writer.line(
+            f"concluded {summary.concluded}/{c.scored}  overconfident "
+            f"{summary.overconfident} (concluded YES and failed)  "
+            f"unparseable judge answers {j.unparseable_answers}"
+        )
+    elif j.unparseable_answers:
+        writer.line(f"unparseable judge answers {j.unparseable_answers}")
     t = summary.tokens
     calls, hits = summary.model_calls, summary.cache_hits
     hit_share = f" ({_pct(hits / calls)} of answers)" if calls else ""

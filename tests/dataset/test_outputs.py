@@ -326,5 +326,6 @@ def test_the_readme_examples_load_the_same(tmp_path: Path) -> None:
         loaded.append(load_dataset(str(path)))
     assert [d.info.outputs for d in loaded] == ["repr", "json"]
     assert loaded[0] == loaded[1]
-    (instance,) = loaded[0]
-    assert run_code(instance.code, instance.test_examples).score == 1.0
+    assert [i.id for i in loaded[0]] == ["rev/rev", "rev/scale"]
+    for instance in loaded[0]:
+        assert run_code(instance.code, instance.test_examples).score == 1.0

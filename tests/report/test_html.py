@@ -147,7 +147,7 @@ def test_rows_carry_the_filter_keys(html_file: Path) -> None:
 
 def test_summary_is_built_when_the_report_has_none(html_file: Path) -> None:
     text = html_file.read_text()
-    assert "2 passed, 4 failed, 1 errors, 0 skipped" in text
+    assert "2 passed, 4 failed, 1 error, 0 skipped" in text
     assert ">33.3%<" in text  # pass rate of the 6 scored items
 
 
