@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from pytest_pau._streak import FailureStreak
 from pytest_pau.errors import ConfigError, PauError
 from pytest_pau.models import Instance, InstanceResult, RunInfo, Summary
 from pytest_pau.settings import PauSettings
@@ -77,6 +78,8 @@ class PauSession:
         self.interrupted = False
         """The run really stopped early (Ctrl-C, ``-x``/``--maxfail``, ``session.shouldstop``)."""
         self.outputs: list[str] = []
+        self.output_errors: list[str] = []
+        """Why ``--pau-html`` / ``--pau-plots`` could not be written, when they could not."""
         self.endpoint_notes: list[str] = []
         """Models behind an ``api_base`` their server does not identify (cached by alias)."""
         self.cache_warning: str | None = None
@@ -89,6 +92,10 @@ class PauSession:
         """Results kept from episodes that finished before pytest, which stopped, reached them."""
         self.pool: EpisodePool | None = None
         """Runs upcoming items' episodes ahead of pytest (``--pau-concurrency`` > 1)."""
+        self.streak = FailureStreak()
+        """Stops starting items after several identical errors that no retry fixes."""
+        self.crashes: list[tuple[str, str]] = []
+        """Controller: ``(instance id, worker id)`` of items whose xdist worker died."""
 
     # -- instances ----------------------------------------------------------------------
 
@@ -129,8 +136,13 @@ class PauSession:
         from pytest_pau.errors import CacheWarning
 
         s = self.settings
-        report = s.report.expanduser() if s.report is not None else None
-        _preflight.check_report_path(report, self.resolve(report) if report else None)
+        junitxml = getattr(self.config.option, "xmlpath", None)
+        _preflight.check_outputs(
+            _preflight.output_args(s, self.resolve, junitxml=junitxml), _preflight.input_args(s)
+        )
+        _preflight.check_plots_extra(s)
+        custom_agent = bool(self.config.hook.pytest_pau_make_agent.get_hookimpls())
+        _preflight.check_credentials(s, custom_agent=custom_agent)
         self.cache_warning = _preflight.prepare_cache(s)
         if self.cache_warning is not None:
             warn(self.cache_warning, CacheWarning)
@@ -209,9 +221,17 @@ class PauSession:
                 if stop is not None:
                     result = self._not_run(instance, stop)
                 else:
-                    result = self.evaluator.evaluate(instance, progress=progress)
+                    result = self._evaluate(instance, progress)
             self._memo[instance.id] = result
         return self._memo[instance.id]
+
+    def _evaluate(
+        self, instance: Instance, progress: Callable[[str], None] | None
+    ) -> InstanceResult:
+        """One episode, scored, and counted for the streak of unfixable errors."""
+        result = self.evaluator.evaluate(instance, progress=progress)
+        self.streak.observe(result)
+        return result
 
     def _not_run(self, instance: Instance, reason: str) -> InstanceResult:
         return InstanceResult(
@@ -224,7 +244,9 @@ class PauSession:
         )
 
     def _stop_reason(self) -> str | None:
-        """Why no further episode may start (a spent budget), or None."""
+        """Why no further episode may start (a spent budget, an unfixable error), or None."""
+        if self.streak.reason is not None:
+            return self.streak.reason
         budget = self.evaluator.budget
         if budget is not None and budget.exhausted:
             return (
@@ -264,7 +286,7 @@ class PauSession:
             def upcoming() -> list[Instance]:
                 return planned
 
-        evaluator = self.evaluator  # built once, here, in pytest's thread (hooks run there)
+        _ = self.evaluator  # built once, here, in pytest's thread (hooks run there)
 
         def may_start() -> str | None:
             if session.shouldstop or session.shouldfail:
@@ -274,7 +296,7 @@ class PauSession:
             return self._stop_reason()
 
         self.pool = EpisodePool(
-            lambda instance, progress: evaluator.evaluate(instance, progress=progress),
+            self._evaluate,
             concurrency=n,
             source=upcoming,
             cancel=self.cancel,
@@ -301,6 +323,13 @@ class PauSession:
         """Take one item's result from its report."""
         result = InstanceResult.model_validate_json(data)
         self.results[result.id] = result
+
+    def instance_of_nodeid(self, nodeid: str) -> Instance | None:
+        """The instance a PAU item id (``...[<instance id>]``) runs, or None for other tests."""
+        if not (nodeid.endswith("]") and "[" in nodeid):
+            return None
+        index = self.order.get(nodeid[nodeid.index("[") + 1 : -1])
+        return None if index is None else self.instances[index]
 
     def count_selected(self, ids: list[str]) -> None:
         """Number of distinct instances among selected item ids (``...[<instance id>]``)."""
