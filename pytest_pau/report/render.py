@@ -7,15 +7,19 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from pytest_pau.report.inference import MIN_N
+from pytest_pau.report.safe_text import safe_text
 
 if TYPE_CHECKING:
     from pytest_pau.models import GroupStats, RunInfo, Summary
 
 BAR_WIDTH = 30
+ERROR_CHARS = 500
+"""How much of an item's error the summary shows (the report and ``pau show`` have all)."""
 _PARTIALS = " ▏▎▍▌▋▊▉"
 
 
@@ -27,6 +31,22 @@ class Writer(Protocol):
     def line(self, msg: str, **markup: bool) -> None: ...
 
     def write_sep(self, sep: str, title: str | None = None, **markup: bool) -> None: ...
+
+
+class _SafeWriter:
+    """A :class:`Writer` that shows control characters as escapes (model and provider text)."""
+
+    def __init__(self, writer: Writer) -> None:
+        self.writer = writer
+
+    def write(self, content: str, **markup: bool) -> None:
+        self.writer.write(safe_text(content), **markup)
+
+    def line(self, msg: str = "", **markup: bool) -> None:
+        self.writer.line(safe_text(msg), **markup)
+
+    def write_sep(self, sep: str, title: str | None = None, **markup: bool) -> None:
+        self.writer.write_sep(sep, None if title is None else safe_text(title), **markup)
 
 
 class TextWriter:
@@ -112,6 +132,16 @@ def _table(writer: Writer, title: str, groups: dict[str, GroupStats], limit: int
         )
 
 
+def _error_lines(writer: Writer, item: str, error: str) -> None:
+    """An item's error, wrapped: long enough to say why (cut at ERROR_CHARS)."""
+    text = " ".join(error.split()) or "(no message)"
+    if len(text) > ERROR_CHARS:
+        text = text[: ERROR_CHARS - 3].rstrip() + "..."
+    lines = textwrap.wrap(f"{item}: {text}", 96, subsequent_indent="    ") or [""]
+    for line in lines:
+        writer.line(f"  {line}")
+
+
 def gate_failure_line(summary: Summary) -> str | None:
     """The closing line of a run whose release gates failed (None when they passed)."""
     failed = summary.failed_gates
@@ -148,6 +178,8 @@ def render(
         unicode: Draw bars with block characters (else ``#``).
     """
     c = summary.counts
+    # Errors, skip reasons, notes and ids hold provider and model text: escaped, never obeyed.
+    writer = _SafeWriter(writer)
     writer.write_sep("=", "PAU summary", bold=True)
     if run:
         writer.line(
@@ -216,7 +248,7 @@ def render(
             yellow=True,
         )
         for e in summary.errors[:3]:
-            writer.line(f"  {e.id}: {str(e.error).splitlines()[0][:110] if e.error else ''}")
+            _error_lines(writer, e.id, e.error or "")
     for reason, count in summary.skipped_reasons.items():
         writer.line(f"skipped {count}: {reason}", yellow=True)
     writer.line(
