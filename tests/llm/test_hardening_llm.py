@@ -10,7 +10,6 @@ import pytest
 
 from pytest_pau.errors import LLMConfigError, LLMUnavailableError
 from pytest_pau.llm import LLMClient, make_client
-from pytest_pau.llm.credentials import Role, missing_keys
 from pytest_pau.testing import ScriptedLLM
 
 Factory = Callable[..., LLMClient]
@@ -57,6 +56,8 @@ def test_retry_after_beyond_the_cap_says_the_asked_wait_and_the_cap(
 def test_missing_keys_names_the_variable_per_model_and_role(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    from pytest_pau.llm.credentials import Role, missing_keys
+
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     roles = [
         Role("the model under test", "--pau-model", "gpt-5-mini"),
