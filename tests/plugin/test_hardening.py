@@ -172,3 +172,19 @@ def test_control_characters_of_model_text_are_escaped_in_the_terminal(
         for raw in (ESC, "\x07", "\r"):
             assert raw not in show.stdout
         assert "\\x1b]0;pwned\\x07" in show.stdout
+
+
+# -- which stage failed ---------------------------------------------------------------------
+
+
+def test_an_error_names_the_stage_that_failed(pau_pytester, run_pau) -> None:
+    # Judge and coder share one model name (openai/scripted): only the coder's server refuses.
+    with ScriptedLLM(default="never used") as refusing:
+        refusing.fail("401", times=100)
+        result = run_pau(
+            "-k", "double", f"--pau-coder-api-base={refusing.api_base}", "--pau-report=r.json"
+        )
+    result.assert_outcomes(errors=1)
+    error = read_report(pau_pytester.path / "r.json").instances[0].error or ""
+    assert error.startswith("LLMConfigError in the coder stage: Model 'openai/scripted'"), error
+    result.stdout.fnmatch_lines(["*toy/double: LLMConfigError in the coder stage*"])
