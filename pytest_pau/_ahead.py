@@ -53,7 +53,7 @@ def start_episodes(state: PauSession, session: pytest.Session) -> None:
         def upcoming() -> list[Instance]:
             return planned
 
-    evaluator = state.evaluator  # built once, here, in pytest's thread (hooks run there)
+    _ = state.evaluator  # built once, here, in pytest's thread (hooks run there)
 
     def may_start() -> str | None:
         if session.shouldstop or session.shouldfail:
@@ -61,7 +61,7 @@ def start_episodes(state: PauSession, session: pytest.Session) -> None:
         return state.stop_reason()
 
     state.pool = EpisodePool(
-        lambda instance, progress: evaluator.evaluate(instance, progress=progress),
+        state.evaluate_one,
         concurrency=n,
         source=upcoming,
         cancel=state.cancel,

@@ -119,8 +119,8 @@ def exit_status(state: PauSession, exitstatus: int) -> int:
         return exitstatus
     if not s.gated:
         return exitstatus
-    if not summary.gates_passed or state.report_error is not None:
-        # A requested report that is missing fails the run whatever the gates say.
+    if not summary.gates_passed or state.report_error is not None or state.output_errors:
+        # A requested output that is missing fails the run whatever the gates say.
         return int(pytest.ExitCode.TESTS_FAILED)
     if s.exit == "items":
         failed = exitstatus == pytest.ExitCode.TESTS_FAILED
@@ -143,8 +143,8 @@ def closing_line(state: PauSession, status: int) -> str | None:
             f"PAU release gates passed: exit status 0 ({items} below their thresholds "
             "count in the gates, not as run failures; --pau-exit=items makes them fail it)"
         )
-    if state.report_error is not None:
-        return "PAU release gates passed, but the JSON report is missing: exit status 1"
+    if state.report_error is not None or state.output_errors:
+        return "PAU release gates passed, but a requested output is missing: exit status 1"
     if state.blocking:
         first = state.blocking[0]
         more = f" and {len(state.blocking) - 1} more" if len(state.blocking) > 1 else ""

@@ -70,8 +70,12 @@ def notes(state: PauSession) -> list[str]:
             f"{state.ahead} item{'s' if state.ahead != 1 else ''} finished ahead of pytest "
             "before it stopped: in the summary and the report, without a test outcome"
         )
+    from pytest_pau._crash import crash_notes
+
+    out.extend(crash_notes(state))
     if state.report_error is not None:
         out.append(state.report_error)
+    out.extend(state.output_errors)
     if state.cache_warning is not None:
         out.append(state.cache_warning)
     out.extend(state.endpoint_notes)
@@ -148,7 +152,8 @@ def finish(state: PauSession, exitstatus: int, interrupted: bool) -> None:
         selected=max(state.selected, len(results)),
         max_cost_usd=s.max_cost_usd,
     )
-    state.interrupted = _stopped_early(state, interrupted)
+    # A dead xdist worker left its item unfinished: re-run to finish, as after Ctrl-C.
+    state.interrupted = _stopped_early(state, interrupted) or bool(state.crashes)
     state.run_info = run_info(state, state.interrupted)
     decide(state, results)
     report = Report(run=state.run_info, instances=results, summary=state.summary)
@@ -182,7 +187,9 @@ def _write_extras(state: PauSession, report: Report) -> None:
 
             state.outputs.append(f"HTML report: {write_html(report, state.resolve(s.html))}")
         except (ImportError, PauError, OSError) as exc:
-            warnings.warn(f"--pau-html: could not write {str(s.html)!r}: {exc}", stacklevel=1)
+            _output_failed(
+                state, f"--pau-html={str(s.html)!r}: could not write the HTML report ({exc})"
+            )
     if s.plots is not None:
         try:
             from pytest_pau.report.plots import write_plots
@@ -190,11 +197,19 @@ def _write_extras(state: PauSession, report: Report) -> None:
             paths = write_plots([report], state.resolve(s.plots))
             state.outputs.append(f"plots: {len(paths)} PNG files in {state.resolve(s.plots)}")
         except (ImportError, PauError, OSError) as exc:
-            warnings.warn(
-                f"--pau-plots: could not write plots to {str(s.plots)!r}: {exc}; "
-                "install the plots extra: pip install 'pytest-pau[plots]'",
-                stacklevel=1,
+            hint = "; install the plots extra: pip install 'pytest-pau[plots]'"
+            _output_failed(
+                state,
+                f"--pau-plots={str(s.plots)!r}: could not write the plots ({exc})"
+                + (hint if isinstance(exc, ImportError) else ""),
             )
+
+
+def _output_failed(state: PauSession, message: str) -> None:
+    """A requested output is missing: say so in the summary and exit non-zero."""
+    state.output_errors.append(message)
+    warn(message)
+    _fail_session(state)
 
 
 def warn(message: str, category: type[Warning] = UserWarning) -> None:

@@ -6,12 +6,14 @@ usage error naming the option) or returns notes for the summary.
 
 from __future__ import annotations
 
-import os
 import warnings
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pytest_pau._output_paths import PathArg, check_conflicts, probe_writable
 from pytest_pau.errors import ConfigError
+from pytest_pau.llm.credentials import Role, missing_keys
 from pytest_pau.options import LOCAL_MODELS
 
 if TYPE_CHECKING:
@@ -57,37 +59,114 @@ def endpoint_notes(settings: PauSettings) -> list[str]:
     return notes
 
 
-def check_report_path(report: Path | None, target: Path | None) -> None:
-    """Fail before any item when the ``--pau-report`` file could never be written.
+def output_args(
+    settings: PauSettings, resolve: Callable[[Path], Path], *, junitxml: str | None = None
+) -> list[PathArg]:
+    """The run's outputs: ``--pau-report``, ``--pau-html``, ``--pau-plots``, ``--junitxml``."""
+    out = []
+    for option, value in (("--pau-report", settings.report), ("--pau-html", settings.html)):
+        if value is not None:
+            out.append(PathArg(option, str(value), resolve(value.expanduser())))
+    if settings.plots is not None:
+        from pytest_pau.report.plots import PLOT_NAMES
 
-    Creates nothing: walks up to the nearest existing folder and checks that it is a
-    writable folder (``write_report`` creates the missing ones), and that the report path
-    itself is not a folder.
+        out.append(
+            PathArg(
+                "--pau-plots",
+                str(settings.plots),
+                resolve(settings.plots.expanduser()),
+                folder=True,
+                writes=tuple(f"{name}.png" for name in PLOT_NAMES),
+            )
+        )
+    if junitxml:
+        out.append(PathArg("--junitxml", junitxml, resolve(Path(junitxml).expanduser())))
+    return out
 
-    Args:
-        report: ``--pau-report`` as given.
-        target: The same, resolved from the invocation folder.
+
+def input_args(settings: PauSettings) -> list[PathArg]:
+    """What the run reads and an output must never overwrite: the dataset file, the cache."""
+    out = []
+    dataset = Path(settings.dataset).expanduser()
+    if dataset.is_file():  # builtin, humaneval and hf: specs name no file here
+        out.append(
+            PathArg("--pau-dataset", settings.dataset, dataset.resolve(), what="the dataset")
+        )
+    if not settings.no_cache and settings.cache_dir is not None:
+        from pytest_pau.llm.cache_files import FILENAME
+
+        out.append(
+            PathArg(
+                "--pau-cache-dir",
+                str(settings.cache_dir),
+                Path(settings.cache_dir).expanduser().resolve(),
+                folder=True,
+                writes=(FILENAME, f"{FILENAME}-wal", f"{FILENAME}-shm"),
+                what="the model cache",
+            )
+        )
+    return out
+
+
+def check_outputs(outputs: Sequence[PathArg], inputs: Sequence[PathArg]) -> None:
+    """Fail before any item when an output overwrites another path or cannot be written.
 
     Raises:
-        ConfigError: naming ``--pau-report``, the path and the problem.
+        ConfigError: naming the option(s), the path(s) and the problem.
     """
-    if report is None or target is None:
-        return
-    problem = None
-    if target.is_dir():
-        problem = "it is a folder"
-    else:
-        ancestor = target.parent
-        while not ancestor.exists() and ancestor != ancestor.parent:
-            ancestor = ancestor.parent
-        if not ancestor.is_dir():
-            problem = f"{str(ancestor)!r} is not a folder"
-        elif not os.access(ancestor, os.W_OK | os.X_OK):
-            problem = f"folder {str(ancestor)!r} is not writable"
-    if problem is not None:
+    check_conflicts(outputs, inputs)
+    for arg in outputs:
+        probe_writable(arg)
+
+
+def check_plots_extra(settings: PauSettings) -> None:
+    """``--pau-plots`` needs matplotlib: say so now, not after the run.
+
+    Raises:
+        ConfigError: naming the option and the install command.
+    """
+    import importlib.util
+
+    if settings.plots is not None and importlib.util.find_spec("matplotlib") is None:
         raise ConfigError(
-            f"--pau-report={str(report)!r}: cannot write the report there "
-            f"({problem}); pick a writable path"
+            f"--pau-plots={str(settings.plots)!r} needs matplotlib, which is not installed: "
+            "pip install 'pytest-pau[plots]' (or drop --pau-plots; --pau-html works without it)"
+        )
+
+
+def roles(settings: PauSettings, *, custom_agent: bool = False) -> list[Role]:
+    """Every role a remote model plays, for the credentials check.
+
+    The failure classifier asks the judge's model, so it needs no row of its own. With a
+    ``pytest_pau_make_agent`` hook the agent may not call ``--pau-model`` through litellm
+    at all, so that role is left to the hook.
+    """
+    rows = [
+        ("the model under test", "--pau-model", settings.model, settings.api_base),
+        ("the judge", "--pau-judge-model", settings.judge_model, settings.judge_api_base),
+        ("the coder", "--pau-coder-model", settings.coder_model, settings.coder_api_base),
+    ]
+    out = []
+    for name, option, model, base in rows:
+        if not model or model in PSEUDO or model in LOCAL_MODELS:
+            continue
+        if custom_agent and option == "--pau-model":
+            continue
+        out.append(Role(name, option, model, base))
+    return out
+
+
+def check_credentials(settings: PauSettings, *, custom_agent: bool = False) -> None:
+    """Fail before any item when a remote role's model has no API key in the environment.
+
+    Raises:
+        ConfigError: naming each variable, the model and the roles that need it.
+    """
+    missing = missing_keys(roles(settings, custom_agent=custom_agent))
+    if missing:
+        lines = "\n  ".join(m.message() for m in missing)
+        raise ConfigError(
+            f"missing API key{'s' if len(missing) > 1 else ''}; no item was run:\n  {lines}"
         )
 
 

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from pytest_pau._gates import STOP_FILE_KEY, RunStop
+from pytest_pau._streak import FailureStreak
 from pytest_pau.errors import ConfigError, PauError
 from pytest_pau.models import Instance, InstanceResult, RunInfo, Summary
 from pytest_pau.settings import PauSettings
@@ -79,6 +80,8 @@ class PauSession:
         self.interrupted = False
         """The run really stopped early (Ctrl-C, ``-x``/``--maxfail``, ``session.shouldstop``)."""
         self.outputs: list[str] = []
+        self.output_errors: list[str] = []
+        """Why ``--pau-html`` / ``--pau-plots`` could not be written, when they could not."""
         self.endpoint_notes: list[str] = []
         """Models behind an ``api_base`` their server does not identify (cached by alias)."""
         self.cache_warning: str | None = None
@@ -107,6 +110,10 @@ class PauSession:
         stop_file = workerinput.get(STOP_FILE_KEY)
         self.stop = RunStop(Path(stop_file) if stop_file else None)
         """A stop request every process sees (early stop, Ctrl-C on the controller)."""
+        self.streak = FailureStreak()
+        """Stops starting items after several identical errors that no retry fixes."""
+        self.crashes: list[tuple[str, str]] = []
+        """Controller: ``(instance id, worker id)`` of items whose xdist worker died."""
 
     # -- instances ----------------------------------------------------------------------
 
@@ -147,8 +154,13 @@ class PauSession:
         from pytest_pau.errors import CacheWarning
 
         s = self.settings
-        report = s.report.expanduser() if s.report is not None else None
-        _preflight.check_report_path(report, self.resolve(report) if report else None)
+        junitxml = getattr(self.config.option, "xmlpath", None)
+        _preflight.check_outputs(
+            _preflight.output_args(s, self.resolve, junitxml=junitxml), _preflight.input_args(s)
+        )
+        _preflight.check_plots_extra(s)
+        custom_agent = bool(self.config.hook.pytest_pau_make_agent.get_hookimpls())
+        _preflight.check_credentials(s, custom_agent=custom_agent)
         self.cache_warning = _preflight.prepare_cache(s)
         if self.cache_warning is not None:
             warn(self.cache_warning, CacheWarning)
@@ -232,9 +244,17 @@ class PauSession:
                 if stop is not None:
                     result = self._not_run(instance, stop)
                 else:
-                    result = self.evaluator.evaluate(instance, progress=progress)
+                    result = self.evaluate_one(instance, progress)
             self._memo[instance.id] = result
         return self._memo[instance.id]
+
+    def evaluate_one(
+        self, instance: Instance, progress: Callable[[str], None] | None
+    ) -> InstanceResult:
+        """One episode, scored, and counted for the streak of unfixable errors."""
+        result = self.evaluator.evaluate(instance, progress=progress)
+        self.streak.observe(result)
+        return result
 
     def _not_run(self, instance: Instance, reason: str) -> InstanceResult:
         return InstanceResult(
@@ -247,10 +267,13 @@ class PauSession:
         )
 
     def stop_reason(self) -> str | None:
-        """Why no further episode may start (a decided gate, Ctrl-C, a spent budget), or None."""
+        """Why no further episode may start (a decided gate, Ctrl-C, an unfixable error,
+        a spent budget), or None."""
         stop = self.stop.reason()
         if stop is not None:
             return f"not run: {stop}"
+        if self.streak.reason is not None:
+            return self.streak.reason
         budget = self.evaluator.budget
         if budget is not None and budget.exhausted:
             return (
@@ -291,6 +314,13 @@ class PauSession:
             if param in self.order:
                 return param
         return None
+
+    def instance_of_nodeid(self, nodeid: str) -> Instance | None:
+        """The instance a PAU item id (``...[<instance id>]``) runs, or None for other tests."""
+        if not (nodeid.endswith("]") and "[" in nodeid):
+            return None
+        index = self.order.get(nodeid[nodeid.index("[") + 1 : -1])
+        return None if index is None else self.instances[index]
 
     def count_selected(self, ids: list[str]) -> None:
         """The distinct instances among the selected item ids, in the order they run."""

@@ -189,6 +189,13 @@ class PauPlugin:
             return make_scheduler(config, log, depth=2 * n)
         return None
 
+    @pytest.hookimpl(optionalhook=True, trylast=True)
+    def pytest_handlecrashitem(self, crashitem: str, report: pytest.TestReport, sched: Any) -> None:
+        # A dead worker's item: an infrastructure error (E), with its PAU result.
+        from pytest_pau._crash import handle_crash
+
+        handle_crash(self.state, crashitem, report)
+
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(
         self, item: pytest.Item, call: pytest.CallInfo[None]
@@ -408,7 +415,9 @@ def pau_result(request: pytest.FixtureRequest, pau_instance: Instance) -> Instan
     if result.error is not None:
         pytest.fail(error_message(result), pytrace=False)
     if result.skipped is not None:
-        pytest.skip(result.skipped)
+        from pytest_pau.report.safe_text import safe_text
+
+        pytest.skip(safe_text(result.skipped))  # may quote a provider's error text
     return result
 
 

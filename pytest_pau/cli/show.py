@@ -9,6 +9,7 @@ from typing import Any
 from pytest_pau.errors import ConfigError
 from pytest_pau.models import InstanceResult, Report, Step
 from pytest_pau.report.messages import queries_text
+from pytest_pau.report.safe_text import safe_text
 
 WIDTH = 100
 
@@ -117,11 +118,12 @@ def list_instances(report: Report, *, failed_only: bool = False) -> str:
             f"{status(r):<8} {_num(r.judge_score, '.2g'):>5} {_num(r.code_match, '.2f'):>5}  "
             f"{mode:<25} {r.id}"
         )
-    return "\n".join(lines)
+    return safe_text("\n".join(lines))
 
 
 def _wrap(label: str, text: str | None, *, limit: int | None = None) -> str:
-    text = (text or "").strip() or "(empty)"
+    # Escaped before wrapping: a carriage return must show, not split a line.
+    text = safe_text((text or "").strip()) or "(empty)"
     out: list[str] = []
     for para in text.splitlines() or [""]:
         out.extend(textwrap.wrap(para, WIDTH - 14, replace_whitespace=False) or [""])
@@ -211,4 +213,5 @@ def show_instance(report: Report, r: InstanceResult, *, full: bool = False) -> s
         if not full and len(code_lines) > 30:
             code_lines = [*code_lines[:30], f"... ({len(code_lines) - 30} more lines; --full)"]
         lines.extend("    " + x for x in code_lines)
-    return "\n".join(lines)
+    # The model's and the provider's text, shown but never obeyed (the report keeps it raw).
+    return safe_text("\n".join(lines))

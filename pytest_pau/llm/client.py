@@ -325,6 +325,8 @@ class LLMClient:
             attempts=attempts,
             elapsed=elapsed,
             validate=get_litellm().validate_environment,
+            max_total_wait_s=self.retry.max_total_wait_s,
+            max_attempts=self.retry.max_attempts,
         )
 
     def _to_completion(self, response: Any, latency_s: float) -> Completion:

@@ -11,7 +11,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pytest_pau.errors import LLMConfigError, LLMUnavailableError, PauError
-from pytest_pau.llm.retry import is_config_error, is_retryable, status_of
+from pytest_pau.llm.retry import (
+    is_config_error,
+    is_missing_credentials,
+    is_retryable,
+    retry_after_s,
+    status_of,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -43,6 +49,8 @@ def final_error(
     attempts: int,
     elapsed: float,
     validate: Callable[[str], dict[str, Any]],
+    max_total_wait_s: float | None = None,
+    max_attempts: int | None = None,
 ) -> Exception:
     """Turn the last litellm error of a call into one that names the model and says what to do.
 
@@ -54,12 +62,23 @@ def final_error(
         attempts: How many attempts the retry policy made.
         elapsed: Seconds spent on them.
         validate: ``litellm.validate_environment``, to name a missing key's variable.
+        max_total_wait_s: The retry policy's cap on waiting, to say when a ``Retry-After``
+            asked for more than it allows.
+        max_attempts: The policy's attempt limit (a wait that was not the reason to stop
+            is not blamed).
     """
     if isinstance(exc, PauError):
         return exc
     status = status_of(exc)
     where = f" at {api_base}" if api_base else ""
     detail = provider_message(exc)
+    if is_missing_credentials(exc):
+        fix = key_hint(model, validate) if not api_key_given else "pass a valid api_key"
+        return LLMConfigError(
+            f"Model {model!r}{where} has no API key: {fix}. Not retried: no retry brings a "
+            f"key (litellm reported it as HTTP {status if status is not None else 'n/a'}). "
+            f"Provider said: {detail}"
+        )
     if is_config_error(exc) and not is_retryable(exc):
         if status in (401, 403) or type(exc).__name__ == "AuthenticationError":
             fix = (
@@ -78,6 +97,21 @@ def final_error(
         return LLMConfigError(
             f"Model {model!r}{where} refused the request (HTTP {status}); this will not "
             f"succeed on retry, so fix the request or the model options. Provider said: {detail}"
+        )
+    asked = retry_after_s(exc) if is_retryable(exc) else None
+    if (
+        asked is not None
+        and max_total_wait_s is not None
+        and elapsed + asked > max_total_wait_s
+        and (max_attempts is None or attempts < max_attempts)
+    ):
+        return LLMUnavailableError(
+            f"Model {model!r}{where} asked to wait {asked:.0f} s before the next attempt "
+            f"(HTTP {status if status is not None else 'n/a'} with Retry-After), more than "
+            f"the retry cap allows: {max_total_wait_s:.0f} s of waiting per call "
+            f"(PAU_RETRY_MAX_TOTAL_S), {elapsed:.1f} s spent on {attempts} attempt(s). "
+            "Retry later, lower -n and --pau-max-connections, or raise PAU_RETRY_MAX_TOTAL_S. "
+            f"Provider said: {detail}"
         )
     if is_retryable(exc):
         return LLMUnavailableError(

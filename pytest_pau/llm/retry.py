@@ -11,6 +11,7 @@ from __future__ import annotations
 import email.utils
 import os
 import random
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,6 +32,15 @@ _TRANSIENT_NAMES = frozenset(
         "InternalServerError",
         "RateLimitError",
     }
+)
+
+
+# What litellm and the provider SDKs say when no key was found at all. litellm 1.110 wraps
+# the OpenAI SDK's "Missing credentials" in an HTTP 500 InternalServerError, which a
+# status-based policy would retry for minutes: no retry brings a key.
+_MISSING_CREDENTIALS = re.compile(
+    r"missing credentials|api_key client option must be set|missing [\w .-]{0,40}api key",
+    re.IGNORECASE,
 )
 
 
@@ -115,7 +125,28 @@ def retry_after_s(exc: BaseException) -> float | None:
     return max(0.0, when.timestamp() - time.time())
 
 
+def _chain(exc: BaseException) -> list[BaseException]:
+    """``exc`` and the exceptions it was raised from or during (at most 8, no cycles)."""
+    seen: list[BaseException] = []
+    current: BaseException | None = exc
+    while current is not None and len(seen) < 8 and not any(current is s for s in seen):
+        seen.append(current)
+        current = current.__cause__ or current.__context__
+    return seen
+
+
+def is_missing_credentials(exc: BaseException) -> bool:
+    """No API key was found for the call, whatever status litellm reports it with.
+
+    Looks at the whole exception chain: litellm's wrapper names an HTTP status, the SDK's
+    error underneath it says that the key is missing.
+    """
+    return any(_MISSING_CREDENTIALS.search(str(e)) for e in _chain(exc))
+
+
 def is_retryable(exc: BaseException) -> bool:
+    if is_missing_credentials(exc):
+        return False
     status = status_of(exc)
     if status is not None:
         return status in RETRYABLE_STATUS or status >= 500
@@ -125,6 +156,8 @@ def is_retryable(exc: BaseException) -> bool:
 
 
 def is_config_error(exc: BaseException) -> bool:
+    if is_missing_credentials(exc):
+        return True
     status = status_of(exc)
     if status in CONFIG_STATUS:
         return True

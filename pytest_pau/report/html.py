@@ -26,6 +26,7 @@ from pytest_pau.errors import ConfigError
 from pytest_pau.models import FAILURE_MODES, InstanceResult, Report, Step, Summary
 from pytest_pau.paths import write_text_atomic
 from pytest_pau.report.summary import build_summary
+from pytest_pau.report.text_cap import capped
 
 #: Longest model text kept per field; the rest is cut with a note (keeps big runs usable).
 MAX_TEXT = 6000
@@ -295,6 +296,7 @@ def _table_html(report: Report) -> str:
 
 def render_html(report: Report, *, plots: bool = True) -> str:
     """The whole page as a string (see the module docstring)."""
+    report = capped(report)  # each text field at most MAX_STORED_CHARS (report/text_cap.py)
     # A report whose summary was not filled in (a hand-made one) gets one computed.
     summary = report.summary if report.summary.counts.items else build_summary(report.instances)
     title = f"PAU report: {report.run.model} on {report.run.dataset}"

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ValidationError
 from pytest_pau.errors import ConfigError
 from pytest_pau.models import Report
 from pytest_pau.paths import write_text_atomic
+from pytest_pau.report.text_cap import capped
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -25,11 +26,13 @@ def write_report(path: str | os.PathLike[str], report: Report) -> Path:
 
     The text goes to a temporary file in the same folder, is flushed to disk, then
     renamed over ``path``, so a reader (or a run killed mid-write) never sees half a file.
+    Each text field keeps at most :data:`~pytest_pau.report.text_cap.MAX_STORED_CHARS`
+    characters, with a marker giving the full length (the model cache has the full text).
 
     Returns:
         The absolute path written.
     """
-    return write_text_atomic(path, report.model_dump_json(indent=1))
+    return write_text_atomic(path, capped(report).model_dump_json(indent=1))
 
 
 def read_report(path: str | os.PathLike[str]) -> Report:

@@ -6,12 +6,14 @@ import textwrap
 from pathlib import Path
 
 from pytest_pau.models import InstanceResult, PassRule
+from pytest_pau.report.safe_text import safe_text
 
 WIDTH = 100
 
 
 def _block(label: str, text: str | None, limit: int = 600) -> str:
-    text = (text or "").strip() or "(empty)"
+    # Escaped first: str.split() would turn a carriage return into a space, unseen.
+    text = safe_text((text or "").strip()) or "(empty)"
     if len(text) > limit:
         text = text[: limit - 3].rstrip() + "..."
     lines = textwrap.wrap(" ".join(text.split()), WIDTH - 13) or [""]
@@ -39,7 +41,8 @@ def failure_message(
 
     It names which threshold was missed and by how much, shows gold and predicted
     descriptions, the judge's rating and reasons, the first mismatching input of code
-    match (expected vs got), how the agent ended, and the failure mode.
+    match (expected vs got), how the agent ended, and the failure mode. Control characters
+    of the model's text are shown as escapes (:func:`pytest_pau.report.safe_text.safe_text`).
     """
     rule = PassRule(judge_threshold, match_threshold)
     reasons = rule.shortfalls(result.judge_score, result.code_match)
@@ -93,12 +96,12 @@ def failure_message(
         )
     if report_path is not None:
         lines.append(f"{'trajectory:':<12} pau show {report_path} {result.id}")
-    return "\n".join(lines)
+    return safe_text("\n".join(lines))
 
 
 def error_message(result: InstanceResult) -> str:
     """The message of an item the infrastructure could not run (reported as E, not F)."""
-    return (
+    return safe_text(
         f"{result.id}: infrastructure error, not the model's fault (not counted as a failure)\n"
         f"{result.error}\n"
         "Fix the cause and re-run; the model cache makes finished items free: "

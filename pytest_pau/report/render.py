@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
@@ -14,6 +15,7 @@ from pytest_pau.report.fmt import num as _num
 from pytest_pau.report.fmt import pct as _pct
 from pytest_pau.report.inference import MIN_N
 from pytest_pau.report.render_gates import gate_failure_line, render_gates
+from pytest_pau.report.safe_text import safe_text
 
 __all__ = ["TextWriter", "Writer", "bar", "gate_failure_line", "render"]
 
@@ -23,6 +25,8 @@ if TYPE_CHECKING:
 BAR_WIDTH = 30
 MAX_ERRORS = 3
 """Infrastructure errors listed by name in the summary; the rest are counted (``+K more``)."""
+ERROR_CHARS = 500
+"""How much of an item's error the summary shows (the report and ``pau show`` have all)."""
 _PARTIALS = " ▏▎▍▌▋▊▉"
 
 
@@ -34,6 +38,22 @@ class Writer(Protocol):
     def line(self, msg: str, **markup: bool) -> None: ...
 
     def write_sep(self, sep: str, title: str | None = None, **markup: bool) -> None: ...
+
+
+class _SafeWriter:
+    """A :class:`Writer` that shows control characters as escapes (model and provider text)."""
+
+    def __init__(self, writer: Writer) -> None:
+        self.writer = writer
+
+    def write(self, content: str, **markup: bool) -> None:
+        self.writer.write(safe_text(content), **markup)
+
+    def line(self, msg: str = "", **markup: bool) -> None:
+        self.writer.line(safe_text(msg), **markup)
+
+    def write_sep(self, sep: str, title: str | None = None, **markup: bool) -> None:
+        self.writer.write_sep(sep, None if title is None else safe_text(title), **markup)
 
 
 class TextWriter:
@@ -111,10 +131,14 @@ def _table(writer: Writer, title: str, groups: dict[str, GroupStats], limit: int
         )
 
 
-def _first_line(text: str | None, limit: int) -> str:
-    """The first line of ``text``, cut at ``limit`` characters with ``...`` when longer."""
-    line = (text or "").strip().splitlines()[0] if (text or "").strip() else ""
-    return line if len(line) <= limit else line[: limit - 3].rstrip() + "..."
+def _error_lines(writer: Writer, item: str, error: str) -> None:
+    """An item's error, wrapped: long enough to say why (cut at ERROR_CHARS)."""
+    text = " ".join(error.split()) or "(no message)"
+    if len(text) > ERROR_CHARS:
+        text = text[: ERROR_CHARS - 3].rstrip() + "..."
+    lines = textwrap.wrap(f"{item}: {text}", 96, subsequent_indent="    ") or [""]
+    for line in lines:
+        writer.line(f"  {line}")
 
 
 def _scores(summary: Summary, writer: Writer, *, run: RunInfo | None, unicode: bool) -> None:
@@ -210,6 +234,8 @@ def render(
         unicode: Draw bars with block characters (else ``#``).
     """
     c = summary.counts
+    # Errors, skip reasons, notes and ids hold provider and model text: escaped, never obeyed.
+    writer = _SafeWriter(writer)
     writer.write_sep("=", "PAU summary", bold=True)
     if run:
         writer.line(
@@ -257,7 +283,7 @@ def render(
             yellow=True,
         )
         for e in summary.errors[:MAX_ERRORS]:
-            writer.line(f"  {e.id}: {_first_line(e.error, 110)}")
+            _error_lines(writer, e.id, e.error or "")
         if len(summary.errors) > MAX_ERRORS:
             writer.line(f"  +{len(summary.errors) - MAX_ERRORS} more (each is an E above)")
     for reason, count in summary.skipped_reasons.items():

@@ -33,6 +33,9 @@ if TYPE_CHECKING:
     from pytest_pau.models import Instance, Trajectory
     from pytest_pau.settings import PauSettings
 
+#: The stage named in an error, by the progress phase it happened in.
+STAGES = {"explore": "agent", "judge": "judge", "code": "coder", "classify": "classifier"}
+
 ClientFactory = Callable[[str, "str | None"], "SupportsComplete"]
 """``(model, api_base) -> client``; the default builds :func:`pytest_pau.llm.make_client`."""
 ClassifyHook = Callable[..., "str | None"]
@@ -218,11 +221,20 @@ class Evaluator:
             tags=list(instance.tags),
             gold=instance.description,
         )
+        # The phase an error happened in: judge, coder and agent may share one model, and
+        # its error message alone would not say which of them failed.
+        phase = ["explore"]
+        report = progress or (lambda _phase: None)
+
+        def track(name: str) -> None:
+            phase[0] = name
+            report(name)
+
         # Every answer of this episode's clients lands in this scope (llm/accounting.py),
         # those of an episode that ends in an error too.
         with usage_scope() as usage:
             try:
-                self._run(instance, result, usage, progress or (lambda _phase: None))
+                self._run(instance, result, usage, track)
             except BudgetExceeded as exc:
                 result.skipped = f"budget --pau-max-cost-usd spent: {exc}"
             except ConfigError:
@@ -231,7 +243,8 @@ class Evaluator:
                 result.passed = False
                 result.overconfident = False
                 result.failure_mode = FailureMode.INFRASTRUCTURE
-                result.error = f"{type(exc).__name__}: {exc}"
+                stage = STAGES.get(phase[0], phase[0])
+                result.error = f"{type(exc).__name__} in the {stage} stage: {exc}"
         result.tokens = {
             "prompt": usage.prompt_tokens,
             "completion": usage.completion_tokens,

@@ -314,7 +314,7 @@ def test_unwritable_report_location_is_a_usage_error_before_any_item(pau_pyteste
     (pau_pytester.path / "afile").touch()
     result = run_pau("--pau-report=afile/r.json")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(["*--pau-report='afile/r.json': cannot write the report there*"])
+    result.stderr.fnmatch_lines(["*--pau-report='afile/r.json': cannot write the file there*"])
     assert "INTERNALERROR" not in result.stdout.str() + result.stderr.str()
     assert "PAU summary" not in result.stdout.str()
 
