@@ -13,6 +13,7 @@ it is a benchmark, not a test.
 from __future__ import annotations
 
 import importlib.util
+import os
 import statistics
 from pathlib import Path
 
@@ -61,6 +62,10 @@ def _mean(results: list[JudgeResult]) -> float:
 
 @pytest.mark.local_model
 @pytest.mark.slow
+@pytest.mark.skipif(
+    not os.environ.get("PAU_LONG_TESTS"),
+    reason="about 28 embedded-judge calls (10-40 min on 2 cores): set PAU_LONG_TESTS=1",
+)
 def test_the_embedded_judge_is_not_talked_up(tmp_path: Path) -> None:
     if importlib.util.find_spec("llama_cpp") is None:
         pytest.skip('needs the local extra: pip install "pytest-pau[local]"')
