@@ -232,3 +232,83 @@ def test_early_stop_order_is_a_seeded_shuffle(run_pau, pau_pytester) -> None:
 
 def test_the_toy_has_the_instances_these_tests_assume() -> None:
     assert {t["id"] for t in TOY} >= {"double", "add", "clamp", "tricky", "boom"}
+
+
+def test_early_stop_under_xdist_stops_every_worker_and_keeps_the_verdict(
+    run_pau, pau_pytester
+) -> None:
+    write_many(pau_pytester.path, 80, 0)
+    result = run_pau(
+        "-n",
+        "2",
+        "--pau-min-mean-judge=3",
+        "--pau-early-stop",
+        "--pau-report=early.json",
+        # One episode at a time per worker: these episodes take milliseconds, and with
+        # many in flight the whole set would be done before the first verdict.
+        "--pau-concurrency=1",
+        dataset="many.jsonl",
+        model="null",
+        subprocess=True,
+    )
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(
+        ["  FAIL mean judge score >= 3.00: 1.00 (decided after * of 80 items), *"]
+    )
+    report = report_of(pau_pytester.path, "early.json")
+    stop = report["summary"]["early_stop"]
+    skipped = [r for r in report["instances"] if r["skipped"]]
+    # Both workers heard the stop: most of the 80 items never started.
+    assert stop["decided_after"] < 30
+    assert len(skipped) == stop["not_run"] >= 30
+    assert len(report["instances"]) == 80  # every selected item has a result or a reason
+
+
+@pytest.mark.slow
+def test_ctrl_c_on_the_xdist_controller_stops_the_workers_and_keeps_their_results(
+    pau_pytester: pytest.Pytester,
+) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from pytest_pau.report.json_report import read_report
+    from pytest_pau.testing import ScriptedLLM
+
+    from .test_concurrency import RULES, args, write_dataset
+
+    write_dataset(pau_pytester.path, 40)
+    with ScriptedLLM(RULES, delay_s=0.3) as llm:
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "2", "-v"]
+        command += args(llm, "--pau-concurrency=2", "--pau-report=r.json", BELOW)
+        proc = subprocess.Popen(
+            command,
+            cwd=pau_pytester.path,
+            env=env,
+            stdout=subprocess.PIPE,
+            text=True,
+            start_new_session=True,  # the signal goes to the controller only, as a CI kill
+        )
+        assert proc.stdout is not None
+        seen = 0
+        for line in proc.stdout:
+            seen += " FAILED" in line or " PASSED" in line
+            if seen == 4:
+                break
+        sent = time.perf_counter()
+        proc.send_signal(signal.SIGINT)
+        rest, _ = proc.communicate(timeout=60)
+        stopped = time.perf_counter() - sent
+        asked_after = len(llm.log)
+        time.sleep(1.0)
+        assert len(llm.log) == asked_after, "a worker kept calling the model after the run ended"
+    assert proc.returncode == pytest.ExitCode.INTERRUPTED, rest[-3000:]
+    assert stopped < 20, f"the run took {stopped:.1f} s to stop after Ctrl-C"
+    report = read_report(pau_pytester.path / "r.json")
+    assert report.run.interrupted
+    finished = [i for i in report.instances if i.skipped is None]
+    assert len(finished) >= 4
+    assert len(finished) < 40
