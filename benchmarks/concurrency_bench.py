@@ -108,7 +108,10 @@ def run(
         f"--pau-judge-model={llm.model}", f"--pau-judge-api-base={llm.api_base}",
         f"--pau-coder-model={llm.model}", f"--pau-coder-api-base={llm.api_base}",
         "--pau-dataset=set.jsonl", f"--pau-max-iterations={iterations}",
-        f"--pau-cache-dir={folder / 'cache'}", "--pau-report=r.json", *extra,
+        f"--pau-cache-dir={folder / 'cache'}", "--pau-report=r.json",
+        # Fresh answers for every call: the repeated rows share prompts, and a cache hit
+        # would make the headline cheaper than 741 distinct instances are.
+        "--pau-no-cache", *extra,
     ]  # fmt: skip
     env = {**os.environ, "PAU_USER_CACHE": str(user_cache_dir())}
     before = llm.requests

@@ -47,12 +47,12 @@ def test_a_summary_with_nothing_scored_draws_no_empty_histogram_or_table() -> No
     for absent in ("judge score", "code match", "by arity", "by source", "concluded", "  5 "):
         assert absent not in text, absent
     assert "  0.0 " not in text  # no histogram row of code match either
-    # Errors: three by name, the rest counted, first lines only.
+    # Errors: three by name (whole message, on one line when short), the rest counted.
     assert MAX_ERRORS == 3
     listed = [line for line in text.splitlines() if line.startswith("  t/")]
-    assert listed == [f"  t/{i}: provider down ({i})" for i in range(3)]
+    assert listed == [f"  t/{i}: provider down ({i}) second line" for i in range(3)]
     assert "  +1 more (each is an E above)" in text
-    assert "second line" not in text
+    assert "provider down (3)" not in text
 
 
 def test_a_summary_with_scores_keeps_its_histograms_and_lists_three_errors_plainly() -> None:

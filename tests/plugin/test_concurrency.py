@@ -27,7 +27,9 @@ from .conftest import USER_CACHE
 from .toy import SCORING_RULES
 
 LATENCY_S = 1.0
-CALLS_PER_ITEM = 5
+#: reason, act, reflect, judge, coder, and the coder on the gold description (every item
+#: here fails, and a failed item's gold control tells the coder's fault from the model's).
+CALLS_PER_ITEM = 6
 
 
 def write_dataset(folder: Path, n: int, name: str = "many.jsonl") -> Path:

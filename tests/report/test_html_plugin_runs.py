@@ -143,9 +143,10 @@ def test_oracle_and_null_runs_give_plots_html_and_a_comparison(
     assert "A  oracle  (5 instances)" in out
     assert "flips A -> B: 3 pass -> fail, 0 fail -> pass" in out
     assert "pass -> fail: toy/double, toy/add, toy/clamp" in out
-    # Pass rate 3/4 -> 0/4: resamples only show no loss when all four draws hit the one
-    # item that failed in both runs, (1/4)^4 of the time, so p < 0.05 and the gate fails.
-    assert "B - A          -0.750  [-1.000, -0.250]" in out, out
+    # Pass rate 3/4 -> 0/4: clearly worse, and four pairs cannot show "worse by less than
+    # 0.1" anyway, so the non-inferiority gate fails.
+    assert "B - A          -0.750  [-0.957, +0.035]" in out, out
+    assert "B vs A not worse by 0.1: FAILED (95% lower bound -0.993" in out
     assert "gate --fail-if-worse pass:0.1: FAILED" in out
     assert code == 1
 

@@ -149,7 +149,7 @@ def test_code_match_variant(
     assert totals == pytest.approx([0.0, 0.025, 2 / 3 - 2.0])
     assert critic_server.requests == 1  # the coder, once; plans are not rated
     coder_prompt = critic_prompts(critic_server)[0]
-    assert "(3,) -> 6" in coder_prompt  # the coder saw the episode's own call
+    assert "test_func(3) -> 6" in coder_prompt  # the coder saw the episode's own call
 
 
 def test_unparseable_critic_counts_zero(double: Instance) -> None:
