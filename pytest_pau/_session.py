@@ -104,6 +104,7 @@ class PauSession:
         self.early: EarlyStopTracker | None = None
         """``--pau-early-stop``: the gates' confidence sequences (controller)."""
         self._gate_lock = threading.Lock()
+        """Serialises :meth:`feed_gates` (episode threads and pytest's thread)."""
         self.run_dir: Path | None = None
         """Controller: the run's private folder (the stop file for xdist workers)."""
         workerinput = getattr(config, "workerinput", None) or {}
@@ -301,7 +302,13 @@ class PauSession:
                 self.feed_gates(instance_id, None)  # skipped by a mark, or errored before
 
     def feed_gates(self, instance_id: str, result: InstanceResult | None) -> None:
-        if self.early is not None and self.early.add(instance_id, result):
+        """One result for the early stop (or None: the item has none). Called from pytest's
+        thread and, in one process, from the episode threads: serialised here."""
+        if self.early is None:
+            return
+        with self._gate_lock:
+            decided = self.early.add(instance_id, result)
+        if decided:
             n, total = self.early.decided_after, len(self.early.order)
             self.stop.request(
                 f"--pau-early-stop: every gate was decided after {n} of {total} items"
