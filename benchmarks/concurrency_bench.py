@@ -32,20 +32,12 @@ import threading
 import time
 from pathlib import Path
 
+# The same scripted roles as plugin_bench.py: the agent never concludes.
+from plugin_bench import RULES
+
 from pytest_pau import load_dataset
 from pytest_pau.paths import user_cache_dir
-from pytest_pau.prompting import MARKERS
 from pytest_pau.testing import ScriptedLLM
-
-RULES = [
-    (MARKERS["reason"], "Try a small positive number next; I expect a small result."),
-    (MARKERS["act"], "INPUT: (1,)"),
-    (MARKERS["reflect"], "CONCLUDE: NO\nSUMMARY: It may transform its argument; test more inputs."),
-    (MARKERS["judge_retry"], "Rating: 3"),
-    (MARKERS["judge"], "Partly right.\nRating: 3"),
-    (MARKERS["coder"], "```python\ndef test_func(*args):\n    return None\n```"),
-    (MARKERS["classify"], "Label: insufficient_exploration"),
-]
 
 
 def write_dataset(path: Path, n: int) -> None:

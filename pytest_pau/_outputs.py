@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 import pytest
 
 from pytest_pau._session import now_utc
-from pytest_pau._version import __version__
 from pytest_pau.errors import PauError
 from pytest_pau.models import Report, RunInfo
 
@@ -22,23 +21,14 @@ if TYPE_CHECKING:
 
 def run_info(state: PauSession, interrupted: bool) -> RunInfo:
     """The report's ``run`` block: what produced the run."""
-    s = state.settings
-    from pytest_pau.prompting import PROMPTS_VERSION
+    from pytest_pau.report.json_report import run_info_of
 
-    return RunInfo(
-        plugin_version=__version__,
-        model=s.model or "",
-        judge_model=s.judge_model,
-        coder_model=s.coder_model,
-        dataset=s.dataset,
-        split=s.split,
-        mode=s.mode,
-        seed=s.seed,
-        max_iterations=s.max_iterations,
-        prompts_version=PROMPTS_VERSION,
-        dataset_outputs=state.dataset_info.outputs if state.dataset_info else None,
-        dataset_outputs_by=state.dataset_info.outputs_by if state.dataset_info else None,
-        thresholds=s.thresholds(),
+    info = state.dataset_info
+    return run_info_of(
+        state.settings,
+        model=state.settings.model or "",
+        dataset_outputs=info.outputs if info else None,
+        dataset_outputs_by=info.outputs_by if info else None,
         started=state.started,
         finished=now_utc(),
         python=sys.version.split()[0],

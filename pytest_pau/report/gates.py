@@ -159,17 +159,7 @@ def baseline_gate(
     """
     current = ScoresReport(
         run=run,
-        instances=[
-            ScoresOnly(
-                id=r.id,
-                passed=r.passed,
-                judge_score=r.judge_score,
-                code_match=r.code_match,
-                error=r.error,
-                skipped=r.skipped,
-            )
-            for r in results
-        ],
+        instances=[ScoresOnly.model_validate(r, from_attributes=True) for r in results],
     )
     out = BaselineSummary(path=path, model=baseline.run.model, confidence=confidence)
     out.warnings = check_baseline(baseline, run, path)[1]

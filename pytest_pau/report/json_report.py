@@ -9,16 +9,46 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 from pytest_pau.errors import ConfigError
-from pytest_pau.models import Report
+from pytest_pau.models import Report, RunInfo
 from pytest_pau.paths import write_text_atomic
 from pytest_pau.report.text_cap import capped
 
+if TYPE_CHECKING:
+    from pytest_pau.settings import PauSettings
+
 M = TypeVar("M", bound=BaseModel)
+
+
+def run_info_of(settings: PauSettings, *, model: str, **extra: Any) -> RunInfo:
+    """A report's ``run`` block from the settings that decide its scores.
+
+    The one place that lists them (model, judge, coder, dataset, split, mode, seed,
+    iterations, prompts version, thresholds): a baseline is refused or accepted on
+    exactly these, so the plugin and ``pau train`` must never write them differently.
+    ``extra`` adds what only the caller knows (times, host, dataset outputs).
+    """
+    from pytest_pau._version import __version__
+    from pytest_pau.prompting import PROMPTS_VERSION
+
+    return RunInfo(
+        plugin_version=__version__,
+        model=model,
+        judge_model=settings.judge_model,
+        coder_model=settings.coder_model,
+        dataset=settings.dataset,
+        split=settings.split,
+        mode=settings.mode,
+        seed=settings.seed,
+        max_iterations=settings.max_iterations,
+        prompts_version=PROMPTS_VERSION,
+        thresholds=settings.thresholds(),
+        **extra,
+    )
 
 
 def write_report(path: str | os.PathLike[str], report: Report) -> Path:

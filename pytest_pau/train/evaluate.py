@@ -50,11 +50,9 @@ def evaluate_policy(
         step: The optimisation step, for the summary's header line.
         critic_client: The critic's client, reused when judge or coder is the critic model.
     """
-    from pytest_pau._version import __version__
     from pytest_pau.agent import InteractiveAgent
     from pytest_pau.llm import Budget, make_client
-    from pytest_pau.models import RunInfo
-    from pytest_pau.prompting import PROMPTS_VERSION
+    from pytest_pau.report.json_report import run_info_of
     from pytest_pau.report.render import TextWriter, render
     from pytest_pau.report.summary import build_summary
     from pytest_pau.scoring import Evaluator
@@ -84,19 +82,7 @@ def evaluate_policy(
     finally:
         policy.model.train(was_training)
     summary = build_summary(results, selected=len(heldout))
-    run = RunInfo(
-        plugin_version=__version__,
-        model=f"{POLICY_MODEL} (pau train step {step})",
-        judge_model=s.judge_model,
-        coder_model=s.coder_model,
-        dataset=s.dataset,
-        split=s.split,
-        mode=s.mode,
-        seed=s.seed,
-        max_iterations=s.max_iterations,
-        prompts_version=PROMPTS_VERSION,
-        thresholds=s.thresholds(),
-    )
+    run = run_info_of(s, model=f"{POLICY_MODEL} (pau train step {step})")
     writer = TextWriter()
     render(summary, writer, run=run)
     metrics = {
