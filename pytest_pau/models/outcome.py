@@ -167,8 +167,8 @@ class InstanceResult(BaseModel):
     n_queries: int = 0
     failure_mode: FailureMode = FailureMode.NONE
     failure_detail: str = ""
-    """How ``failure_mode`` was decided (``self-contradiction on (3,): saw 6, code gives 9``,
-    ``classifier``, ``classifier answer unparseable: default``, ``hook``...)."""
+    """How ``failure_mode`` was decided (``disagrees with 1 of 2 observed calls; first: input
+    (3,): the agent saw 6, its description gives 9``, ``classifier``, ``classifier answer unparseable: default``, ``hook``...)."""
     prediction: str = ""
     gold: str = ""
     trajectory: list[Step] = Field(default_factory=list)

@@ -63,7 +63,7 @@ class SelfContradiction:
             return f"consistent with all {self.checked} observed calls"
         d = self.disagreements[0]
         return (
-            f"self-contradiction on {self.count} of {self.checked} observed calls; "
+            f"disagrees with {self.count} of {self.checked} observed calls; "
             f"first: input {d.input}: the agent saw {d.expected}, its description gives {d.got}"
         )
 

@@ -1,0 +1,88 @@
+"""The README's sample of a failed item is what a real run prints, verbatim.
+
+A scripted model under test explores ``builtin/word_length_histogram`` with one call,
+concludes with a description that splits on single spaces, the scripted judge rates it 2
+and the scripted coder writes what that description says (and the true code from the gold
+description, so the gold control finds the coder faithful). Everything else is the real
+plugin: the sandbox runs the method, the self-contradiction check finds the call the
+description disagrees with, and pytest prints the failure. The README block must appear
+in that output line for line.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from pytest_pau.prompting import MARKERS
+from pytest_pau.testing import ScriptedLLM
+from tests.firstrun.scripted import coder_reply as faithful_coder
+from tests.firstrun.scripted import model_args
+
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+ITEM = "builtin/word_length_histogram"
+PREDICTED = (
+    "Splits the string on single spaces and returns a dict mapping each piece's length to the "
+    "number of pieces with that length, keys in ascending order."
+)
+WRONG_CODE = (
+    "def test_func(s):\n"
+    "    counts = {}\n"
+    "    for piece in s.split(' '):\n"
+    "        counts[len(piece)] = counts.get(len(piece), 0) + 1\n"
+    "    return dict(sorted(counts.items()))\n"
+)
+JUDGE = (
+    "The candidate splits on single spaces, so a run of spaces makes empty pieces that the "
+    "reference, which splits on any whitespace, never counts.\nRating: 2"
+)
+
+
+def _coder(messages: list[dict[str, str]]) -> str:
+    if PREDICTED in messages[-1]["content"]:
+        return f"```python\n{WRONG_CODE}```"
+    return faithful_coder(messages)
+
+
+RULES = [
+    (MARKERS["judge"], JUDGE),
+    (MARKERS["coder"], _coder),
+    (MARKERS["reason"], "Two spaces between words will show how it splits."),
+    (MARKERS["act"], "INPUT: ('to  be',)"),
+    (MARKERS["reflect"], f"CONCLUDE: YES\nSUMMARY: {PREDICTED}"),
+]
+
+
+def _readme_failure_block() -> list[str]:
+    m = re.search(r"A failure reads like this:\n\n```\n(.*?)```", README, re.S)
+    assert m is not None, "the README's failure sample is gone: update this test"
+    return m.group(1).rstrip("\n").splitlines()
+
+
+def test_the_readme_failure_sample_is_a_real_runs_output(tmp_path: Path) -> None:
+    with ScriptedLLM(RULES) as llm:
+        pytest_args = ["-p", "no:cacheprovider", "-q", *model_args(llm), "-k", ITEM]
+        run = subprocess.run(
+            [sys.executable, "-m", "pytest", *pytest_args, "--pau-report=report.json"],
+            cwd=tmp_path,
+            env={**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "92"},
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+    out = run.stdout
+    assert run.returncode == 1, out + run.stderr
+    block = _readme_failure_block()
+    lines = out.splitlines()
+    assert block[0] in lines, f"{block[0]!r} not in the output:\n{out}"
+    start = lines.index(block[0])
+    # pytest's own lines ("E   ") prefix the message; the README shows it without them.
+    shown = [re.sub(r"^E {3}", "", ln) for ln in lines[start : start + len(block) + 1]]
+    assert [ln for ln in shown if ln.strip()][: len(block) - block.count("")] == [
+        ln for ln in block if ln.strip()
+    ], out
