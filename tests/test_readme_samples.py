@@ -1,4 +1,4 @@
-"""The README's sample of a failed item is what a real run prints, verbatim.
+"""The README's samples of a failed item and of the summary are what real runs print.
 
 A scripted model under test explores ``builtin/word_length_histogram`` with one call,
 concludes with a description that splits on single spaces, the scripted judge rates it 2
@@ -17,10 +17,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+from pytest_pau import load_dataset
+from pytest_pau.models import Instance
 from pytest_pau.prompting import MARKERS
 from pytest_pau.testing import ScriptedLLM
+from tests.firstrun.scripted import VAGUE, model_args
 from tests.firstrun.scripted import coder_reply as faithful_coder
-from tests.firstrun.scripted import model_args
+from tests.plugin.toy import judge_reply
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -86,3 +89,68 @@ def test_the_readme_failure_sample_is_a_real_runs_output(tmp_path: Path) -> None
     assert [ln for ln in shown if ln.strip()][: len(block) - block.count("")] == [
         ln for ln in block if ln.strip()
     ], out
+
+
+# The summary sample: ten smoke items, the model under test right on six of them.
+SMOKE = [i for i in load_dataset("builtin") if "smoke" in i.tags]
+KNOWN = {i.id for i in SMOKE[:6]}
+GATES = ["--pau-min-mean-judge=3", "--pau-min-pass-rate=0.7"]
+
+
+def _instance_in(messages: list[dict[str, str]]) -> Instance | None:
+    text = "\n".join(m["content"] for m in messages)
+    return next((i for i in SMOKE if f"- input {i.train_examples[0].input} -> " in text), None)
+
+
+def _first_input(messages: list[dict[str, str]]) -> str:
+    inst = _instance_in(messages)
+    return f"INPUT: {inst.train_examples[0].input if inst else '(1,)'}"
+
+
+def _conclude(messages: list[dict[str, str]]) -> str:
+    inst = _instance_in(messages)
+    known = inst is not None and inst.id in KNOWN
+    return f"CONCLUDE: YES\nSUMMARY: {inst.description if known and inst else VAGUE}"
+
+
+SUMMARY_RULES = [
+    (MARKERS["judge_retry"], judge_reply),
+    (MARKERS["judge"], judge_reply),
+    (MARKERS["coder"], faithful_coder),
+    (MARKERS["classify"], "It concluded after one call.\nLabel: insufficient_exploration"),
+    (MARKERS["reason"], "I will call it with the first example's input."),
+    (MARKERS["act"], _first_input),
+    (MARKERS["reflect"], _conclude),
+]
+
+
+def _readme_summary_block() -> list[str]:
+    m = re.search(r"a summary block made for CI logs.*?:\n\n```\n(.*?)```", README, re.S)
+    assert m is not None, "the README's summary sample is gone: update this test"
+    return m.group(1).rstrip("\n").splitlines()
+
+
+def _masked(line: str) -> str:
+    """The lines whose figures change from run to run (times, the server's port)."""
+    line = re.sub(r"^wall [0-9.]+ s  \(item time [0-9.]+ s\)$", "wall W s  (item time T s)", line)
+    return re.sub(r"127\.0\.0\.1:[0-9]+|localhost:[0-9]+", "HOST:PORT", line)
+
+
+def test_the_readme_summary_sample_is_a_real_runs_output(tmp_path: Path) -> None:
+    with ScriptedLLM(SUMMARY_RULES) as llm:
+        pytest_args = ["-p", "no:cacheprovider", "-q", *model_args(llm), "-m", "smoke", *GATES]
+        run = subprocess.run(
+            [sys.executable, "-m", "pytest", *pytest_args],
+            cwd=tmp_path,
+            env={**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "92"},
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+    out = run.stdout
+    assert run.returncode == 1, out + run.stderr  # the pass-rate gate fails
+    lines = [_masked(ln) for ln in out.splitlines()]
+    block = [_masked(ln) for ln in _readme_summary_block()]
+    assert block[0] in lines, out
+    start = lines.index(block[0])
+    assert lines[start : start + len(block)] == block, out
