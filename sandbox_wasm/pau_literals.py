@@ -38,10 +38,23 @@ _MAX_DEPTH = 200
 #: back as the method's ``RecursionError``: the host refuses deeper input before it reaches
 #: the guest.
 MAX_INPUT_DEPTH = 100
+#: Most decimal digits of one integer in an input. Reading decimal digits is quadratic in
+#: CPython: the guest spent 0.96e9 of a call's 5e9 fuel reading a 100,000-digit input, and
+#: ran out of fuel on 300,000 digits (a ``Timeout`` before the method started); the host's
+#: check (CPython 3.11) took 19 s of CPU on 1,000,000 digits. Outputs have no such limit.
+MAX_INPUT_INT_DIGITS = 50_000
 
 
 class LiteralError(ValueError):
     """The text is not a Python literal this module reads."""
+
+
+class DigitsError(LiteralError):
+    """The text holds an integer of more decimal digits than the limit it was read with."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"an integer of more than {limit} digits")
+        self.limit = limit
 
 
 class NestingError(LiteralError):
@@ -52,18 +65,20 @@ class NestingError(LiteralError):
         self.limit = limit
 
 
-def parse_literal(text: str, max_depth: int = _MAX_DEPTH) -> Any:
+def parse_literal(text: str, max_depth: int = _MAX_DEPTH, max_int_digits: int = 0) -> Any:
     """Read a Python literal, including ``nan``, ``inf``, ``set()`` and ``frozenset({...})``.
 
     Args:
         text: What ``repr`` wrote, or what a model typed, e.g. ``"([1, 2], {'a': nan})"``.
         max_depth: Deepest nesting read (containers and signs: ``([-1],)`` is 3).
+        max_int_digits: Most decimal digits of an integer (0: any number; at least 640).
 
     Returns:
         The value.
 
     Raises:
         NestingError: ``text`` is nested deeper than ``max_depth`` (or than ``ast`` reads).
+        DigitsError: an integer of ``text`` has more than ``max_int_digits`` digits.
         LiteralError: ``text`` is not a literal (a name, a call, a lambda, an operator...).
     """
     if not isinstance(text, str):
@@ -72,7 +87,9 @@ def parse_literal(text: str, max_depth: int = _MAX_DEPTH) -> Any:
         tree = ast.parse(text.strip(), mode="eval")
     except SyntaxError as exc:
         if "4300" in str(exc) or "int_max_str_digits" in str(exc):
-            return _parse_without_digit_limit(text, max_depth)
+            if max_int_digits < 0:  # read already under the caller's limit: over it
+                raise DigitsError(sys.get_int_max_str_digits()) from None
+            return _parse_without_digit_limit(text, max_depth, max_int_digits)
         if "too many nested" in str(exc.msg):  # the tokenizer's 200 levels of brackets
             raise NestingError(max_depth) from None
         raise LiteralError(f"not valid Python: {exc.msg}") from None
@@ -90,13 +107,13 @@ def parse_literal(text: str, max_depth: int = _MAX_DEPTH) -> Any:
         raise LiteralError(f"not a valid literal value: {type(exc).__name__}: {exc}") from None
 
 
-def _parse_without_digit_limit(text: str, max_depth: int) -> Any:
+def _parse_without_digit_limit(text: str, max_depth: int, max_int_digits: int) -> Any:
     # Integers over 4300 digits are legitimate method outputs (2**20000); lift the
-    # CPython conversion limit just for this parse.
+    # CPython conversion limit just for this parse (to ``max_int_digits``, 0 for none).
     old = sys.get_int_max_str_digits()
-    sys.set_int_max_str_digits(0)
+    sys.set_int_max_str_digits(max_int_digits)
     try:
-        return parse_literal(text, max_depth)
+        return parse_literal(text, max_depth, -1)
     finally:
         sys.set_int_max_str_digits(old)
 

@@ -15,17 +15,25 @@ from collections.abc import Iterator
 from pytest_pau.agent.spans import literal_spans
 from pytest_pau.prompting import strip_think
 
-_FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[ \t]*\n(.*?)```", re.DOTALL)
-# The leading run stays on its line ([^\S\n], not \s): from every line start, \s* ran over
-# all the blank lines below it, quadratic in a reply of blank lines. The matches are the same.
+# Possessive runs (``*+``): the runs around a label are of disjoint kinds, so giving nothing
+# back finds the same matches, while backtracking split a long run of blanks between two
+# ``\s*`` every way (``"INPUT" + " " * 10_000`` took 0.9 s; reflections 3 s). The leading run
+# of a line marker stays on its line ([^\S\n], not \s): from every line start, \s* ran
+# over all the blank lines below it, quadratic in a reply of blank lines.
+_FENCE = re.compile(r"```[ \t]*+([A-Za-z0-9_+-]*+)[ \t]*+\n(.*?)```", re.DOTALL)
 _INPUT_MARKER = re.compile(
-    r"^(?:[^\S\n]|[>*_`#-])*input\s*[*_`]*\s*[:=]\s*(.*)$", re.IGNORECASE | re.MULTILINE
+    r"^(?:[^\S\n]|[>*_`#-])*+input\s*+[*_`]*+\s*+[:=]\s*(.*)$", re.IGNORECASE | re.MULTILINE
 )
-_CONCLUDE = re.compile(r"conclu\w*[\s*_`:=]*(yes|no)\b", re.IGNORECASE)
-_LEADING_YESNO = re.compile(r"^[\s*_`#>-]*(yes|no)\b", re.IGNORECASE)
-_SUMMARY = re.compile(r"^[\s*_`#>-]*summary\s*[*_`]*\s*:\s*[*_`]*", re.IGNORECASE | re.MULTILINE)
+# "conclu" and at most 40 more word characters ("CONCLUSION", "CONCLUDE_YES"): an unbounded
+# \w* read a word of n repetitions of "conclu" to its end from each of them, n**2 / 12.
+_CONCLUDE = re.compile(r"conclu\w{0,40}[\s*_`:=]*+(yes|no)\b", re.IGNORECASE)
+_LEADING_YESNO = re.compile(r"^[\s*_`#>-]*+(yes|no)\b", re.IGNORECASE)
+_SUMMARY = re.compile(
+    r"^(?:[^\S\n]|[*_`#>-])*+summary\s*+[*_`]*+\s*+:\s*[*_`]*", re.IGNORECASE | re.MULTILINE
+)
 _DESCRIPTION = re.compile(
-    r"^[\s*_`#>-]*description\s*[*_`]*\s*:\s*[*_`]*", re.IGNORECASE | re.MULTILINE
+    r"^(?:[^\S\n]|[*_`#>-])*+description\s*+[*_`]*+\s*+:\s*[*_`]*",
+    re.IGNORECASE | re.MULTILINE,
 )
 # Brackets are looked for in the first 20,000 characters: inputs are short.
 _MAX_SCAN_CHARS = 20_000
@@ -34,21 +42,35 @@ _MAX_SCAN_CHARS = 20_000
 #: each be read in full (20,000 nested brackets: 10,000 spans of up to 20,000 characters).
 _SPAN_BUDGET_PER_CHAR = 4
 _SPAN_BUDGET_MIN = 20_000
+#: The same for the spans of all ``INPUT:`` lines together, per character of the reply: a
+#: budget per line let 650 lines of 150 nested brackets read 14 million characters (19 s).
+#: An ``INPUT:`` line rarely needs its spans (the line itself is the literal).
+_MARKER_SPAN_BUDGET_PER_CHAR = 1
 
 
-def _literal_spans(text: str) -> Iterator[str]:
+class _Budget:
+    """Characters of bracket spans that one reply may still have read."""
+
+    __slots__ = ("left",)
+
+    def __init__(self, chars: int, per_char: int = _SPAN_BUDGET_PER_CHAR) -> None:
+        self.left = _SPAN_BUDGET_MIN + per_char * chars
+
+
+def _literal_spans(text: str, budget: _Budget) -> Iterator[str]:
     """Balanced ``(...)``, ``[...]``, ``{...}`` spans of ``text``, outermost first.
 
     Quotes are respected so that ``('a)', 1)`` is one span. Found in linear time
     (:func:`~pytest_pau.agent.spans.literal_spans`); yielded while the characters given
-    out stay within a budget proportional to the text, so that thousands of nested
-    spans cost no more than a few readings of the reply.
+    out stay within ``budget`` (a budget may be shared by several texts of one reply), so
+    that thousands of nested spans cost no more than a few readings of the reply.
     """
     text = text[:_MAX_SCAN_CHARS]
-    budget = _SPAN_BUDGET_MIN + _SPAN_BUDGET_PER_CHAR * len(text)
+    if budget.left <= 0:
+        return
     for start, end in literal_spans(text):
-        budget -= end - start
-        if budget < 0:
+        budget.left -= end - start
+        if budget.left < 0:
             return
         yield text[start:end]
 
@@ -67,10 +89,11 @@ def _as_args(text: str) -> tuple[object, ...] | None:
 
 def _candidates(text: str) -> Iterator[str]:
     """Texts that may hold the input, most explicit first (lazily: the first usually wins)."""
+    markers = _Budget(len(text), _MARKER_SPAN_BUDGET_PER_CHAR)
     for match in _INPUT_MARKER.finditer(text):
         rest = match.group(1).strip()
         yield rest
-        yield from _literal_spans(rest)
+        yield from _literal_spans(rest, markers)
         if not rest:  # "INPUT:" then the literal on the next line or in a fence
             # Read in place: copying the tail for every marker is quadratic in markers.
             at = match.end()
@@ -85,7 +108,7 @@ def _candidates(text: str) -> Iterator[str]:
         yield from (line for line in body.splitlines() if line.strip())
     yield text
     yield from (line for line in text.splitlines() if line.strip())
-    yield from _literal_spans(text)
+    yield from _literal_spans(text, _Budget(min(len(text), _MAX_SCAN_CHARS)))
 
 
 def parse_input(reply: str, *, arity: int | None = None) -> tuple[str | None, str | None]:

@@ -30,14 +30,19 @@ def _load() -> Any:
 _module = _load()
 LiteralError: type[ValueError] = _module.LiteralError
 NestingError: type[ValueError] = _module.NestingError
+DigitsError: type[ValueError] = _module.DigitsError
 #: Deepest nesting of a call's input (containers and signs, the argument tuple included).
 MAX_INPUT_DEPTH: int = _module.MAX_INPUT_DEPTH
+#: Most decimal digits of one integer in a call's input.
+MAX_INPUT_INT_DIGITS: int = _module.MAX_INPUT_INT_DIGITS
 parse_literal = _module.parse_literal
 is_literal = _module.is_literal
 literal_equal = _module.literal_equal
 
 __all__ = [
     "MAX_INPUT_DEPTH",
+    "MAX_INPUT_INT_DIGITS",
+    "DigitsError",
     "LiteralError",
     "NestingError",
     "is_literal",

@@ -8,7 +8,14 @@ from typing import Any, Protocol
 
 from pytest_pau.errors import ConfigError
 from pytest_pau.models import CallResult
-from pytest_pau.sandbox.literals import MAX_INPUT_DEPTH, LiteralError, NestingError, parse_literal
+from pytest_pau.sandbox.literals import (
+    MAX_INPUT_DEPTH,
+    MAX_INPUT_INT_DIGITS,
+    DigitsError,
+    LiteralError,
+    NestingError,
+    parse_literal,
+)
 
 #: Fuel per call (about one unit per Wasm instruction). Deterministic and machine-
 #: independent: the same input runs out on every machine. A typical PAU call uses 0.5-2
@@ -111,8 +118,9 @@ class Sandbox:
 
         ``"(1, 'a')"`` calls ``entry(1, 'a')``; a non-tuple such as ``"[1, 2]"`` is one
         argument. Text that is not a literal (a name, a call, a lambda), or is nested
-        deeper than :data:`~pytest_pau.sandbox.literals.MAX_INPUT_DEPTH` levels, is refused
-        with ``error_type="InputError"`` and never reaches the method.
+        deeper than :data:`~pytest_pau.sandbox.literals.MAX_INPUT_DEPTH` levels, or holds an
+        integer of more than :data:`~pytest_pau.sandbox.literals.MAX_INPUT_INT_DIGITS`
+        digits, is refused with ``error_type="InputError"`` and never reaches the method.
 
         Raises:
             SandboxError: The sandbox itself failed (not the method).
@@ -149,7 +157,13 @@ class Sandbox:
         try:
             # Both backends read inputs only this deep: the Wasm guest cannot read deeper
             # ones, and a limit of one backend only would make results differ by backend.
-            parse_literal(text, MAX_INPUT_DEPTH)
+            parse_literal(text, MAX_INPUT_DEPTH, MAX_INPUT_INT_DIGITS)
+        except DigitsError:
+            return CallResult(
+                ok=False,
+                error_type="InputError",
+                message=f"{text[:100]!r} holds an integer of more than {MAX_INPUT_INT_DIGITS} digits, the most the sandbox reads in an input (reading digits is quadratic: 300,000 use up a call's fuel before the method starts); pass a smaller number, or its digits as a string",
+            )
         except NestingError:
             return CallResult(
                 ok=False,

@@ -21,7 +21,9 @@ if TYPE_CHECKING:
 Observed = Sequence[Example | tuple[str, CallResult]]
 """Examples the agent saw: dataset :class:`Example` objects or ``(input, CallResult)`` pairs."""
 
-_FENCE = re.compile(r"```[ \t]*[A-Za-z0-9_+-]*[ \t]*\n(.*?)(?:```|\Z)", re.DOTALL)
+# Possessive runs (*+): the runs are of disjoint kinds, so the matches are the same, and a
+# long run of blanks is not split between the two [ \t]* every way (quadratic).
+_FENCE = re.compile(r"```[ \t]*+[A-Za-z0-9_+-]*+[ \t]*+\n(.*?)(?:```|\Z)", re.DOTALL)
 _DEFINES = re.compile(r"^\s*def\s+test_func\s*\(", re.MULTILINE)
 _CODE_START = re.compile(r"^(?:def|import|from|class|@)\b", re.MULTILINE)
 #: Mismatches kept per result: enough to show the pattern, small enough for the report.
