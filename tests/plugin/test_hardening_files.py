@@ -9,9 +9,13 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
+from pytest_pau.testing import ScriptedLLM
 
 from .toy import toy_rows
 
@@ -114,3 +118,65 @@ def test_a_folder_or_another_file_type_as_dataset_says_what_it_is(
     (pytester.path / "rows.json").write_text("[]\n")
     text = _usage_error(_collect(pytester, "rows.json"))
     assert "rows.json: expected a .jsonl or .parquet file in PAU's column format, got" in text
+
+
+# -- --pau-plots and --pau-html when matplotlib cannot be imported --------------------------
+
+#: A matplotlib that is installed but does not import (a missing shared library).
+BROKEN = 'raise ImportError("libfreetype.so.6: cannot open shared object file")\n'
+#: No matplotlib at all, as where the plots extra was not installed.
+ABSENT = 'import sys\nsys.modules["matplotlib"] = None\n'
+
+
+def _block_matplotlib(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, how: str) -> None:
+    """Make the subprocess runs see no matplotlib, or a broken one, through PYTHONPATH."""
+    folder = pytester.path / "_blocker"
+    if how == "broken":
+        (folder / "matplotlib").mkdir(parents=True)
+        (folder / "matplotlib" / "__init__.py").write_text(BROKEN)
+    else:
+        folder.mkdir()
+        (folder / "sitecustomize.py").write_text(ABSENT)
+    monkeypatch.setenv(
+        "PYTHONPATH", os.pathsep.join(filter(None, [str(folder), os.environ.get("PYTHONPATH")]))
+    )
+
+
+@pytest.mark.parametrize(
+    ("how", "said"),
+    [
+        ("absent", "plots need matplotlib, which is not installed; install the plots extra"),
+        (
+            "broken",
+            "plots need matplotlib, which is installed but cannot be imported (ImportError: "
+            "libfreetype.so.6: cannot open shared object file)",
+        ),
+    ],
+)
+def test_plots_without_an_importable_matplotlib_fail_before_any_model_call(
+    pau_pytester: pytest.Pytester,
+    run_pau: Callable[..., pytest.RunResult],
+    scoring_llm: ScriptedLLM,
+    monkeypatch: pytest.MonkeyPatch,
+    how: str,
+    said: str,
+) -> None:
+    _block_matplotlib(pau_pytester, monkeypatch, how)
+    before = scoring_llm.requests
+    result = run_pau("-m", "smoke", "--pau-plots=plots", "--pau-no-cache", subprocess=True)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR, result.stdout.str()
+    assert f"ERROR: --pau-plots='plots': {said}" in result.stderr.str()
+    assert scoring_llm.requests == before, "nothing was paid for"
+    assert not (pau_pytester.path / "plots").exists()
+
+
+def test_the_html_page_says_why_it_has_no_plots(
+    pau_pytester: pytest.Pytester,
+    run_pau: Callable[..., pytest.RunResult],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _block_matplotlib(pau_pytester, monkeypatch, "broken")
+    result = run_pau("-m", "smoke", "--pau-html=r.html", "--pau-no-cache", subprocess=True)
+    result.assert_outcomes(passed=2)
+    page = (pau_pytester.path / "r.html").read_text()
+    assert "No plots: plots need matplotlib, which is installed but cannot be imported" in page
