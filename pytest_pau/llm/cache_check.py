@@ -5,7 +5,11 @@ any xdist worker, so that a damaged file can be set aside while nobody has it op
 
 Measured on a 2-core machine, a 121 MiB cache of 30,884 entries: ``PRAGMA quick_check``
 0.08-0.23 s warm (``integrity_check`` 0.2-0.8 s), so the quick check runs at every
-start: about 1-2 ms per MiB.
+start: about 1-2 ms per MiB. On a 50 MB cache (12,000 entries of 2.5 KB), the whole
+check took 0.10-0.13 s warm with ``quick_check`` and 0.02-0.03 s without it.
+
+The check runs under an exclusive ``flock`` on the cache folder, so that runs starting at
+once set a damaged file aside once (:func:`_checking`).
 """
 
 from __future__ import annotations

@@ -9,12 +9,15 @@ import subprocess
 import sys
 import textwrap
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from cache_helpers import fill, integrity
+from cache_helpers import fill, integrity, unprivileged
+from plugin.toy import SCORING_RULES, scoring_args, write_toy
 
 from pytest_pau.llm import ResponseCache
+from pytest_pau.testing import ScriptedLLM
 
 #: One run's start: the check every run makes before its first item, then a write.
 _START = textwrap.dedent(
@@ -92,3 +95,63 @@ def test_runs_starting_at_once_on_a_damaged_cache_set_it_aside_once(
         }, "every run wrote into the same fresh file"
     finally:
         fresh.close()
+
+
+# -- through pytest: a read-only or damaged cache is decided before any answer is paid for ----
+
+
+def _toy_run(
+    tmp_path: Path, llm: ScriptedLLM, cache: Path, prefix: list[str]
+) -> subprocess.CompletedProcess[str]:
+    write_toy(tmp_path)
+    argv = ["-m", "pytest", "-p", "no:cacheprovider", "--pau-model=oracle", "-m", "smoke"]
+    argv += ["--pau-dataset=toy.jsonl", f"--pau-cache-dir={cache}", *scoring_args(llm)]
+    return subprocess.run(
+        [*prefix, sys.executable, *argv], cwd=tmp_path, capture_output=True, text=True, timeout=300
+    )
+
+
+@pytest.fixture
+def scoring() -> Iterator[ScriptedLLM]:
+    with ScriptedLLM(SCORING_RULES) as llm:
+        yield llm
+
+
+@pytest.mark.parametrize("read_only", ["file", "folder"])
+def test_a_read_only_cache_stops_pytest_before_the_first_answer(
+    tmp_path: Path, scoring: ScriptedLLM, read_only: str
+) -> None:
+    prefix = unprivileged(tmp_path)
+    cache = tmp_path / "cache"
+    filled = ResponseCache(cache)
+    fill(filled, 3)
+    filled.close()  # the last connection removes the -wal and -shm files
+    target = cache / "llm-cache.sqlite3" if read_only == "file" else cache
+    target.chmod(0o444 if read_only == "file" else 0o555)
+    try:
+        done = _toy_run(tmp_path, scoring, cache, prefix)
+    finally:
+        target.chmod(0o644 if read_only == "file" else 0o755)
+    assert done.returncode == pytest.ExitCode.USAGE_ERROR, done.stdout + done.stderr
+    why = "the file is read-only" if read_only == "file" else "its folder is not writable"
+    assert f"ERROR: --pau-cache-dir='{cache}': the model cache" in done.stderr
+    assert why in done.stderr
+    assert "--pau-no-cache" in done.stderr
+    assert "Traceback" not in done.stdout + done.stderr
+    assert scoring.requests == 0, "nothing was paid for"
+
+
+def test_a_cache_with_junk_pages_is_set_aside_and_the_run_passes(
+    tmp_path: Path, scoring: ScriptedLLM
+) -> None:
+    cache = tmp_path / "cache"
+    _damage(cache)
+    done = _toy_run(tmp_path, scoring, cache, [])
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "note: the model cache" in done.stdout
+    assert "was damaged (" in done.stdout
+    moved = sorted(p.name for p in cache.glob("llm-cache.sqlite3.corrupt-*"))
+    assert moved
+    assert moved[0] in done.stdout
+    assert integrity(cache / "llm-cache.sqlite3") == "ok"
+    assert "DatabaseError" not in done.stdout + done.stderr
