@@ -25,7 +25,7 @@ import pytest
 if TYPE_CHECKING:
     from pytest_pau.models import Instance
 
-#: The nodeid of the injected module: items read ``pau::test_pau[builtin/count_vowels]``.
+#: The nodeid of the injected module: items read ``pau::test_pau[builtin/vowels_minus_consonants]``.
 MODULE_NODEID = "pau"
 ARGNAME = "pau_instance"
 

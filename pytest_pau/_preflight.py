@@ -125,13 +125,17 @@ def check_plots_extra(settings: PauSettings) -> None:
     Raises:
         ConfigError: naming the option and the install command.
     """
-    import importlib.util
+    if settings.plots is None:
+        return
+    from pytest_pau.report.plots import check_matplotlib
 
-    if settings.plots is not None and importlib.util.find_spec("matplotlib") is None:
+    try:
+        check_matplotlib()  # imports it: installed is not enough, it must import
+    except ConfigError as exc:
         raise ConfigError(
-            f"--pau-plots={str(settings.plots)!r} needs matplotlib, which is not installed: "
-            "pip install 'pytest-pau[plots]' (or drop --pau-plots; --pau-html works without it)"
-        )
+            f"--pau-plots={str(settings.plots)!r}: {exc} (or drop --pau-plots; --pau-html "
+            "works without it)"
+        ) from None
 
 
 def roles(settings: PauSettings, *, custom_agent: bool = False) -> list[Role]:

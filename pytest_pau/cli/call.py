@@ -1,7 +1,7 @@
 """``pau call FILE_OR_INSTANCE "(args)" ...``: run inputs through a method in the sandbox.
 
 FILE is a ``.py`` file defining the entry function (``test_func``); INSTANCE is a dataset
-id such as ``builtin/count_vowels``. Without inputs, an instance's test examples are run
+id such as ``builtin/vowels_minus_consonants``. Without inputs, an instance's test examples are run
 and each result is compared with the expected output.
 """
 
@@ -13,11 +13,19 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pytest_pau.dataset.builtin import EXAMPLE_ID
+from pytest_pau.dataset.files import SUFFIXES as DATASET_SUFFIXES
+from pytest_pau.dataset.files import source_name
+from pytest_pau.dataset.text_files import utf8_lines
 from pytest_pau.errors import ConfigError
 from pytest_pau.settings import DEFAULTS, add_options, specs_named
 
 if TYPE_CHECKING:
     from pytest_pau.models import Example
+
+
+#: What a target must be, for the messages.
+_WANTED = f"pass a .py file defining test_func, or an instance id such as {EXAMPLE_ID}"
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -72,24 +80,30 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 def _resolve(target: str, dataset: str | None) -> tuple[str, list[Any]]:
     """The code to run and, for an instance, its test examples."""
+    if not target.strip():
+        raise ConfigError(f"{target!r}: {_WANTED}")
     path = Path(target)
     if path.is_dir():
+        raise ConfigError(f"{target!r} is a directory; {_WANTED}")
+    if path.suffix in DATASET_SUFFIXES:
+        # JSON lines are mostly valid Python: run as code, they would fail much later.
         raise ConfigError(
-            f"{target!r} is a directory; pass a .py file defining test_func, or an instance id such as builtin/count_vowels"
+            f"{target!r} is a dataset file, not a method; run one of its instances with "
+            f"`pau call --dataset {target} {source_name(path.stem)}/ID`, or pass a .py file"
         )
     # "/x/y", "./y", "y/" or "y.py" name a file, never a dataset instance.
     looks_like_a_path = (
         path.suffix == ".py" or target.startswith(("/", ".", "~")) or target.endswith("/")
     )
+    spec = dataset or (target.split("/", 1)[0] if "/" in target else "builtin")
+    # "dir/name" with an existing dir is a file path (a dataset source is never a folder).
+    looks_like_a_path |= dataset is None and "/" in target and Path(spec).is_dir()
     if looks_like_a_path or path.is_file():
         if not path.is_file():
-            raise ConfigError(
-                f"file {target!r} does not exist; pass a .py file defining test_func or an instance id"
-            )
+            raise ConfigError(f"file {target!r} does not exist; {_WANTED}")
         return _read_source(path), []
     from pytest_pau import load_dataset
 
-    spec = dataset or (target.split("/", 1)[0] if "/" in target else "builtin")
     instances = load_dataset(spec)
     for inst in instances:
         if target in (inst.id, inst.local_id):
@@ -104,15 +118,16 @@ def _resolve(target: str, dataset: str | None) -> tuple[str, list[Any]]:
 def _read_source(path: Path) -> str:
     """The text of the method's file; a clear error when it cannot be read as UTF-8 text."""
     try:
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise ConfigError(
-            f"{str(path)!r} is not UTF-8 text (byte {exc.object[exc.start]:#04x} at offset {exc.start}); pass Python source saved as UTF-8"
-        ) from None
+        handle = path.open("rb")
     except OSError as exc:
         raise ConfigError(
             f"cannot read {str(path)!r}: {exc.strerror or exc}; check the path and its permissions"
         ) from None
+    with handle:
+        lines = utf8_lines(
+            handle, str(path), "pass Python source saved as UTF-8", error=ConfigError
+        )
+        return "".join(text for _, text in lines)
 
 
 def run(args: argparse.Namespace) -> int:

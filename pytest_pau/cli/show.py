@@ -27,7 +27,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "instance",
         nargs="?",
         default=None,
-        help="An instance id (builtin/count_vowels), its local id (count_vowels), or a "
+        help="An instance id (builtin/vowels_minus_consonants), its local id "
+        "(vowels_minus_consonants), or a "
         "unique part of it. Default: list all instances.",
     )
     parser.add_argument(

@@ -125,7 +125,9 @@ def load_dataset(
         from pytest_pau.dataset.hf import load_hf
 
         return load_hf(spec, split, cache_dir=cache or default_cache_dir(), outputs=mode)
-    if spec.endswith((".jsonl", ".parquet")):
+    if spec.endswith((".jsonl", ".parquet")) or (spec and Path(spec).expanduser().exists()):
+        # An existing path of another kind (a folder, a .json file) gets load_file's message
+        # about what it is, not "unknown dataset".
         from pytest_pau.dataset.files import load_file
 
         return load_file(spec, outputs=mode)

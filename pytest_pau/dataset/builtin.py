@@ -15,6 +15,8 @@ from pytest_pau.errors import DatasetError
 from pytest_pau.models import Instance
 
 SOURCE = "builtin"
+EXAMPLE_ID = "builtin/vowels_minus_consonants"
+"""A real instance id, for help texts and messages (a test checks that it exists)."""
 INFO = DatasetInfo("repr", "pytest-pau")
 """Our build script writes PAU's repr convention (:func:`pytest_pau.dataset.execute.to_pair`)."""
 DATA_FILE = Path(__file__).parent / "data" / "builtin.jsonl"

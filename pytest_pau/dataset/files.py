@@ -7,10 +7,8 @@ not UTF-8 is refused with the line and byte offset of the first bad byte.
 
 from __future__ import annotations
 
-import codecs
 import json
 import re
-import shlex
 import stat
 from collections.abc import Iterator, Mapping
 from itertools import islice
@@ -19,9 +17,9 @@ from typing import Any
 
 from pytest_pau.dataset.info import LoadedDataset
 from pytest_pau.dataset.literal_text import json_problem
-from pytest_pau.dataset.literal_text import shown as shown_text
 from pytest_pau.dataset.outputs import OutputsMode, check_mode
 from pytest_pau.dataset.pau_format import rows_to_instances
+from pytest_pau.dataset.text_files import convert_hint, open_binary, utf8_lines
 from pytest_pau.errors import DatasetError
 
 SUFFIXES: tuple[str, ...] = (".jsonl", ".parquet")
@@ -62,25 +60,13 @@ def iter_jsonl(path: Path, shown: str) -> Iterator[tuple[str, int, Mapping[str, 
     Raises:
         DatasetError: the file cannot be opened, is binary, or is not UTF-8 text.
     """
-    try:
-        handle = path.open("rb")
-    except OSError as exc:
-        raise DatasetError(f"{shown}: cannot be read ({exc.strerror or exc})") from None
+    handle = open_binary(path, shown)
     with handle:
         check_text(handle.read(SNIFF_BYTES), shown)
         handle.seek(0)
+        hint = "a .jsonl dataset must be UTF-8; " + convert_hint(shown)
         index = 0
-        offset = 0
-        for lineno, raw in enumerate(handle, start=1):
-            start = offset
-            offset += len(raw)
-            if lineno == 1 and raw.startswith(codecs.BOM_UTF8):
-                raw = raw[len(codecs.BOM_UTF8) :]  # written by some Windows editors: accepted
-                start += len(codecs.BOM_UTF8)
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise DatasetError(not_utf8(shown, lineno, start, raw, exc)) from None
+        for lineno, line in utf8_lines(handle, shown, hint):
             # Drop the line end first: json counts a trailing newline as a new line, so an
             # error at the end of the text would read "line 2 column 1".
             line = line.rstrip("\r\n")
@@ -123,19 +109,6 @@ def check_text(head: bytes, shown: str) -> None:
         )
 
 
-def not_utf8(shown: str, lineno: int, start: int, raw: bytes, exc: UnicodeDecodeError) -> str:
-    """The message for a line that is not UTF-8: where the byte is, and how to convert."""
-    bad = raw[exc.start]
-    column = len(raw[: exc.start].decode("utf-8", errors="replace")) + 1
-    near = raw[max(0, exc.start - 20) : exc.start + 20].rstrip(b"\r\n")
-    return (
-        f"{shown} line {lineno}: not UTF-8 text: byte 0x{bad:02x} at byte offset "
-        f"{start + exc.start} (column {column}), near {shown_text(near, 60)}. A .jsonl "
-        "dataset must be UTF-8; if the file is Latin-1, convert it with "
-        f"`iconv -f latin1 -t utf-8 {shlex.quote(shown)} > fixed.jsonl`"
-    )
-
-
 def read_parquet_rows(path: Path, shown: str) -> list[dict[str, Any]]:
     """All rows of a parquet file as dicts (needs the ``parquet`` extra)."""
     try:
@@ -149,8 +122,53 @@ def read_parquet_rows(path: Path, shown: str) -> list[dict[str, Any]]:
         table = pq.read_table(path)
     except Exception as exc:  # pyarrow raises several types for corrupt files
         raise DatasetError(f"{shown}: not a readable parquet file ({exc})") from None
-    rows: list[dict[str, Any]] = table.to_pylist()
+    return table_rows(table, shown)
+
+
+def table_rows(table: Any, shown: str) -> list[dict[str, Any]]:
+    """``table.to_list()`` / ``to_pylist()`` of an Arrow table or ``datasets`` split.
+
+    Arrow decodes string columns only here, so text that is not UTF-8 (a Latin-1 file read
+    by ``datasets``) surfaces here, as a ``UnicodeDecodeError`` naming neither file nor row.
+
+    Raises:
+        DatasetError: a text column holds bytes that are not UTF-8.
+    """
+    convert = getattr(table, "to_list", None) or table.to_pylist
+    try:
+        rows: list[dict[str, Any]] = convert()
+    except UnicodeDecodeError as exc:
+        bad = exc.object[exc.start : exc.start + 1].hex()
+        raise DatasetError(
+            f"{shown}{_undecodable_cell(table)}: not UTF-8 text: byte 0x{bad} at byte "
+            f"{exc.start} of the value ({exc.reason}); write the data as UTF-8 (for a Latin-1 "
+            "source file: `iconv -f latin1 -t utf-8 FILE`)"
+        ) from None
     return rows
+
+
+def _undecodable_cell(table: Any) -> str:
+    """`` row N, field 'x'`` of the first value that does not decode, or '' if not found.
+
+    Only on the error path: each column is converted alone, then the bad one cell by cell.
+    """
+    arrow = getattr(getattr(table, "data", None), "table", table)  # datasets -> pyarrow
+    try:
+        for name in arrow.column_names:
+            column = arrow.column(name)
+            try:
+                column.to_pylist()
+                continue
+            except UnicodeDecodeError:
+                pass
+            for index in range(len(column)):
+                try:
+                    column[index].as_py()
+                except UnicodeDecodeError:
+                    return f" row {index}, field {name!r}"
+    except Exception:  # a table of another kind: the message goes without the place
+        return ""
+    return ""
 
 
 def iter_rows(
@@ -181,7 +199,8 @@ def check_file(file: Path, shown: str) -> int:
         more = f" +{len(inside) - 3} more" if len(inside) > 3 else ""
         hint = f" (it holds {', '.join(inside[:3])}{more})" if inside else ""
         raise DatasetError(
-            f"{shown}: is a directory; pass a .jsonl or .parquet file in PAU's column format{hint}"
+            f"{shown}: is a directory; pass a .jsonl or .parquet file in PAU's column "
+            f"format{hint}, or hf:{shown} to read the folder with the datasets library"
         )
     if not stat.S_ISREG(info.st_mode):
         raise DatasetError(f"{shown}: not a regular file; pass a .jsonl or .parquet file")
@@ -209,6 +228,8 @@ def load_file(
     check_mode(outputs)
     shown = str(path)
     file = Path(path).expanduser()
+    if file.is_dir():
+        check_file(file, shown)  # says it is a folder and which dataset files it holds
     if file.suffix not in SUFFIXES:
         raise DatasetError(
             f"{shown}: expected a .jsonl or .parquet file in PAU's column format, "

@@ -7,12 +7,12 @@ anything ``datasets.load_dataset`` accepts, such as a local folder of parquet fi
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-from pytest_pau.dataset.files import iter_rows, source_name
+from pytest_pau.dataset.files import iter_rows, source_name, table_rows
 from pytest_pau.dataset.info import LoadedDataset
 from pytest_pau.dataset.outputs import OutputsMode
 from pytest_pau.dataset.pau_format import rows_to_instances
+from pytest_pau.dataset.text_files import check_utf8_files
 from pytest_pau.errors import DatasetError
 
 PREFIX = "hf:"
@@ -46,6 +46,10 @@ def load_hf(
         raise DatasetError(
             f"{spec}: needs the datasets library; install it with `pip install 'pytest-pau[hf]'`"
         ) from None
+    folder = Path(name).expanduser()
+    if folder.is_dir():
+        # datasets reads a Latin-1 .jsonl without complaint and fails later naming no file.
+        check_utf8_files(folder, spec)
     try:
         hf_cache = str(cache_dir / "hf") if cache_dir is not None else None
         data = datasets.load_dataset(name, split=split, cache_dir=hf_cache)
@@ -55,8 +59,8 @@ def load_hf(
             "hub is unreachable, download the set's parquet file and pass its path to "
             "--pau-dataset."
         ) from None
-    rows: list[dict[str, Any]] = data.to_list()
     shown = f"{spec}[{split}]"
+    rows = table_rows(data, shown)
     source = source_name(name.rstrip("/").rsplit("/", 1)[-1])
     instances = rows_to_instances(
         iter_rows(rows, shown), source=source, what=shown, id_prefix=f"{split}_", outputs=outputs

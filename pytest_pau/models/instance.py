@@ -24,7 +24,7 @@ class Instance(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     id: str
-    """Stable id, ``<source>/<local id>`` (``builtin/count_vowels``); the pytest item id."""
+    """Stable id, ``<source>/<local id>`` (``builtin/vowels_minus_consonants``); the pytest item id."""
     source: str
     """Where it comes from: ``builtin``, ``humaneval``, a file stem, ``hf``..."""
     code: str

@@ -15,6 +15,7 @@ backend switch, safe inside a pytest run) at a fixed size, so every PNG is exact
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import os
 import random
@@ -56,14 +57,43 @@ RUN_COLOURS = (
 )
 
 
-def _matplotlib() -> Any:
+def check_matplotlib() -> None:
+    """Import what drawing needs (the figure class and the Agg canvas), or say why not.
+
+    ``--pau-plots`` calls it before the first item: a matplotlib that is installed but
+    cannot be imported (a missing shared library, a numpy it was not built for) passes a
+    mere "is it installed" check, and would fail only after every answer was paid for.
+
+    Raises:
+        ConfigError: matplotlib is not installed, or is and cannot be imported (the error).
+    """
     try:
-        from matplotlib.figure import Figure
-    except ImportError:
+        import matplotlib.backends.backend_agg
+        import matplotlib.figure  # noqa: F401
+    except Exception as exc:  # a broken install raises more than ImportError
+        try:
+            installed = importlib.util.find_spec("matplotlib") is not None
+        except (ImportError, ValueError):
+            installed = False
+        missing = isinstance(exc, ModuleNotFoundError) and (exc.name or "").startswith(
+            "matplotlib"
+        )  # a part of matplotlib itself is absent: not installed (whole), not broken
+        if not installed or missing:
+            raise ConfigError(
+                "plots need matplotlib, which is not installed; "
+                "install the plots extra: pip install 'pytest-pau[plots]'"
+            ) from None
         raise ConfigError(
-            "plots need matplotlib, which is not installed; "
-            "install the plots extra: pip install 'pytest-pau[plots]'"
+            f"plots need matplotlib, which is installed but cannot be imported "
+            f"({type(exc).__name__}: {exc}); repair it: "
+            "pip install --force-reinstall matplotlib"
         ) from None
+
+
+def _matplotlib() -> Any:
+    check_matplotlib()
+    from matplotlib.figure import Figure
+
     return Figure
 
 

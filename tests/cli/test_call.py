@@ -65,4 +65,6 @@ def test_the_console_script_prints_no_traceback(tmp_path: Path) -> None:
     )
     assert proc.returncode == 2, proc.stderr
     assert "Traceback" not in proc.stderr
-    assert f"pau call: error: {str(path)!r} is not UTF-8 text" in proc.stderr
+    assert (
+        f"pau call: error: {path} line 1: not UTF-8 text: byte 0xff at byte offset 0 (column 1)"
+    ) in proc.stderr

@@ -168,7 +168,7 @@ def test_directories_and_missing_files(tmp_path: Path, monkeypatch: pytest.Monke
     (folder / "part-0.jsonl").write_text("{}\n", encoding="utf-8")
     assert error_of(folder) == (
         f"{folder}: is a directory; pass a .jsonl or .parquet file in PAU's column format "
-        "(it holds part-0.jsonl)"
+        f"(it holds part-0.jsonl), or hf:{folder} to read the folder with the datasets library"
     )
     (tmp_path / "set.parquet").mkdir()
     assert error_of(tmp_path / "set.parquet").startswith(
