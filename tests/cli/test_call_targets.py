@@ -89,9 +89,15 @@ def test_help_texts_name_instances_that_exist(capsys: pytest.CaptureFixture[str]
 
 
 ROOT = Path(__file__).resolve().parents[2]
-#: README.md is not listed yet: its failure example names builtin/word_lengths (issue 15,
-#: left to the README's owner); add it once that example names a real instance.
-TEXTS = ("pytest_pau", "benchmarks", "conftest_templates", "scripts", "ARCHITECTURE.md")
+TEXTS = (
+    "pytest_pau",
+    "benchmarks",
+    "conftest_templates",
+    "scripts",
+    "ARCHITECTURE.md",
+    "README.md",
+    "demo",
+)
 
 
 def test_instance_ids_named_in_code_comments_and_docs_exist() -> None:
