@@ -28,7 +28,7 @@ from pathlib import Path
 
 from pytest_pau.llm.cache_files import CALIBRATION_FILENAME
 from pytest_pau.models import Calibration, Instance, InstanceResult
-from pytest_pau.report.fmt import num
+from pytest_pau.report.fmt import num, plural
 from pytest_pau.report.stats import mean
 from pytest_pau.settings import PauSettings
 
@@ -240,8 +240,9 @@ def calibration_line(c: Calibration) -> str:
     measure = " then ".join(f"`{cmd}`" for cmd in c.commands)
     if not c.known:
         line = (
-            f"calibration: oracle and null are not both measured on these {c.selected} items "
-            f"with {c.scorers}; measure how far apart they are: {measure}"
+            f"calibration: oracle and null are not both measured on the "
+            f"{plural(c.selected, 'selected item')} with {c.scorers}; "
+            f"measure how far apart they are: {measure}"
         )
     else:
         line = (

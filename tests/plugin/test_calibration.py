@@ -76,7 +76,9 @@ def test_the_hint_says_what_is_missing_and_the_command_that_measures_it(
 ) -> None:
     first = run_pau(*SELECTION, "--pau-report=oracle.json", "--pau-html=o.html")
     line = hint(first)
-    assert line.startswith("calibration: oracle and null are not both measured on these 3 items")
+    assert line.startswith(
+        "calibration: oracle and null are not both measured on the 3 selected items"
+    )
     # The oracle run recorded itself: only null is missing, and the command says so.
     (null_args,) = commands(line)
     assert null_args[-1] == "--pau-model=null"
@@ -136,3 +138,18 @@ def test_no_figure_of_another_judge_configuration(
     (oracle_args,) = commands(other)
     assert "--pau-judge-samples=2" in oracle_args
     assert oracle_args[-1] == "--pau-model=oracle"
+
+
+def test_a_damaged_store_is_said_and_never_fails_the_run(
+    run_pau: Run, pau_pytester: pytest.Pytester, embedded: None
+) -> None:
+    cache = pau_pytester.path / ".pau_cache"
+    cache.mkdir()
+    (cache / "calibration.sqlite3").write_bytes(b"not a database at all" * 10)
+    result = run_pau(*SELECTION, "--pau-report=r.json")
+    result.assert_outcomes(passed=2, failed=1)
+    line = hint(result)
+    assert line.startswith("calibration: oracle and null are not both measured")
+    assert "(calibration store: could not read " in line
+    stored = report(pau_pytester.path / "r.json")["summary"]["calibration"]
+    assert "calibration.sqlite3" in stored["store_error"]
