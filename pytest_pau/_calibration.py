@@ -65,9 +65,12 @@ def measure_command(config: pytest.Config, model: str) -> str:
     :data:`_LEFT_OUT` and the gates, ``-n`` when given, and ``--pau-model=<model>``.
     Options from the ini file need no repeating: the command runs in the same folder.
     """
+    import pytest
+
     invocation = config.invocation_params
     parts = ["pytest"]
-    parts += [a for a in config.args if a not in (".", str(invocation.dir))]
+    if config.args_source == pytest.Config.ArgsSource.ARGS:  # not testpaths: those apply anyway
+        parts += [a for a in config.args if a not in (".", str(invocation.dir))]
     if config.option.keyword:
         parts += ["-k", config.option.keyword]
     if config.option.markexpr:

@@ -153,3 +153,31 @@ def test_a_damaged_store_is_said_and_never_fails_the_run(
     assert "(calibration store: could not read " in line
     stored = report(pau_pytester.path / "r.json")["summary"]["calibration"]
     assert "calibration.sqlite3" in stored["store_error"]
+
+
+def test_the_command_keeps_what_decides_scores_and_drops_outputs_and_gates() -> None:
+    from pytest_pau._calibration import _pau_tokens
+
+    given = [
+        "tests/test_pau.py",
+        "--pau-model",
+        "gpt-5-mini",
+        "--pau-limit",
+        "3",
+        "--pau-report=r.json",
+        "--pau-no-cache",
+        "--pau-min-pass-rate",
+        "0.9",
+        "--pau-early-stop",
+        "--pau-judge-model=local",
+        "--pau-html",
+        "r.html",
+        "--pau-dataset=mine.jsonl",
+    ]
+    assert _pau_tokens(given) == [
+        "--pau-limit",
+        "3",
+        "--pau-no-cache",
+        "--pau-judge-model=local",
+        "--pau-dataset=mine.jsonl",
+    ]
