@@ -181,3 +181,15 @@ def test_the_command_keeps_what_decides_scores_and_drops_outputs_and_gates() -> 
         "--pau-judge-model=local",
         "--pau-dataset=mine.jsonl",
     ]
+
+
+@pytest.mark.slow
+def test_an_xdist_run_is_recorded_once_by_the_controller(
+    run_pau: Run, pau_pytester: pytest.Pytester
+) -> None:
+    pytest.importorskip("xdist")
+    run_pau("-n", "2", subprocess=True).assert_outcomes(passed=3, failed=1, errors=1)
+    store = pau_pytester.path / ".pau_cache" / "calibration.sqlite3"
+    with sqlite3.connect(store) as db:
+        rows = db.execute("SELECT instance FROM scores WHERE model = 'oracle'").fetchall()
+    assert sorted(i for (i,) in rows) == ["toy/add", "toy/clamp", "toy/double", "toy/tricky"]
