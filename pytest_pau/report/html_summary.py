@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from html import escape
 
 from pytest_pau.models import GateVerdict, Summary
-from pytest_pau.report.fmt import num, pct
+from pytest_pau.report.fmt import num, pct, plural
+from pytest_pau.report.render_gates import failed_gate_names
 
 
 def _ci(ci: Sequence[float] | None, *, rate: bool = False) -> str:
@@ -125,13 +126,47 @@ def notes_html(notes: Sequence[str], summary: Summary) -> str:
 
 
 def verdict_html(summary: Summary) -> str:
-    """The release verdict, first on the page (as the terminal's closing line says it)."""
-    if not summary.gates:
-        return '<p class="verdict">No release gate set (<code>--pau-min-*</code>).</p>'
-    if summary.gates_passed:
-        return '<p class="verdict st-passed">Release gates: all met.</p>'
-    names = ", ".join(f"{g.option}={g.threshold:g}" for g in summary.failed_gates)
-    return f'<p class="verdict st-failed">Release gates NOT MET: {escape(names)}.</p>'
+    """The release verdict, first on the page (as the terminal's closing line says it).
+
+    The level gates and the baseline gate alike: a baseline regression fails the run
+    even when every ``--pau-min-*`` gate is met, or none is set.
+    """
+    failed = failed_gate_names(summary)
+    if failed:
+        names = ", ".join(failed)
+        return f'<p class="verdict st-failed">Release gates NOT MET: {escape(names)}.</p>'
+    if not summary.gates and summary.baseline is None:
+        return (
+            '<p class="verdict">No release gate set (<code>--pau-min-*</code>, '
+            "<code>--pau-baseline</code>).</p>"
+        )
+    return '<p class="verdict st-passed">Release gates: all met.</p>'
+
+
+def _baseline(summary: Summary) -> str:
+    """The baseline gate's rows, in the terminal's formats (``+0.120``, ``p=0.003``)."""
+    b = summary.baseline
+    if b is None:
+        return ""
+    rows = "".join(
+        f"<tr><td>{escape(r.label)} not worse by more than {r.margin:g}</td>"
+        f'<td class="num">{r.n}</td><td class="num">{num(r.mean_diff, "+.3f")}</td>'
+        f'<td class="num">{num(r.low, "+.3f")}</td><td class="num">{num(r.p_value, ".3f")}</td>'
+        f'<td class="{"st-passed" if r.passed else "st-failed"}">'
+        f"{'met' if r.passed else 'NOT MET'}</td></tr>"
+        for r in b.regressions
+    )
+    flips = (
+        f'<p class="note">{len(b.pass_to_fail)} pass -&gt; fail, '
+        f"{len(b.fail_to_pass)} fail -&gt; pass.</p>"
+    )
+    return (
+        f"<h3>Baseline {escape(b.path)} (model {escape(b.model)}): "
+        f"{plural(b.shared, 'instance')} in both runs</h3>"
+        '<table class="kv"><tr><th>gate</th><th class="num">paired</th>'
+        '<th class="num">mean difference</th><th class="num">lower bound</th>'
+        f'<th class="num">p</th><th>verdict</th></tr>{rows}</table>{flips}'
+    )
 
 
 def summary_html(summary: Summary, notes: Sequence[str] = ()) -> str:
@@ -159,5 +194,5 @@ def summary_html(summary: Summary, notes: Sequence[str] = ()) -> str:
             f"({judge.unparseable} item{'' if judge.unparseable == 1 else 's'} without a judge "
             "score).</p>"
         )
-    parts.append(_gates(summary))
+    parts += [_gates(summary), _baseline(summary)]
     return "\n".join(p for p in parts if p)

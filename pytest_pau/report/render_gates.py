@@ -125,8 +125,8 @@ def render_gates(summary: Summary, writer: Writer) -> None:
         _early(writer, summary.early_stop)
 
 
-def gate_failure_line(summary: Summary) -> str | None:
-    """The closing line of a run whose release gates failed (None when they passed)."""
+def failed_gate_names(summary: Summary) -> list[str]:
+    """The failed gates as options (``--pau-min-pass-rate=0.7``, ``--pau-baseline judge:0.2``)."""
     failed = [f"{g.option}={g.threshold:g}" for g in summary.failed_gates]
     if summary.baseline is not None:
         failed += [
@@ -134,6 +134,12 @@ def gate_failure_line(summary: Summary) -> str | None:
             for r in summary.baseline.regressions
             if not r.passed
         ]
+    return failed
+
+
+def gate_failure_line(summary: Summary) -> str | None:
+    """The closing line of a run whose release gates failed (None when they passed)."""
+    failed = failed_gate_names(summary)
     if not failed:
         return None
     names = ", ".join(failed)

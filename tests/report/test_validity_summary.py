@@ -172,3 +172,46 @@ def test_notes_of_the_report_are_in_the_html_in_the_terminals_words() -> None:
     assert page.index('id="pau-notes"') < page.index("<h3>Run</h3>")
     report.notes = []
     assert 'id="pau-notes"' not in render_html(report, plots=False)
+
+
+def test_a_failed_baseline_gate_is_the_htmls_verdict_with_the_terminals_figures() -> None:
+    import re
+
+    from pytest_pau.models import BaselineSummary, RegressionVerdict
+    from pytest_pau.report.html import render_html
+
+    from .conftest import make_report
+
+    report = make_report(results())
+    report.summary = build_summary(report.instances)  # no level gate at all
+    report.summary.baseline = BaselineSummary(
+        path="released.json",
+        model="gpt-5-mini",
+        shared=3,
+        regressions=[
+            RegressionVerdict(
+                metric="judge",
+                label="judge score",
+                margin=0.2,
+                n=3,
+                mean_diff=-0.41666,
+                low=-0.9321,
+                p_value=0.8125,
+                passed=False,
+            )
+        ],
+        pass_to_fail=["t/item2"],
+    )
+    report.summary.gates_passed = False
+    page = render_html(report, plots=False)
+    assert "Release gates NOT MET: --pau-baseline judge:0.2." in page
+    assert "No release gate set" not in page
+    out = TextWriter()
+    render(report.summary, out)
+    terminal = out.getvalue()
+    assert "-0.417 over 3, 95% lower bound -0.932 (p=0.812)" in terminal
+    section = page[page.index("<h2>Summary</h2>") : page.index("<h3>Run</h3>")]
+    figures = re.findall(r">([+-]?\d+\.\d+)<", section)
+    assert {"-0.417", "-0.932", "0.812"} <= set(figures)
+    for figure in figures:
+        assert figure in terminal, figure
