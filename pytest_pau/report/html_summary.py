@@ -13,7 +13,7 @@ from html import escape
 
 from pytest_pau.models import GateVerdict, Summary
 from pytest_pau.report.fmt import num, pct, plural
-from pytest_pau.report.render_gates import failed_gate_names
+from pytest_pau.report.render_gates import early_stop_text, failed_gate_names
 
 
 def _ci(ci: Sequence[float] | None, *, rate: bool = False) -> str:
@@ -195,4 +195,6 @@ def summary_html(summary: Summary, notes: Sequence[str] = ()) -> str:
             "score).</p>"
         )
     parts += [_gates(summary), _baseline(summary)]
+    if summary.early_stop is not None:
+        parts.append(f'<p class="note">{escape(early_stop_text(summary.early_stop))}</p>')
     return "\n".join(p for p in parts if p)

@@ -97,20 +97,21 @@ def _baseline(writer: Writer, b: BaselineSummary) -> None:
         writer.line(f"  note: {w}", yellow=True)
 
 
-def _early(writer: Writer, e: EarlyStop) -> None:
+def early_stop_text(e: EarlyStop) -> str:
+    """The early-stop line (the terminal's and the HTML's)."""
     if e.decided_after is None:
-        writer.line(
-            f"early stop: the verdicts needed every item ({e.population}); nothing was saved"
-        )
-        return
+        return f"early stop: the verdicts needed every item ({e.population}); nothing was saved"
     cost = ""
     if e.full_cost_usd is not None and e.full_cost_usd > 0:
         cost = f"; spent ${e.cost_usd:.4f}, the full run would have cost ~${e.full_cost_usd:.4f}"
-    writer.line(
+    return (
         f"early stop: every verdict known at {e.confidence:.0%} after {e.decided_after} of "
-        f"{e.population} items; {plural(e.not_run, 'item')} not run{cost}",
-        bold=True,
+        f"{e.population} items; {plural(e.not_run, 'item')} not run{cost}"
     )
+
+
+def _early(writer: Writer, e: EarlyStop) -> None:
+    writer.line(early_stop_text(e), bold=e.decided_after is not None)
 
 
 def render_gates(summary: Summary, writer: Writer) -> None:

@@ -177,7 +177,7 @@ def test_notes_of_the_report_are_in_the_html_in_the_terminals_words() -> None:
 def test_a_failed_baseline_gate_is_the_htmls_verdict_with_the_terminals_figures() -> None:
     import re
 
-    from pytest_pau.models import BaselineSummary, RegressionVerdict
+    from pytest_pau.models import BaselineSummary, EarlyStop, RegressionVerdict
     from pytest_pau.report.html import render_html
 
     from .conftest import make_report
@@ -203,13 +203,22 @@ def test_a_failed_baseline_gate_is_the_htmls_verdict_with_the_terminals_figures(
         pass_to_fail=["t/item2"],
     )
     report.summary.gates_passed = False
+    report.summary.early_stop = EarlyStop(
+        population=3, decided_after=2, not_run=1, cost_usd=0.02, full_cost_usd=0.03
+    )
     page = render_html(report, plots=False)
+    line = (
+        "early stop: every verdict known at 95% after 2 of 3 items; 1 item not run; spent "
+        "$0.0200, the full run would have cost ~$0.0300"
+    )
+    assert line in page
     assert "Release gates NOT MET: --pau-baseline judge:0.2." in page
     assert "No release gate set" not in page
     out = TextWriter()
     render(report.summary, out)
     terminal = out.getvalue()
     assert "-0.417 over 3, 95% lower bound -0.932 (p=0.812)" in terminal
+    assert line in terminal
     section = page[page.index("<h2>Summary</h2>") : page.index("<h3>Run</h3>")]
     figures = re.findall(r">([+-]?\d+\.\d+)<", section)
     assert {"-0.417", "-0.932", "0.812"} <= set(figures)
