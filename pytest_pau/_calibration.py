@@ -126,7 +126,8 @@ def settle(state: PauSession) -> Calibration | None:
         try:
             found = store.lookup(identity, selected)
         except (sqlite3.Error, OSError) as exc:
-            error = f"could not read {str(store.path)!r}: {exc}"
+            read = f"could not read {str(store.path)!r}: {exc}"
+            error = read if error is None else f"{error}; {read}"
     return calibrate(
         found,
         selected,

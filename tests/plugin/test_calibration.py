@@ -150,7 +150,8 @@ def test_a_damaged_store_is_said_and_never_fails_the_run(
     result.assert_outcomes(passed=2, failed=1)
     line = hint(result)
     assert line.startswith("calibration: oracle and null are not both measured")
-    assert "(calibration store: could not read " in line
+    assert "(calibration store: could not record this run in " in line
+    assert "; could not read " in line
     stored = report(pau_pytester.path / "r.json")["summary"]["calibration"]
     assert "calibration.sqlite3" in stored["store_error"]
 
