@@ -146,7 +146,14 @@ def finish(state: PauSession, exitstatus: int, interrupted: bool) -> None:
     state.interrupted = _stopped_early(state, interrupted) or bool(state.crashes)
     state.run_info = run_info(state, state.interrupted)
     decide(state, results)
-    report = Report(run=state.run_info, instances=results, summary=state.summary)
+    from pytest_pau._calibration import settle
+
+    state.summary.calibration = settle(state)
+    # The notes as the terminal prints them (those about writing the outputs themselves
+    # can only follow): the HTML and the JSON report show them too.
+    report = Report(
+        run=state.run_info, instances=results, summary=state.summary, notes=notes(state)
+    )
     if s.report is not None:
         from pytest_pau.report.json_report import write_report
 

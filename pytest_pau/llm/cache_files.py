@@ -11,6 +11,8 @@ from pathlib import Path
 from pytest_pau.errors import CacheCorruptError
 
 FILENAME = "llm-cache.sqlite3"
+CALIBRATION_FILENAME = "calibration.sqlite3"
+"""Oracle/null scores per instance and scorers, beside the model cache (report/calibration.py)."""
 SQLITE_HEADER = b"SQLite format 3\x00"
 
 # sqlite3 primary result codes (exc.sqlite_errorcode & 0xFF).

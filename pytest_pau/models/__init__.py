@@ -28,6 +28,7 @@ from pytest_pau.models.outcome import (
 from pytest_pau.models.report import Report, RunInfo
 from pytest_pau.models.summary import (
     BaselineSummary,
+    Calibration,
     Counts,
     EarlyStop,
     FlaggedItem,
@@ -45,6 +46,7 @@ from pytest_pau.models.summary import (
 __all__ = [
     "FAILURE_MODES",
     "BaselineSummary",
+    "Calibration",
     "CallResult",
     "CodeMatchResult",
     "Completion",

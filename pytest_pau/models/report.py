@@ -39,3 +39,6 @@ class Report(BaseModel):
     run: RunInfo
     instances: list[InstanceResult] = Field(default_factory=list)
     summary: Summary = Field(default_factory=Summary)
+    notes: list[str] = Field(default_factory=list)
+    """The terminal summary's notes when the report was written (low-fidelity scorers,
+    items without a result, cache and endpoint warnings); empty in older reports."""

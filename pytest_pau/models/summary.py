@@ -10,7 +10,7 @@ Conventions (computed by :func:`pytest_pau.report.summary.build_summary`):
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, computed_field
 
 #: Readers ignore keys they do not know, so a newer report still loads.
 _TOLERANT = ConfigDict(extra="ignore")
@@ -230,6 +230,50 @@ class EarlyStop(BaseModel):
     """Estimated cost of running every item (spend per item that ran, times the population)."""
 
 
+class Calibration(BaseModel):
+    """How far ``oracle`` and ``null`` are apart on this run's selection, with its scorers.
+
+    Shown when the judge or the coder is embedded (low fidelity): the distance between
+    the gold description and none at all says how much room this judge and coder leave
+    for a model. Figures come only from oracle/null runs with the same judge, coder,
+    prompts version and instance contents (``report/calibration.py``); none is borrowed.
+    """
+
+    model_config = _TOLERANT
+
+    scorers: str
+    """The judge and coder the figures are for, in words (``judge local, coder local``)."""
+    selected: int = 0
+    """Instances this run selected."""
+    known: int = 0
+    """Of those, instances both ``oracle`` and ``null`` have scores for."""
+    oracle_judge: float | None = None
+    null_judge: float | None = None
+    oracle_match: float | None = None
+    null_match: float | None = None
+    run_judge: float | None = None
+    """This run's mean judge score on the same ``known`` instances."""
+    run_match: float | None = None
+    commands: list[str] = Field(default_factory=list)
+    """Commands that measure what is not known (the same selection, oracle then null)."""
+    store_error: str | None = None
+    """Why the calibration store could not be read or written, when it could not."""
+
+    @property
+    def judge_gap(self) -> float | None:
+        """``oracle - null`` mean judge score (None when either is unknown)."""
+        if self.oracle_judge is None or self.null_judge is None:
+            return None
+        return self.oracle_judge - self.null_judge
+
+    @property
+    def match_gap(self) -> float | None:
+        """``oracle - null`` mean code match (None when either is unknown)."""
+        if self.oracle_match is None or self.null_match is None:
+            return None
+        return self.oracle_match - self.null_match
+
+
 class Summary(BaseModel):
     """Everything the terminal block and the JSON report's ``summary`` show."""
 
@@ -276,6 +320,8 @@ class Summary(BaseModel):
     gates: list[GateVerdict] = Field(default_factory=list)
     baseline: BaselineSummary | None = None
     early_stop: EarlyStop | None = None
+    calibration: Calibration | None = None
+    """Oracle and null on this selection, when the judge or coder is embedded."""
     gates_passed: bool = True
     """Every level gate and every baseline gate passed (True when none is set)."""
 
@@ -284,7 +330,13 @@ class Summary(BaseModel):
         """The gates that are not met."""
         return [g for g in self.gates if not g.passed]
 
+    @computed_field  # type: ignore[prop-decorator]
     @property
     def requests(self) -> int:
-        """Requests really made to a provider or local model (what ``cost_usd`` paid for)."""
+        """Requests really made to a provider or local model (what ``cost_usd`` paid for).
+
+        Serialized beside ``cache_hits`` and ``cost_usd`` so a reader of the JSON report
+        needs no arithmetic; computed, never stored, so it cannot disagree with
+        ``model_calls - cache_hits`` (a report written before it existed reads the same).
+        """
         return self.model_calls - self.cache_hits

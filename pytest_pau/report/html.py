@@ -23,8 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from pytest_pau.errors import ConfigError
-from pytest_pau.models import FAILURE_MODES, InstanceResult, Report, Step, Summary
+from pytest_pau.models import FAILURE_MODES, InstanceResult, Report, Step
 from pytest_pau.paths import write_text_atomic
+from pytest_pau.report.html_summary import summary_html
 from pytest_pau.report.summary import build_summary
 from pytest_pau.report.text_cap import capped
 
@@ -107,117 +108,6 @@ def script_json(data: Any) -> str:
 
 def _fmt(value: float | None, spec: str = ".2f") -> str:
     return "-" if value is None else format(value, spec)
-
-
-def _pct(value: float | None) -> str:
-    return "-" if value is None else f"{value:.1%}"
-
-
-def _ci(ci: list[float] | None, spec: str = ".2f") -> str:
-    return "" if not ci else f"95% CI [{format(ci[0], spec)}, {format(ci[1], spec)}]"
-
-
-def _card(key: str, value: str, ci: str = "") -> str:
-    return (
-        f'<div class="card"><div class="k">{escape(key)}</div><div class="v">{escape(value)}</div>'
-        f'<div class="ci">{escape(ci)}</div></div>'
-    )
-
-
-def _summary_html(summary: Summary) -> str:
-    c = summary.counts
-    judge, match = summary.judge, summary.code_match
-    ci_pct = summary.pass_rate_ci
-    cards = [
-        _card(
-            "items",
-            str(c.items),
-            f"{c.passed} passed, {c.failed} failed, {c.errors} error{'' if c.errors == 1 else 's'}, "
-            f"{c.skipped} skipped",
-        ),
-        _card(
-            "pass rate",
-            _pct(summary.pass_rate),
-            "" if not ci_pct else f"95% CI [{ci_pct[0]:.1%}, {ci_pct[1]:.1%}]",
-        ),
-        _card("mean judge score", _fmt(judge.mean), _ci(judge.ci)),
-        _card("mean code match", _fmt(match.mean), _ci(match.ci)),
-        _card(
-            "cost",
-            f"${summary.cost_usd:.4f}",
-            f"{summary.requests} requests made, {summary.cache_hits} cache hits (free)",
-        ),
-    ]
-    parts = [_verdict_html(summary), f'<div class="cards">{"".join(cards)}</div>']
-    gold = summary.gold_code_match
-    if gold is not None:
-        parts.append(
-            f'<p class="note">Ceiling: code match {_fmt(match.mean)} of the model beside '
-            f"{_fmt(gold.mean)} of the coder on the gold descriptions (gold control, "
-            f"n={gold.n}): the most this coder allows.</p>"
-        )
-    if summary.coder_errors:
-        parts.append(
-            f'<p class="note">Coder limitations: {summary.coder_errors} failed items are '
-            "<code>coder_error</code> (the coder misses the gold description too): not the "
-            "model's fault, not counted in the failure modes.</p>"
-        )
-    modes = summary.failure_modes
-    if any(modes.values()):
-        rows = "".join(
-            f'<tr><td>{escape(str(k))}</td><td class="num">{int(v)}</td></tr>'
-            for k, v in modes.items()
-            if v
-        )
-        parts.append(
-            f'<h3>Failure modes</h3><table class="kv"><tr><th>mode</th><th class="num">items</th></tr>{rows}</table>'
-        )
-    if summary.flagged:  # judge and code match side by side: the code ran on held-back inputs
-        rows = "".join(
-            f'<tr><td>{escape(f.id)}</td><td class="num">{_fmt(f.judge_raw, "g")}</td>'
-            f'<td class="num">{_fmt(f.judge_defended, "g")}</td>'
-            f'<td class="num">{_pct(f.code_match)}</td>'
-            f'<td class="{"st-passed" if f.passed else "st-failed"}">'
-            f"{'passed' if f.passed else 'failed'}</td></tr>"
-            for f in summary.flagged
-        )
-        parts.append(
-            '<h3>Addressed the grader</h3><p class="note">Scored without the text addressed '
-            'to the grader; code match is the harder score to game.</p><table class="kv">'
-            '<tr><th>item</th><th class="num">judge as written</th>'
-            '<th class="num">judge defended</th><th class="num">code match</th>'
-            f"<th>verdict</th></tr>{rows}</table>"
-        )
-    if judge.unparseable or judge.unparseable_answers:
-        parts.append(
-            f'<p class="note">Unparseable judge answers: {judge.unparseable_answers} '
-            f"({judge.unparseable} item{'' if judge.unparseable == 1 else 's'} without a judge "
-            "score).</p>"
-        )
-    if summary.gates:  # the verdict is at the top; the gates' figures here
-        rows = "".join(
-            f"<tr><td>{escape(g.label)} ({escape(g.option)})</td>"
-            f'<td class="num">{escape(_fmt(g.value, ".3f"))}</td>'
-            f'<td class="num">{escape(str(g.threshold))}</td>'
-            f'<td class="{"st-passed" if g.passed else "st-failed"}">'
-            f"{'met' if g.passed else 'NOT MET'}</td></tr>"
-            for g in summary.gates
-        )
-        parts.append(
-            '<h3>Release gates</h3><table class="kv"><tr><th>gate</th><th class="num">value</th>'
-            f'<th class="num">threshold</th><th>verdict</th></tr>{rows}</table>'
-        )
-    return "\n".join(parts)
-
-
-def _verdict_html(summary: Summary) -> str:
-    """The release verdict, first on the page (as the terminal's closing line says it)."""
-    if not summary.gates:
-        return '<p class="verdict">No release gate set (<code>--pau-min-*</code>).</p>'
-    if summary.gates_passed:
-        return '<p class="verdict st-passed">Release gates: all met.</p>'
-    names = ", ".join(f"{g.option}={g.threshold:g}" for g in summary.failed_gates)
-    return f'<p class="verdict st-failed">Release gates NOT MET: {escape(names)}.</p>'
 
 
 def _run_html(report: Report) -> str:
@@ -310,7 +200,7 @@ def render_html(report: Report, *, plots: bool = True) -> str:
         f"<title>{escape(title)}</title><style>{_asset('report.css')}</style></head>\n<body>\n"
         f"<h1>{escape(title)}</h1>"
         f'<pre id="pau-errors" hidden></pre>'
-        f"<h2>Summary</h2>{_summary_html(summary)}"
+        f"<h2>Summary</h2>{summary_html(summary, report.notes)}"
         f"<h3>Run</h3>{_run_html(report)}\n"
         f"{plots_section}\n"
         f"<h2>Instances</h2>"

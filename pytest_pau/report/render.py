@@ -331,6 +331,10 @@ def render(
         )
     for note in notes:
         writer.line(f"note: {note}", yellow=True)
+    if summary.calibration is not None:
+        from pytest_pau.report.calibration import calibration_line
+
+        writer.line(calibration_line(summary.calibration))
     for extra in extra_lines:
         writer.line(extra)
 

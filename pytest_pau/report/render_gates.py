@@ -97,20 +97,21 @@ def _baseline(writer: Writer, b: BaselineSummary) -> None:
         writer.line(f"  note: {w}", yellow=True)
 
 
-def _early(writer: Writer, e: EarlyStop) -> None:
+def early_stop_text(e: EarlyStop) -> str:
+    """The early-stop line (the terminal's and the HTML's)."""
     if e.decided_after is None:
-        writer.line(
-            f"early stop: the verdicts needed every item ({e.population}); nothing was saved"
-        )
-        return
+        return f"early stop: the verdicts needed every item ({e.population}); nothing was saved"
     cost = ""
     if e.full_cost_usd is not None and e.full_cost_usd > 0:
         cost = f"; spent ${e.cost_usd:.4f}, the full run would have cost ~${e.full_cost_usd:.4f}"
-    writer.line(
+    return (
         f"early stop: every verdict known at {e.confidence:.0%} after {e.decided_after} of "
-        f"{e.population} items; {plural(e.not_run, 'item')} not run{cost}",
-        bold=True,
+        f"{e.population} items; {plural(e.not_run, 'item')} not run{cost}"
     )
+
+
+def _early(writer: Writer, e: EarlyStop) -> None:
+    writer.line(early_stop_text(e), bold=e.decided_after is not None)
 
 
 def render_gates(summary: Summary, writer: Writer) -> None:
@@ -125,8 +126,8 @@ def render_gates(summary: Summary, writer: Writer) -> None:
         _early(writer, summary.early_stop)
 
 
-def gate_failure_line(summary: Summary) -> str | None:
-    """The closing line of a run whose release gates failed (None when they passed)."""
+def failed_gate_names(summary: Summary) -> list[str]:
+    """The failed gates as options (``--pau-min-pass-rate=0.7``, ``--pau-baseline judge:0.2``)."""
     failed = [f"{g.option}={g.threshold:g}" for g in summary.failed_gates]
     if summary.baseline is not None:
         failed += [
@@ -134,6 +135,12 @@ def gate_failure_line(summary: Summary) -> str | None:
             for r in summary.baseline.regressions
             if not r.passed
         ]
+    return failed
+
+
+def gate_failure_line(summary: Summary) -> str | None:
+    """The closing line of a run whose release gates failed (None when they passed)."""
+    failed = failed_gate_names(summary)
     if not failed:
         return None
     names = ", ".join(failed)

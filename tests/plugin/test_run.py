@@ -115,7 +115,12 @@ def test_report_schema(run_pau, pau_pytester) -> None:
     result = run_pau("--pau-report=out/r.json")
     result.stdout.fnmatch_lines(["PAU report: */out/r.json"])
     raw = json.loads((pau_pytester.path / "out" / "r.json").read_text())
-    assert set(raw) == {"run", "instances", "summary"}
+    assert set(raw) == {"run", "instances", "summary", "notes"}
+    # The terminal's notes: the scripted server says nothing of its model beyond the alias.
+    assert len(raw["notes"]) == 1
+    assert "are cached by alias and address only" in raw["notes"][0]
+    result.stdout.fnmatch_lines([f"note: {raw['notes'][0]}"])
+    assert raw["summary"]["calibration"] is None  # no embedded judge or coder
     report = Report.model_validate(raw)
     assert report == read_report(pau_pytester.path / "out" / "r.json")
     assert [i.id for i in report.instances] == TOY_IDS

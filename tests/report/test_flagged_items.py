@@ -130,7 +130,7 @@ def test_the_html_report_lists_flagged_items_with_code_match() -> None:
     section = page.split("<h3>Addressed the grader</h3>", 1)[1].split("</table>", 1)[0]
     assert "<td>t/&lt;flag&gt;</td>" in section  # escaped, like all model-facing text
     assert re.search(
-        r'<td class="num">5</td><td class="num">1</td><td class="num">25.0%</td>', section
+        r'<td class="num">5</td><td class="num">1</td><td class="num">0.25</td>', section
     )
     assert "failed" in section
     assert "t/clean" not in section
