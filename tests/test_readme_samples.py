@@ -16,6 +16,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from pytest_pau import load_dataset
 from pytest_pau.models import Instance
@@ -52,7 +53,7 @@ def _coder(messages: list[dict[str, str]]) -> str:
     return faithful_coder(messages)
 
 
-RULES = [
+RULES: list[tuple[str, Any]] = [
     (MARKERS["judge"], JUDGE),
     (MARKERS["coder"], _coder),
     (MARKERS["reason"], "Two spaces between words will show how it splits."),
@@ -67,19 +68,24 @@ def _readme_failure_block() -> list[str]:
     return m.group(1).rstrip("\n").splitlines()
 
 
-def test_the_readme_failure_sample_is_a_real_runs_output(tmp_path: Path) -> None:
-    with ScriptedLLM(RULES) as llm:
-        pytest_args = ["-p", "no:cacheprovider", "-q", *model_args(llm), "-k", ITEM]
+def _pytest(folder: Path, rules: list[tuple[str, Any]], *args: str) -> str:
+    """pytest in ``folder`` with ``rules`` as model, judge and coder; its output (exit 1)."""
+    with ScriptedLLM(rules) as llm:
+        options = ["-p", "no:cacheprovider", "-q", *model_args(llm), *args]
         run = subprocess.run(
-            [sys.executable, "-m", "pytest", *pytest_args, "--pau-report=report.json"],
-            cwd=tmp_path,
+            [sys.executable, "-m", "pytest", *options],
+            cwd=folder,
             env={**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "92"},
             capture_output=True,
             text=True,
             timeout=300,
         )
-    out = run.stdout
-    assert run.returncode == 1, out + run.stderr
+    assert run.returncode == 1, run.stdout + run.stderr  # items fail / a gate fails
+    return run.stdout
+
+
+def test_the_readme_failure_sample_is_a_real_runs_output(tmp_path: Path) -> None:
+    out = _pytest(tmp_path, RULES, "-k", ITEM, "--pau-report=report.json")
     block = _readme_failure_block()
     lines = out.splitlines()
     assert block[0] in lines, f"{block[0]!r} not in the output:\n{out}"
@@ -113,7 +119,7 @@ def _conclude(messages: list[dict[str, str]]) -> str:
     return f"CONCLUDE: YES\nSUMMARY: {inst.description if known and inst else VAGUE}"
 
 
-SUMMARY_RULES = [
+SUMMARY_RULES: list[tuple[str, Any]] = [
     (MARKERS["judge_retry"], judge_reply),
     (MARKERS["judge"], judge_reply),
     (MARKERS["coder"], faithful_coder),
@@ -137,18 +143,7 @@ def _masked(line: str) -> str:
 
 
 def test_the_readme_summary_sample_is_a_real_runs_output(tmp_path: Path) -> None:
-    with ScriptedLLM(SUMMARY_RULES) as llm:
-        pytest_args = ["-p", "no:cacheprovider", "-q", *model_args(llm), "-m", "smoke", *GATES]
-        run = subprocess.run(
-            [sys.executable, "-m", "pytest", *pytest_args],
-            cwd=tmp_path,
-            env={**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "92"},
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-    out = run.stdout
-    assert run.returncode == 1, out + run.stderr  # the pass-rate gate fails
+    out = _pytest(tmp_path, SUMMARY_RULES, "-m", "smoke", *GATES)  # the pass-rate gate fails
     lines = [_masked(ln) for ln in out.splitlines()]
     block = [_masked(ln) for ln in _readme_summary_block()]
     assert block[0] in lines, out
