@@ -182,6 +182,16 @@ def test_the_budget_holds_with_many_in_flight_and_the_overshoot_is_reported(
 
 
 @pytest.mark.slow
+def ctrl_c_as_in_a_terminal() -> None:
+    """``preexec_fn`` for a pytest that must hear Ctrl-C.
+
+    A shell without job control (``cmd &`` in a script, many CI runners) starts background
+    jobs with SIGINT ignored, and a child inherits that: Python then installs no
+    KeyboardInterrupt handler and the signal these tests send would do nothing.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_keeps_the_finished_items_and_the_rerun_repeats_none_of_their_calls(
     pau_pytester: pytest.Pytester, slow_llm: ScriptedLLM
 ) -> None:
@@ -190,7 +200,12 @@ def test_ctrl_c_keeps_the_finished_items_and_the_rerun_repeats_none_of_their_cal
     command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-v"]
     command += args(slow_llm, "--pau-concurrency=4", "--pau-report=r.json")
     proc = subprocess.Popen(
-        command, cwd=pau_pytester.path, env=env, stdout=subprocess.PIPE, text=True
+        command,
+        cwd=pau_pytester.path,
+        env=env,
+        stdout=subprocess.PIPE,
+        text=True,
+        preexec_fn=ctrl_c_as_in_a_terminal,
     )
     assert proc.stdout is not None
     passed = 0

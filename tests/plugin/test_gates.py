@@ -277,7 +277,7 @@ def test_ctrl_c_on_the_xdist_controller_stops_the_workers_and_keeps_their_result
     from pytest_pau.report.json_report import read_report
     from pytest_pau.testing import ScriptedLLM
 
-    from .test_concurrency import RULES, args, write_dataset
+    from .test_concurrency import RULES, args, ctrl_c_as_in_a_terminal, write_dataset
 
     write_dataset(pau_pytester.path, 40)
     with ScriptedLLM(RULES, delay_s=0.3) as llm:
@@ -291,6 +291,7 @@ def test_ctrl_c_on_the_xdist_controller_stops_the_workers_and_keeps_their_result
             stdout=subprocess.PIPE,
             text=True,
             start_new_session=True,  # the signal goes to the controller only, as a CI kill
+            preexec_fn=ctrl_c_as_in_a_terminal,
         )
         assert proc.stdout is not None
         seen = 0
