@@ -10,7 +10,6 @@ instead of hanging the suite, and the machine's load does not change the verdict
 
 from __future__ import annotations
 
-import ast
 import json
 import os
 import resource
@@ -102,21 +101,12 @@ def test_every_reply_parser_is_linear_on_hostile_shapes(parser: str) -> None:
     assert not slow, f"the {parser} parser took over {BOUND_S} CPU s on: {slow}"
 
 
-def test_input_lines_of_nested_brackets_share_one_span_budget(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_input_lines_of_nested_brackets_share_one_span_budget(literal_reads: list[int]) -> None:
     # 650 lines "INPUT: [[[...a b1...]]]" (150 deep): every line's 150 spans were read,
     # 14 million characters for a 200,000-character reply (19 s).
     lines = [f"INPUT: {'[' * 150}a b{i}{']' * 150}" for i in range(N // 308)]
     reply = "\n".join(lines)
-    read = [0]
-    literal_eval = ast.literal_eval
-
-    def counting(text: str) -> object:
-        read[0] += len(text)
-        return literal_eval(text)
-
-    monkeypatch.setattr(ast, "literal_eval", counting)
+    read = literal_reads
     assert parse_input(reply, arity=1) == (None, "No Python literal was found in the reply.")
     # Each line, its INPUT: rest and the reply once, the markers' spans within one budget
     # of a character per character, the reply's own spans within theirs.
