@@ -47,9 +47,11 @@ def _import_litellm() -> Any:
 
     litellm.suppress_debug_info = True  # no "Give Feedback" banner on every error
     litellm.telemetry = False
+    from pytest_pau.llm import http_pool
     from pytest_pau.llm.local.provider import register
 
     register(litellm)
+    http_pool.install(litellm)  # one connection pool per thread (see http_pool.py)
     try:
         from litellm._internal_context import is_internal_call
 

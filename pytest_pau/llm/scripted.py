@@ -180,6 +180,7 @@ class ScriptedLLM:
         self.exchanges: list[Exchange] = []
         """Every chat-completion request, in arrival order, with its timing and cap."""
         self._requests = 0
+        self._connections = 0
         self._in_flight = 0
         self._max_in_flight = 0
         self._faults: list[Fault] = []
@@ -235,6 +236,12 @@ class ScriptedLLM:
         """How many chat-completion requests arrived (faulted ones included)."""
         with self._lock:
             return self._requests
+
+    @property
+    def connections(self) -> int:
+        """How many TCP connections clients opened (keep-alive reuses one for many requests)."""
+        with self._lock:
+            return self._connections
 
     @property
     def in_flight(self) -> int:
@@ -326,6 +333,10 @@ class ScriptedLLM:
             self._max_in_flight = max(self._max_in_flight, self._in_flight)
             fault = next((f for f in self._faults if f.covers(n)), None)
         return exchange, fault
+
+    def _connected(self) -> None:
+        with self._lock:
+            self._connections += 1
 
     def _depart(self, exchange: Exchange, status: int | None) -> None:
         with self._lock:

@@ -65,6 +65,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def setup(self) -> None:
         super().setup()
+        self.owner._connected()
         # Headers and body go out in two writes; with Nagle on, the client's delayed ACK
         # adds ~40 ms to every exchange.
         self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)

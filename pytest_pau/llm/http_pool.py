@@ -1,0 +1,116 @@
+"""One HTTP connection pool per thread for litellm's OpenAI-compatible calls.
+
+litellm sends every OpenAI-compatible request of the process (OpenAI's models, and every
+``--pau-api-base`` server) through one ``httpx.Client`` whose single connection pool all
+episode threads share, with httpx's default keep-alive limit of 20. Two things go wrong
+there once more than 20 requests are in flight (``--pau-concurrency`` above 20):
+
+- httpcore 1.0.9 counts *all* of the pool's connections against the keep-alive limit, so
+  every pass over the pool closes every idle connection: nearly every request opens a new
+  TCP connection (1,700 connections for 1,920 requests from 64 threads, measured in
+  ``benchmarks/README.md``), with the connect and the pool lock on each one's path;
+- a pass can close an idle connection that another thread was just handed, under a
+  request already sent on it; the request then waits out its whole timeout (600 s by
+  default: seen once in eight 96-item runs at ``--pau-concurrency=64``; httpcore issue
+  #1110).
+
+Each of our threads makes one request at a time, so it needs one connection per origin
+and no sharing at all. :class:`PerThreadTransport` gives every thread its own pool (kept
+alive between that thread's calls); :func:`install` puts it behind the client litellm uses
+for these calls (``litellm.client_session``), unless the user configured one. Providers
+that litellm reaches through its own HTTP handler (Anthropic's API, for one) keep
+litellm's pool.
+"""
+
+from __future__ import annotations
+
+import ssl
+import threading
+from typing import Any
+
+import httpx
+
+#: Connections a thread keeps alive: one per origin it talks to (agent, judge, coder,
+#: classifier endpoints), with room to spare.
+KEEPALIVE_PER_THREAD = 8
+
+
+class PerThreadTransport(httpx.BaseTransport):
+    """An ``httpx`` transport that sends each thread's requests through that thread's pool.
+
+    Pools of threads that have ended are closed when the next pool is made, and all of
+    them by :meth:`close`.
+    """
+
+    def __init__(self, verify: ssl.SSLContext | bool = True, *, http2: bool = False) -> None:
+        # One SSL context for all pools: building one reads the CA bundle (~40 ms of CPU),
+        # which 64 threads starting together would otherwise each pay.
+        self._verify = verify
+        self._http2 = http2
+        self._local = threading.local()
+        self._pools: dict[threading.Thread, httpx.HTTPTransport] = {}
+        self._lock = threading.Lock()
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        pool = getattr(self._local, "pool", None)
+        if pool is None:
+            pool = self._local.pool = self._new_pool()
+        return pool.handle_request(request)
+
+    def _new_pool(self) -> httpx.HTTPTransport:
+        pool = httpx.HTTPTransport(
+            verify=self._verify,
+            http2=self._http2,
+            limits=httpx.Limits(
+                max_connections=None, max_keepalive_connections=KEEPALIVE_PER_THREAD
+            ),
+        )
+        with self._lock:
+            ended = [t for t in self._pools if not t.is_alive()]
+            finished = [self._pools.pop(t) for t in ended]
+            self._pools[threading.current_thread()] = pool
+        for old in finished:
+            old.close()
+        return pool
+
+    @property
+    def pools(self) -> int:
+        """How many threads' pools are open."""
+        with self._lock:
+            return len(self._pools)
+
+    def close(self) -> None:
+        with self._lock:
+            pools = list(self._pools.values())
+            self._pools.clear()
+        for pool in pools:
+            pool.close()
+
+
+def install(litellm: Any) -> bool:
+    """Give litellm's OpenAI-compatible calls one pool per thread; False if the user set one.
+
+    The pools verify TLS exactly as litellm's own client would (``SSL_VERIFY``,
+    ``SSL_CERT_FILE``, ``litellm.ssl_verify``) and speak HTTP/2 when litellm would.
+    """
+    if getattr(litellm, "client_session", None) is not None:
+        return False
+    verify: ssl.SSLContext | bool
+    http2 = False
+    try:
+        from litellm.llms.custom_httpx.http_handler import get_ssl_configuration, http2_enabled
+
+        http2 = bool(http2_enabled())
+        configured = get_ssl_configuration(http2=http2)
+        if isinstance(configured, str):  # a CA bundle's path
+            verify = ssl.create_default_context(cafile=configured)
+        else:
+            verify = configured
+    except (ImportError, TypeError):  # a litellm without them: httpx's defaults, one context
+        import certifi
+
+        verify = ssl.create_default_context(cafile=certifi.where())
+    litellm.client_session = httpx.Client(
+        transport=PerThreadTransport(verify, http2=http2), follow_redirects=True
+    )
+    return True

@@ -1,0 +1,97 @@
+"""Each thread's requests keep their own connection (issue 12: many episodes at once).
+
+With litellm's shared pool, more than 20 requests in flight made httpcore close every idle
+connection: nearly every request opened a new one, and a request could be left waiting
+out its whole timeout on a connection closed under it (see ``llm/http_pool.py``).
+"""
+
+from __future__ import annotations
+
+import threading
+import types
+from collections.abc import Callable
+
+import httpx
+
+from pytest_pau.llm import LLMClient, get_litellm
+from pytest_pau.llm.http_pool import PerThreadTransport, install
+from pytest_pau.testing import ScriptedLLM
+
+Factory = Callable[..., LLMClient]
+
+
+def test_many_threads_through_litellm_keep_one_connection_each(
+    scripted_llm: Callable[..., ScriptedLLM], client_for: Factory
+) -> None:
+    # 32 requests in flight at once (over httpx's keep-alive limit of 20), 5 rounds each.
+    server = scripted_llm([(r"^echo (.*)", lambda msgs: msgs[-1]["content"][5:])], delay_s=0.2)
+    client = client_for(server, no_cache=True)
+    threads, rounds = 32, 5
+    answers: dict[tuple[int, int], str] = {}
+    failures: list[BaseException] = []
+
+    def work(k: int) -> None:
+        try:
+            for r in range(rounds):
+                text = client.complete([{"role": "user", "content": f"echo {k}-{r}"}]).text
+                answers[(k, r)] = text
+        except BaseException as exc:  # reported below, with the thread's number
+            failures.append(exc)
+
+    workers = [threading.Thread(target=work, args=(k,)) for k in range(threads)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join(60)
+    assert not failures, failures[:3]
+    assert answers == {(k, r): f"{k}-{r}" for k in range(threads) for r in range(rounds)}
+    assert server.max_in_flight > 20, "the test must put more than 20 requests in flight"
+    assert server.requests == threads * rounds
+    # One connection per thread, kept alive between its rounds (the shared pool opened
+    # ~130 for these 160 requests).
+    assert server.connections <= threads, f"{server.connections} connections for {threads} threads"
+
+
+def test_litellm_gets_the_per_thread_pool_and_a_users_own_session_is_kept() -> None:
+    litellm = get_litellm()
+    assert isinstance(litellm.client_session, httpx.Client)
+    assert isinstance(litellm.client_session._transport, PerThreadTransport)
+
+    own = httpx.Client()
+    configured = types.SimpleNamespace(client_session=own)
+    assert install(configured) is False
+    assert configured.client_session is own
+    own.close()
+
+    fresh = types.SimpleNamespace(client_session=None)
+    assert install(fresh) is True
+    assert isinstance(fresh.client_session._transport, PerThreadTransport)
+    fresh.client_session.close()
+
+
+def test_pools_of_ended_threads_are_closed(scripted_llm: Callable[..., ScriptedLLM]) -> None:
+    server = scripted_llm(default="hi")
+    transport = PerThreadTransport()
+    http = httpx.Client(transport=transport)
+    body = {"model": "m", "messages": [{"role": "user", "content": "hello"}]}
+
+    def call() -> None:
+        http.post(f"{server.api_base}/chat/completions", json=body).raise_for_status()
+
+    together = threading.Barrier(3)
+
+    def call_and_wait() -> None:
+        call()
+        together.wait(10)  # all three alive, each with its pool
+
+    threads = [threading.Thread(target=call_and_wait) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(10)
+    assert transport.pools == 3
+    call()  # a new thread's pool: the three ended threads' pools are closed first
+    assert transport.pools == 1
+    assert server.connections == 4
+    http.close()
+    assert transport.pools == 0
