@@ -102,9 +102,12 @@ def main() -> None:
     for _ in range(args.rounds):
         for mode in ("shared", "per-thread"):
             out = subprocess.run(
-                [sys.executable, __file__, "--mode", mode]
-                + ["--threads", str(args.threads), "--per-thread", str(args.per_thread)]
-                + ["--latency", str(args.latency)],
+                [
+                    sys.executable,
+                    __file__,
+                    *("--mode", mode, "--threads", str(args.threads)),
+                    *("--per-thread", str(args.per_thread), "--latency", str(args.latency)),
+                ],
                 cwd=ROOT,
                 capture_output=True,
                 text=True,
