@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from pytest_pau._output_paths import PathArg, check_conflicts, probe_writable
 from pytest_pau.errors import ConfigError
 from pytest_pau.llm.credentials import Role, missing_keys
-from pytest_pau.options import LOCAL_MODELS
+from pytest_pau.option_values import LOCAL_MODELS
 
 if TYPE_CHECKING:
     from pytest_pau._session import PauSession

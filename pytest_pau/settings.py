@@ -17,15 +17,8 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 from pydantic import BaseModel, ConfigDict
 
 from pytest_pau.errors import ConfigError
-from pytest_pau.options import (
-    ALL_OPTIONS,
-    LOCAL_MODELS,
-    OPTIONS_BY_NAME,
-    OptionSpec,
-    ReasoningMode,
-    margins_of,
-    role_value,
-)
+from pytest_pau.option_values import LOCAL_MODELS, ReasoningMode, margins_of, role_value
+from pytest_pau.options import ALL_OPTIONS, OPTIONS_BY_NAME, OptionSpec
 
 if TYPE_CHECKING:
     import pytest
@@ -52,7 +45,7 @@ class PauSettings(BaseModel):
     coder_model: str = "local"
     coder_api_base: str | None = None
     reasoning: str = "auto"
-    """Per role (:func:`pytest_pau.options.role_value`): ``auto``, ``on`` or ``off``."""
+    """Per role (:func:`pytest_pau.option_values.role_value`): ``auto``, ``on`` or ``off``."""
     reasoning_budget: str = str(DEFAULT_REASONING_BUDGET)
     """Per role: hidden tokens on top of each call's visible cap, for models that reason."""
     reasoning_effort: str | None = None

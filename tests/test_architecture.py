@@ -17,17 +17,37 @@ import pytest_pau
 
 PACKAGE = Path(pytest_pau.__file__).parent
 STAGES = ("dataset", "sandbox", "agent", "scoring", "report", "train")
-SHARED = ("_version", "errors", "paths", "models", "options", "settings", "prompting", "llm")
+SHARED = (
+    "_version",
+    "errors",
+    "paths",
+    "models",
+    "option_values",
+    "options",
+    "settings",
+    "prompting",
+    "llm",
+)
 #: What each shared part may import (besides the standard library and third parties).
 SHARED_MAY_IMPORT = {
     "_version": set(),
     "errors": set(),
     "paths": {"_version"},
     "models": set(),
-    "options": set(),
-    "settings": {"errors", "options"},
+    "option_values": set(),
+    "options": {"option_values"},
+    "settings": {"errors", "option_values", "options"},
     "prompting": set(),
-    "llm": {"_version", "errors", "paths", "models", "options", "settings", "prompting"},
+    "llm": {
+        "_version",
+        "errors",
+        "paths",
+        "models",
+        "option_values",
+        "options",
+        "settings",
+        "prompting",
+    },
 }
 #: train reuses every earlier stage; report is read by nobody but train and the top level.
 STAGE_MAY_IMPORT = {

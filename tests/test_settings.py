@@ -139,6 +139,6 @@ def test_the_dataset_output_modes_are_the_loaders() -> None:
     from typing import get_args
 
     from pytest_pau.dataset.outputs import OutputsMode
-    from pytest_pau.options import DATASET_OUTPUTS
+    from pytest_pau.option_values import DATASET_OUTPUTS
 
     assert get_args(OutputsMode) == DATASET_OUTPUTS

@@ -24,7 +24,7 @@ from pytest_pau.agent.state import (
 )
 from pytest_pau.errors import ConfigError
 from pytest_pau.llm.caps import DEFAULT_CAPS, TokenCaps
-from pytest_pau.options import MODES
+from pytest_pau.option_values import MODES
 from pytest_pau.settings import DEFAULTS
 
 if TYPE_CHECKING:

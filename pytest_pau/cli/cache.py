@@ -28,7 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from pytest_pau.errors import ConfigError
-from pytest_pau.options import OPTIONS_BY_NAME, OptionSpec, parse_path
+from pytest_pau.option_values import parse_path
+from pytest_pau.options import OPTIONS_BY_NAME, OptionSpec
 from pytest_pau.settings import help_text
 
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d*)?|\.\d+)\s*([kmgt]?)(?:i?b)?\s*$", re.IGNORECASE)

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TextIO
 
 from pytest_pau.errors import ConfigError
-from pytest_pau.options import parse_confidence
+from pytest_pau.option_values import parse_confidence
 from pytest_pau.report.compare import (
     Comparison,
     compare_reports,

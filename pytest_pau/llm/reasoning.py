@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from pytest_pau.options import ReasoningMode
+from pytest_pau.option_values import ReasoningMode
 from pytest_pau.settings import DEFAULT_REASONING_BUDGET
 
 #: Attempts of one call in all: the budget doubles between them.

@@ -1,8 +1,8 @@
 """The three metrics runs are compared on, read from instance results.
 
 Their keys, names for people, scales and the ``METRIC:DELTA`` syntax are in
-:mod:`pytest_pau.options` (``METRICS``, ``METRIC_ALIASES``, ``parse_margin``), which the
-option rows share; this module adds how to read each from a result (errors and skips
+:mod:`pytest_pau.option_values` (``METRICS``, ``METRIC_ALIASES``, ``parse_margin``), which
+the option rows share; this module adds how to read each from a result (errors and skips
 have no value) and the ``ConfigError`` versions of the parsers for ``pau compare``.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-from pytest_pau import options
+from pytest_pau import option_values
 from pytest_pau.errors import ConfigError
 from pytest_pau.report.compare_io import Scored
 
@@ -25,13 +25,13 @@ def is_scored(r: Scored) -> bool:
 
 #: metric key -> (display name, value getter). Errors and skips are missing values.
 METRICS: dict[str, tuple[str, Getter]] = {
-    "judge": (options.METRICS["judge"][0], lambda r: r.judge_score if is_scored(r) else None),
-    "match": (options.METRICS["match"][0], lambda r: r.code_match if is_scored(r) else None),
-    "pass": (options.METRICS["pass"][0], lambda r: float(r.passed) if is_scored(r) else None),
+    "judge": (option_values.METRICS["judge"][0], lambda r: r.judge_score if is_scored(r) else None),
+    "match": (option_values.METRICS["match"][0], lambda r: r.code_match if is_scored(r) else None),
+    "pass": (option_values.METRICS["pass"][0], lambda r: float(r.passed) if is_scored(r) else None),
 }
 #: metric key -> the (low, high) of its scale, which no interval leaves.
-BOUNDS: dict[str, tuple[float, float]] = {k: v[1] for k, v in options.METRICS.items()}
-METRIC_ALIASES = options.METRIC_ALIASES
+BOUNDS: dict[str, tuple[float, float]] = {k: v[1] for k, v in option_values.METRICS.items()}
+METRIC_ALIASES = option_values.METRIC_ALIASES
 #: RunInfo fields that make scores incomparable when they differ, with their names.
 CHECKED_FIELDS = {
     "dataset": "dataset",
@@ -51,7 +51,7 @@ def parse_metric(text: str) -> str:
         ConfigError: ``text`` names no metric.
     """
     try:
-        return options.metric_key(text)
+        return option_values.metric_key(text)
     except argparse.ArgumentTypeError as exc:
         raise ConfigError(str(exc)) from None
 
@@ -64,7 +64,7 @@ def parse_fail_if_worse(text: str) -> tuple[str, float]:
             ``[0, range of the metric)``.
     """
     try:
-        return options.parse_margin(text)
+        return option_values.parse_margin(text)
     except argparse.ArgumentTypeError as exc:
         raise ConfigError(f"--fail-if-worse: {exc}") from None
 
@@ -76,6 +76,6 @@ def parse_margins(text: str) -> dict[str, float]:
         ConfigError: a part is not ``METRIC:DELTA``, or a metric is named twice.
     """
     try:
-        return options.margins_of(text)
+        return option_values.margins_of(text)
     except argparse.ArgumentTypeError as exc:
         raise ConfigError(f"--pau-max-regression: {exc}") from None

@@ -9,7 +9,8 @@ import pytest
 from pytest_pau._collect import instance_markers, marker_name
 from pytest_pau.errors import ConfigError
 from pytest_pau.models import Instance, InstanceResult, Mismatch
-from pytest_pau.options import ALL_OPTIONS, parse_fraction, parse_positive_int
+from pytest_pau.option_values import parse_fraction, parse_positive_int
+from pytest_pau.options import ALL_OPTIONS
 from pytest_pau.report.messages import failure_message
 from pytest_pau.report.render import TextWriter, bar, render
 from pytest_pau.report.summary import (
