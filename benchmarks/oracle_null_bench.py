@@ -17,7 +17,7 @@ Run::
     python benchmarks/oracle_null_bench.py run --tree /tmp/checkout --label before --out /tmp/pau_bench
     python benchmarks/oracle_null_bench.py table /tmp/pau_bench/before /tmp/pau_bench/after
 
-``run --only smoke-oracle`` runs one of the four; ``table`` reads the JSON reports only (it
+``run --only smoke-oracle`` runs one of the four, ``--workers 2`` each with ``-n 2``; ``table`` reads the JSON reports only (it
 recomputes the figures from the items, so reports of older versions read the same way).
 """
 
@@ -42,7 +42,13 @@ MODELS = ("oracle", "null")
 
 
 def _run_one(
-    tree: Path, out: Path, selection: str, model: str, python: str, limit: int | None = None
+    tree: Path,
+    out: Path,
+    selection: str,
+    model: str,
+    python: str,
+    limit: int | None = None,
+    workers: int | None = None,
 ) -> dict[str, Any]:
     scratch = out / "scratch"
     scratch.mkdir(parents=True, exist_ok=True)
@@ -61,6 +67,9 @@ def _run_one(
         *SELECTIONS[selection],
         # The last --pau-limit wins: a smaller one for a quick look on a busy machine.
         *([f"--pau-limit={limit}"] if limit is not None else []),
+        # xdist workers, each with its share of the cores for llama.cpp (see
+        # local_threads_bench.py): the scores do not depend on it, the wall time does.
+        *(["-n", str(workers)] if workers else []),
     ]
     env = {**os.environ, "PYTHONPATH": str(tree)}
     load_before = os.getloadavg()
@@ -161,6 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--only", action="append", help="SELECTION-MODEL, e.g. smoke-oracle.")
     run.add_argument("--python", default=sys.executable)
     run.add_argument("--limit", type=int, help="At most N items per selection (a quick look).")
+    run.add_argument("--workers", type=int, help="Run each selection with -n N.")
     show = sub.add_parser("table", help="The Markdown table of finished runs.")
     show.add_argument("folders", type=Path, nargs="+")
     args = parser.parse_args(argv)
@@ -173,7 +183,9 @@ def main(argv: list[str] | None = None) -> int:
         for model in MODELS:
             if args.only and f"{selection}-{model}" not in args.only:
                 continue
-            meta = _run_one(args.tree.resolve(), out, selection, model, args.python, args.limit)
+            meta = _run_one(
+                args.tree.resolve(), out, selection, model, args.python, args.limit, args.workers
+            )
             print(f"{args.label} {selection} {model}: {meta['wall_s']:.0f} s", flush=True)
     figs = [
         figures(out, s, m) for s in SELECTIONS for m in MODELS if (out / f"{s}-{m}.json").exists()
