@@ -68,7 +68,7 @@ def _run_one(
         # The last --pau-limit wins: a smaller one for a quick look on a busy machine.
         *([f"--pau-limit={limit}"] if limit is not None else []),
         # xdist workers, each with its share of the cores for llama.cpp (see
-        # local_threads_bench.py): the scores do not depend on it, the wall time does.
+        # local_threads_bench.py); use the same N for the runs you compare.
         *(["-n", str(workers)] if workers else []),
     ]
     env = {**os.environ, "PYTHONPATH": str(tree)}
