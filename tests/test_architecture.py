@@ -38,16 +38,7 @@ SHARED_MAY_IMPORT = {
     "options": {"option_values"},
     "settings": {"errors", "option_values", "options"},
     "prompting": set(),
-    "llm": {
-        "_version",
-        "errors",
-        "paths",
-        "models",
-        "option_values",
-        "options",
-        "settings",
-        "prompting",
-    },
+    "llm": set(SHARED) - {"llm"},  # every other shared part
 }
 #: train reuses every earlier stage; report is read by nobody but train and the top level.
 STAGE_MAY_IMPORT = {
