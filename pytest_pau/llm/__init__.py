@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from pytest_pau.llm.budget import Budget
 from pytest_pau.llm.cache import CacheHit, ResponseCache, cache_key
-from pytest_pau.llm.client import LLMClient, make_client
+from pytest_pau.llm.client import LLMClient
+from pytest_pau.llm.factory import make_client
 from pytest_pau.llm.judge import weighted_rating
 from pytest_pau.llm.litellm_setup import get_litellm
 from pytest_pau.llm.local.provider import is_local

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import threading
 import time
-from pathlib import Path
 from typing import Any
 
 from pytest_pau._version import __version__
@@ -373,54 +372,3 @@ def _has_price(model: str) -> bool:
     except Exception:  # litellm raises when the model is not in its map
         return False
     return any(isinstance(v, (int, float)) and v > 0 for k, v in info.items() if "cost" in k)
-
-
-def make_client(
-    model: str,
-    *,
-    api_base: str | None = None,
-    api_key: str | None = None,
-    cache_dir: str | os.PathLike[str] | None = None,
-    no_cache: bool = False,
-    budget: Budget | None = None,
-    reasoning: ReasoningSpec = DEFAULT_REASONING,
-    cancel: threading.Event | None = None,
-) -> LLMClient:
-    """A client with the run's cache and budget (what fixtures and ``pau train`` call).
-
-    Args:
-        cache_dir: Where the response cache lives (``--pau-cache-dir``); default
-            ``user_cache_dir()/llm``.
-        no_cache: ``--pau-no-cache``: neither read nor write the cache.
-        reasoning: The role's reasoning settings (``--pau-reasoning*``).
-        cancel: The run's cancel event.
-    """
-    cache = None
-    if not no_cache:
-        if cache_dir is None:
-            from pytest_pau.paths import user_cache_dir
-
-            cache_dir = user_cache_dir() / "llm"
-        cache = _shared_cache(Path(cache_dir))
-    return LLMClient(
-        model,
-        api_base=api_base,
-        api_key=api_key,
-        cache=cache,
-        budget=budget,
-        reasoning=reasoning,
-        cancel=cancel,
-    )
-
-
-_caches: dict[Path, ResponseCache] = {}
-_caches_lock = threading.Lock()
-
-
-def _shared_cache(directory: Path) -> ResponseCache:
-    """One ResponseCache object per folder and process (connections are per thread inside)."""
-    key = directory.resolve()
-    with _caches_lock:
-        if key not in _caches:
-            _caches[key] = ResponseCache(key)
-        return _caches[key]
