@@ -181,7 +181,6 @@ def test_the_budget_holds_with_many_in_flight_and_the_overshoot_is_reported(
         result.stdout.fnmatch_lines(["budget: spent $* of $0.0008; the calls already in flight*"])
 
 
-@pytest.mark.slow
 def ctrl_c_as_in_a_terminal() -> None:
     """``preexec_fn`` for a pytest that must hear Ctrl-C.
 
@@ -192,6 +191,7 @@ def ctrl_c_as_in_a_terminal() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
+@pytest.mark.slow
 def test_ctrl_c_keeps_the_finished_items_and_the_rerun_repeats_none_of_their_calls(
     pau_pytester: pytest.Pytester, slow_llm: ScriptedLLM
 ) -> None:
