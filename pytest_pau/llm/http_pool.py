@@ -42,9 +42,14 @@ class PerThreadTransport(httpx.BaseTransport):
     them by :meth:`close`.
     """
 
-    def __init__(self, verify: ssl.SSLContext | bool = True, *, http2: bool = False) -> None:
-        # One SSL context for all pools: building one reads the CA bundle (~40 ms of CPU),
-        # which 64 threads starting together would otherwise each pay.
+    def __init__(self, verify: ssl.SSLContext | bool | None = None, *, http2: bool = False) -> None:
+        # One SSL context for all pools (by default certifi's CA bundle, as httpx's own):
+        # building one reads the bundle (~40 ms of CPU), which 64 threads starting together
+        # would otherwise each pay.
+        if verify is None:
+            import certifi
+
+            verify = ssl.create_default_context(cafile=certifi.where())
         self._verify = verify
         self._http2 = http2
         self._local = threading.local()
@@ -95,7 +100,7 @@ def install(litellm: Any) -> bool:
     """
     if getattr(litellm, "client_session", None) is not None:
         return False
-    verify: ssl.SSLContext | bool
+    verify: ssl.SSLContext | bool | None = None  # None: httpx's defaults, one context
     http2 = False
     try:
         from litellm.llms.custom_httpx.http_handler import get_ssl_configuration, http2_enabled
@@ -106,10 +111,8 @@ def install(litellm: Any) -> bool:
             verify = ssl.create_default_context(cafile=configured)
         else:
             verify = configured
-    except (ImportError, TypeError):  # a litellm without them: httpx's defaults, one context
-        import certifi
-
-        verify = ssl.create_default_context(cafile=certifi.where())
+    except (ImportError, TypeError):  # a litellm without them
+        pass
     litellm.client_session = httpx.Client(
         transport=PerThreadTransport(verify, http2=http2), follow_redirects=True
     )
