@@ -17,8 +17,9 @@ Run::
     python benchmarks/oracle_null_bench.py run --tree /tmp/checkout --label before --out /tmp/pau_bench
     python benchmarks/oracle_null_bench.py table /tmp/pau_bench/before /tmp/pau_bench/after
 
-``run --only smoke-oracle`` runs one of the four, ``--workers 2`` each with ``-n 2``; ``table`` reads the JSON reports only (it
-recomputes the figures from the items, so reports of older versions read the same way).
+``run --only smoke-oracle`` runs one of the four, ``--workers 2`` each with ``-n 2``;
+``table`` reads the JSON reports only (it recomputes the figures from the items, so
+reports of older versions read the same way).
 """
 
 from __future__ import annotations
