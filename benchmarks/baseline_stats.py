@@ -9,7 +9,7 @@ from collections.abc import Iterator, Sequence
 
 import numpy as np
 
-from pytest_pau.report.stats import _paired, clean
+from pytest_pau.stats.describe import _paired, clean
 
 DEFAULT_RESAMPLES = 10_000
 

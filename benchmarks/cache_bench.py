@@ -23,10 +23,10 @@ from pathlib import Path
 from typing import Any
 
 from pytest_pau.llm import ResponseCache
-from pytest_pau.llm.cache_admin import clear, prune
-from pytest_pau.llm.cache_check import verify_cache
-from pytest_pau.llm.cache_files import disk_bytes
-from pytest_pau.llm.cache_info import cache_info
+from pytest_pau.llm.cache.admin import clear, prune
+from pytest_pau.llm.cache.check import verify_cache
+from pytest_pau.llm.cache.files import disk_bytes
+from pytest_pau.llm.cache.info import cache_info
 
 _WRITER = textwrap.dedent(
     """

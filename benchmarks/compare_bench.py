@@ -34,9 +34,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from baseline_stats import bootstrap_ci
 
 from pytest_pau.models import CallResult, InstanceResult, Mismatch, Report, RunInfo, Step, StepKind
-from pytest_pau.report.compare import METRICS, compare_reports
 from pytest_pau.report.compare_io import read_scores
 from pytest_pau.report.json_report import read_report, write_report
+from pytest_pau.stats.compare import METRICS, compare_reports
 
 KINDS: tuple[StepKind, ...] = ("reason", "act", "reflect")
 

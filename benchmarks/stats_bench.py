@@ -29,13 +29,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from baseline_stats import bootstrap_ci, paired_bootstrap
 
-from pytest_pau.report.inference import (
+from pytest_pau.stats.inference import (
     mean_interval_batch,
     non_inferiority_batch,
     paired_test,
     wilson_bounds,
 )
-from pytest_pau.report.sequential import GateMonitor, PairedGateMonitor
+from pytest_pau.stats.sequential import GateMonitor, PairedGateMonitor
 from tests.report import error_models as em
 
 

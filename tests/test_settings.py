@@ -14,8 +14,8 @@ import pytest
 from pydantic import ValidationError
 
 from pytest_pau.cli.main import build_parser
-from pytest_pau.options import ALL_OPTIONS, OPTIONS_BY_NAME
 from pytest_pau.settings import DEFAULTS, PauSettings, help_text, resolve
+from pytest_pau.settings.options import ALL_OPTIONS, OPTIONS_BY_NAME
 
 
 def test_every_field_has_an_option_row_and_every_row_a_field() -> None:
@@ -106,8 +106,8 @@ def empty_project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_pau_train_settings_have_the_plugins_name_parser_and_default(
     empty_project: Path,
 ) -> None:
-    from pytest_pau._selection import collect_selection
     from pytest_pau.errors import ConfigError
+    from pytest_pau.plugin.selection import collect_selection
 
     # the default: PauSettings' (the plugin resolves the cache folder in the rootdir)
     plain = collect_selection([]).settings
@@ -126,7 +126,7 @@ def test_pau_train_settings_have_the_plugins_name_parser_and_default(
 
 
 def test_max_iterations_is_one_setting_for_benchmark_and_training() -> None:
-    from pytest_pau.cli.train import REMOVED
+    from pytest_pau.cli.train_args import REMOVED
     from pytest_pau.train.config import TrainSpec
 
     assert TrainSpec().settings.max_iterations == DEFAULTS.max_iterations
@@ -139,6 +139,6 @@ def test_the_dataset_output_modes_are_the_loaders() -> None:
     from typing import get_args
 
     from pytest_pau.dataset.outputs import OutputsMode
-    from pytest_pau.option_values import DATASET_OUTPUTS
+    from pytest_pau.settings.values import DATASET_OUTPUTS
 
     assert get_args(OutputsMode) == DATASET_OUTPUTS

@@ -16,7 +16,6 @@ from pytest_pau.agent.parsing import parse_description, parse_input, parse_refle
 from pytest_pau.agent.pseudo import NULL_DESCRIPTION, NullAgent, OracleAgent
 from pytest_pau.agent.state import (
     EpisodeState,
-    Observation,
     build_act_messages,
     build_incontext_messages,
     build_reason_messages,
@@ -24,8 +23,9 @@ from pytest_pau.agent.state import (
 )
 from pytest_pau.errors import ConfigError
 from pytest_pau.llm.caps import DEFAULT_CAPS, TokenCaps
-from pytest_pau.option_values import MODES
+from pytest_pau.models import Observation
 from pytest_pau.settings import DEFAULTS
+from pytest_pau.settings.values import MODES
 
 if TYPE_CHECKING:
     from pytest_pau.llm.protocol import SupportsComplete

@@ -24,43 +24,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from pytest_pau.models import Observation
 from pytest_pau.prompting import render
+from pytest_pau.prompting.evidence import clip, example_observation, observation_line
 from pytest_pau.settings import DEFAULTS
 
 if TYPE_CHECKING:
-    from pytest_pau.models import Example, Instance
+    from pytest_pau.models import Instance
 
 #: How many of the agent's own most recent calls each prompt shows (the protocol's 10).
 RECENT_OBSERVATIONS = 10
-#: Results longer than this are cut in prompts: the local model has little context and speed.
-MAX_RESULT_CHARS = 300
-
-
-def _clip(text: str, limit: int = MAX_RESULT_CHARS) -> str:
-    return text if len(text) <= limit else text[:limit] + f"... [{len(text) - limit} more chars]"
-
-
-def example_observation(example: Example) -> str:
-    """What the agent is shown for a starting example (same form as a live call)."""
-    if example.raises:
-        return f"{example.raises}: {example.output}"
-    return example.output
-
-
-@dataclass
-class Observation:
-    """One line of the agent's evidence."""
-
-    input: str | None
-    """The tuple literal called, or None for a reply with no readable input."""
-    result: str
-    """What came back (value, ``Error: message``), or the format-failure notice."""
-
-    def line(self) -> str:
-        """The line shown in prompts."""
-        if self.input is None:
-            return f"- {self.result}"
-        return f"- input {_clip(self.input)} -> {_clip(self.result)}"
 
 
 @dataclass
@@ -143,8 +116,8 @@ class EpisodeState:
         return text
 
     def _render_context(self) -> str:
-        lines = [o.line() for o in self.examples]
-        lines += [o.line() for o in self.observations[-RECENT_OBSERVATIONS:]]
+        lines = [observation_line(o) for o in self.examples]
+        lines += [observation_line(o) for o in self.observations[-RECENT_OBSERVATIONS:]]
         return render(
             "context",
             header=self.header,
@@ -182,8 +155,8 @@ def build_reflect_messages(state: EpisodeState) -> list[dict[str, str]]:
             "reflect",
             context=state.context(),
             plan=state.plan or "(none)",
-            input=_clip(last.input or "") if last else "(none)",
-            result=_clip(last.result) if last else "(none)",
+            input=clip(last.input or "") if last else "(none)",
+            result=clip(last.result) if last else "(none)",
         )
     )
 
@@ -191,7 +164,8 @@ def build_reflect_messages(state: EpisodeState) -> list[dict[str, str]]:
 def build_incontext_messages(instance: Instance) -> list[dict[str, str]]:
     """The single call of in-context mode: header and starting examples."""
     examples = [
-        Observation(e.input, example_observation(e)).line() for e in instance.train_examples
+        observation_line(Observation(e.input, example_observation(e)))
+        for e in instance.train_examples
     ]
     return _messages(
         render("incontext", header=instance.header, examples="\n".join(examples) or "(none)")

@@ -28,9 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from pytest_pau.errors import ConfigError
-from pytest_pau.option_values import parse_path
-from pytest_pau.options import OPTIONS_BY_NAME, OptionSpec
 from pytest_pau.settings import help_text
+from pytest_pau.settings.options import OPTIONS_BY_NAME, OptionSpec
+from pytest_pau.settings.values import parse_path
 
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d*)?|\.\d+)\s*([kmgt]?)(?:i?b)?\s*$", re.IGNORECASE)
 _UNITS = {"": 1, "k": 2**10, "m": 2**20, "g": 2**30, "t": 2**40}
@@ -123,7 +123,7 @@ def resolve_cache_dir(given: Path | None, folder: Path | None = None) -> tuple[P
 
 
 def _existing_cache(args: argparse.Namespace) -> Path:
-    from pytest_pau.llm.cache_files import FILENAME
+    from pytest_pau.llm.cache.files import FILENAME
 
     directory, source = resolve_cache_dir(args.cache_dir)
     directory = directory.absolute()
@@ -231,7 +231,7 @@ def _counts(values: dict[str, int]) -> str:
 
 
 def _info(args: argparse.Namespace) -> int:
-    from pytest_pau.llm.cache_info import cache_info
+    from pytest_pau.llm.cache.info import cache_info
 
     info = cache_info(_existing_cache(args), check=not args.no_check)
     if args.json:
@@ -274,7 +274,7 @@ def _space(removal: Any) -> str:
 
 
 def _clear(args: argparse.Namespace) -> int:
-    from pytest_pau.llm.cache_admin import clear, count_entries, open_for_maintenance
+    from pytest_pau.llm.cache.admin import clear, count_entries, open_for_maintenance
 
     cache = open_for_maintenance(_existing_cache(args))
     try:
@@ -305,7 +305,7 @@ def _clear(args: argparse.Namespace) -> int:
 
 
 def _prune(args: argparse.Namespace) -> int:
-    from pytest_pau.llm.cache_admin import open_for_maintenance, prune
+    from pytest_pau.llm.cache.admin import open_for_maintenance, prune
 
     if args.older_than is None and args.max_size is None:
         raise ConfigError("pau cache prune needs --older-than DAYS, --max-size SIZE or both")

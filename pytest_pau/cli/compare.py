@@ -20,15 +20,15 @@ from pathlib import Path
 from typing import TextIO
 
 from pytest_pau.errors import ConfigError
-from pytest_pau.option_values import parse_confidence
-from pytest_pau.report.compare import (
+from pytest_pau.report.compare_io import read_scores
+from pytest_pau.settings.values import parse_confidence
+from pytest_pau.stats.compare import (
     Comparison,
     compare_reports,
     parse_fail_if_worse,
     regressions,
 )
-from pytest_pau.report.compare_io import read_scores
-from pytest_pau.report.signflip import DEFAULT_RESAMPLES
+from pytest_pau.stats.signflip import DEFAULT_RESAMPLES
 
 
 def _gate(text: str) -> tuple[str, float]:

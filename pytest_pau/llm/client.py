@@ -7,9 +7,9 @@ import threading
 import time
 from typing import Any
 
+import pytest_pau.llm.litellm_setup as litellm_setup
 from pytest_pau._version import __version__
 from pytest_pau.errors import LLMConfigError, ReasoningBudgetError
-from pytest_pau.llm import litellm_setup
 from pytest_pau.llm.accounting import charge
 from pytest_pau.llm.budget import Budget
 from pytest_pau.llm.cache import ResponseCache, cache_key

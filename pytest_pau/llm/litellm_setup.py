@@ -47,7 +47,7 @@ def _import_litellm() -> Any:
 
     litellm.suppress_debug_info = True  # no "Give Feedback" banner on every error
     litellm.telemetry = False
-    from pytest_pau.llm import http_pool
+    import pytest_pau.llm.http_pool as http_pool
     from pytest_pau.llm.local.provider import register
 
     register(litellm)

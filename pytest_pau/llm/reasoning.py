@@ -20,8 +20,8 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from pytest_pau.option_values import ReasoningMode
 from pytest_pau.settings import DEFAULT_REASONING_BUDGET
+from pytest_pau.settings.values import ReasoningMode
 
 #: Attempts of one call in all: the budget doubles between them.
 MAX_ATTEMPTS = 3

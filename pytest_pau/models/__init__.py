@@ -13,7 +13,7 @@ result vocabulary (:class:`ItemStatus`, :class:`FailureMode`, :class:`PassRule`)
 
 from __future__ import annotations
 
-from pytest_pau.models.episode import Completion, Step, StepKind, Trajectory, Usage
+from pytest_pau.models.episode import Completion, Observation, Step, StepKind, Trajectory, Usage
 from pytest_pau.models.instance import CallResult, Example, Instance
 from pytest_pau.models.outcome import (
     FAILURE_MODES,
@@ -26,6 +26,7 @@ from pytest_pau.models.outcome import (
     PassRule,
 )
 from pytest_pau.models.report import Report, RunInfo
+from pytest_pau.models.scores import AnyReport, Scored, ScoresOnly, ScoresReport
 from pytest_pau.models.summary import (
     BaselineSummary,
     Calibration,
@@ -45,6 +46,7 @@ from pytest_pau.models.summary import (
 
 __all__ = [
     "FAILURE_MODES",
+    "AnyReport",
     "BaselineSummary",
     "Calibration",
     "CallResult",
@@ -66,10 +68,14 @@ __all__ = [
     "JudgeStats",
     "MatchStats",
     "Mismatch",
+    "Observation",
     "PassRule",
     "RegressionVerdict",
     "Report",
     "RunInfo",
+    "Scored",
+    "ScoresOnly",
+    "ScoresReport",
     "Step",
     "StepKind",
     "Summary",

@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
 from pytest_pau.models.instance import CallResult
+
+
+@dataclass
+class Observation:
+    """One line of the agent's evidence (shown by :func:`pytest_pau.prompting.evidence.observation_line`)."""
+
+    input: str | None
+    """The tuple literal called, or None for a reply with no readable input."""
+    result: str
+    """What came back (value, ``Error: message``), or the format-failure notice."""
 
 
 class Usage(BaseModel):

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from pytest_pau.report.fmt import num as _num
 from pytest_pau.report.fmt import pct as _pct
-from pytest_pau.report.inference import MIN_N
 from pytest_pau.report.render_gates import gate_failure_line, render_gates
 from pytest_pau.report.safe_text import safe_text
+from pytest_pau.report.writer import Writer
+from pytest_pau.stats.inference import MIN_N
 
 __all__ = ["TextWriter", "Writer", "bar", "gate_failure_line", "render"]
 
@@ -28,16 +29,6 @@ MAX_ERRORS = 3
 ERROR_CHARS = 500
 """How much of an item's error the summary shows (the report and ``pau show`` have all)."""
 _PARTIALS = " ▏▎▍▌▋▊▉"
-
-
-class Writer(Protocol):
-    """What :func:`render` needs: pytest's ``TerminalReporter`` has these methods."""
-
-    def write(self, content: str, **markup: bool) -> None: ...
-
-    def line(self, msg: str, **markup: bool) -> None: ...
-
-    def write_sep(self, sep: str, title: str | None = None, **markup: bool) -> None: ...
 
 
 class _SafeWriter:

@@ -9,7 +9,7 @@ from pytest_pau.report.fmt import num, pct, plural
 
 if TYPE_CHECKING:
     from pytest_pau.models import BaselineSummary, EarlyStop, GateVerdict, Summary
-    from pytest_pau.report.render import Writer
+    from pytest_pau.report.writer import Writer
 
 #: Instance ids listed per line before "+N more".
 LISTED = 5

@@ -1,7 +1,7 @@
 """The run summary: a pure function from item results to a :class:`~pytest_pau.models.Summary`.
 
 :func:`build_summary` computes everything the terminal block and the JSON report's
-``summary`` show, with the level gates of :mod:`pytest_pau.report.gates` as
+``summary`` show, with the level gates of :mod:`pytest_pau.stats.gates` as
 verdicts; drawing lives in :mod:`pytest_pau.report.render`. Nothing here touches pytest,
 so ``pau compare``, ``pau train`` and tests can call it. The conventions (what counts as
 scored, how histograms bucket) are documented on :mod:`pytest_pau.models.summary`.
@@ -27,10 +27,10 @@ from pytest_pau.models import (
     Summary,
     TokenCounts,
 )
-from pytest_pau.report.gates import Gates, evaluate_gates
-from pytest_pau.report.inference import mean_interval
-from pytest_pau.report.metrics import BOUNDS
-from pytest_pau.report.stats import mean
+from pytest_pau.stats.describe import mean
+from pytest_pau.stats.gates import Gates, evaluate_gates
+from pytest_pau.stats.inference import mean_interval
+from pytest_pau.stats.metrics import BOUNDS
 
 JUDGE_BUCKETS = ("1", "2", "3", "4", "5")
 MATCH_BUCKETS = tuple(f"{i / 10:.1f}" for i in range(11))
@@ -54,7 +54,7 @@ def _ci(
 ) -> list[float] | None:
     """95% interval of the mean (tilted score; Wilson's on 0/1), None below MIN_N values.
 
-    See :func:`pytest_pau.report.inference.mean_interval` for why and its measured coverage.
+    See :func:`pytest_pau.stats.inference.mean_interval` for why and its measured coverage.
     """
     interval = mean_interval(values, bounds=bounds, confidence=confidence)
     return None if interval is None else [interval.low, interval.high]
@@ -116,7 +116,7 @@ def build_summary(
             the run was interrupted, or when some selected items produced no result, e.g.
             skipped by a ``skip`` mark or errored in another fixture before evaluation).
         confidence: Coverage of the intervals (0.95); none is given below
-            :data:`~pytest_pau.report.inference.MIN_N` values (too few for an honest one).
+            :data:`~pytest_pau.stats.inference.MIN_N` values (too few for an honest one).
         max_cost_usd: The run's budget, to say how far the spend went past it.
     """
     results = list(results)

@@ -8,10 +8,10 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from pytest_pau.agent.state import MAX_RESULT_CHARS, example_observation
 from pytest_pau.llm.caps import DEFAULT_CAPS
 from pytest_pau.models import CallResult, CodeMatchResult, Example, Mismatch, Usage
 from pytest_pau.prompting import render, strip_think
+from pytest_pau.prompting.evidence import clip, example_observation
 from pytest_pau.scoring.integrity import defend, fence, neutralize
 
 if TYPE_CHECKING:
@@ -222,10 +222,6 @@ def run_code(
 _ENTRY = re.compile(r"^\s*(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\(", re.MULTILINE)
 
 
-def _clip(text: str, limit: int = MAX_RESULT_CHARS) -> str:
-    return text if len(text) <= limit else text[:limit] + f"... [{len(text) - limit} more chars]"
-
-
 def call_text(entry: str, literal: str) -> str:
     """The call an input literal stands for: ``([5, -3],)`` -> ``test_func([5, -3])``.
 
@@ -248,7 +244,7 @@ def call_text(entry: str, literal: str) -> str:
 
 def example_line(entry: str, example: Example) -> str:
     """One line of the coder's examples: ``- test_func([5, -3, -2, 1]) -> False``."""
-    return f"- {_clip(call_text(entry, example.input))} -> {_clip(example_observation(example))}"
+    return f"- {clip(call_text(entry, example.input))} -> {clip(example_observation(example))}"
 
 
 def entry_of(header: str) -> str:
@@ -263,7 +259,7 @@ def coder_messages(
     """The coder's prompt: header, observed examples (as calls), description.
 
     The description is untrusted (the model under test wrote it): what it says to a
-    grader is removed (:func:`~pytest_pau.scoring.integrity.defend`), the rest is fenced
+    grader is removed (:func:`~pytest_pau.scoring.integrity.analysis.defend`), the rest is fenced
     between per-call delimiters and declared data to implement.
     """
     entry = entry_of(instance.header)

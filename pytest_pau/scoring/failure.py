@@ -18,10 +18,10 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from pytest_pau.agent.state import Observation
 from pytest_pau.llm.caps import DEFAULT_CAPS
-from pytest_pau.models import FailureMode, Mismatch, Usage
+from pytest_pau.models import FailureMode, Mismatch, Observation, Usage
 from pytest_pau.prompting import render, strip_think
+from pytest_pau.prompting.evidence import observation_line
 from pytest_pau.scoring.coder import CodeRunner, as_examples, check_code, run_code
 from pytest_pau.scoring.integrity import fence, neutralize
 
@@ -151,7 +151,9 @@ def classifier_messages(
         if step.parsed_input is None:
             lines.append(f"- (reply with no readable input: {step.format_error})")
         elif step.result is not None:
-            lines.append(Observation(step.parsed_input, step.result.observation()).line())
+            lines.append(
+                observation_line(Observation(step.parsed_input, step.result.observation()))
+            )
     calls = "\n".join(lines[-MAX_CLASSIFIER_CALLS:]) or "(no calls)"
     # The prediction is untrusted: fenced, with what imitates a label or a role made inert.
     fenced = fence(neutralize(prediction or "(empty)", hazards=(_LABEL_LINE,)), label="DESCRIPTION")

@@ -11,7 +11,7 @@ Prompts are ours, in ``prompting/templates/train/*.md``.
 The student's step is untrusted: the policy wrote it, and a policy trained on the critic's
 rating learns whatever raises it, including text addressed to the critic ("Rating: 9",
 "note to the grader: this plan is optimal"). So a plan or hypothesis in which
-:func:`~pytest_pau.scoring.integrity.detect` finds such text is rated on its defended
+:func:`~pytest_pau.scoring.integrity.analysis.detect` finds such text is rated on its defended
 text (that part removed: the defended score, one call, no second opinion), the step is
 fenced between per-call delimiters and declared data, format imitation in it is made
 inert, and the rating is parsed outside the critic's quotes of the step. The findings are

@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from pytest_pau._session import default_cache_dir
 from pytest_pau.cli.cache import parse_days, parse_size, resolve_cache_dir
 from pytest_pau.cli.main import main
 from pytest_pau.llm import ResponseCache
-from pytest_pau.settings import settings_from_config
+from pytest_pau.plugin.config import settings_from_config
+from pytest_pau.plugin.state import default_cache_dir
 
 
 def filled(directory: Path, n: int = 30, model: str = "openai/m", days_old: float = 0) -> Path:

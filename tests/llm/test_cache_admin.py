@@ -13,8 +13,8 @@ from cache_helpers import OLD_SCHEMA, Writer, fill, integrity
 from pytest_pau._version import __version__
 from pytest_pau.errors import CacheCorruptError, CacheError
 from pytest_pau.llm import LLMClient, ResponseCache
-from pytest_pau.llm.cache_admin import clear, count_entries, prune
-from pytest_pau.llm.cache_info import cache_info
+from pytest_pau.llm.cache.admin import clear, count_entries, prune
+from pytest_pau.llm.cache.info import cache_info
 from pytest_pau.testing import ScriptedLLM
 
 

@@ -24,7 +24,7 @@ _START = textwrap.dedent(
     """
     import json, sys, time, warnings
     from pytest_pau.llm import ResponseCache
-    from pytest_pau.llm.cache_check import verify_cache
+    from pytest_pau.llm.cache.check import verify_cache
     directory, start_at, tag = sys.argv[1], float(sys.argv[2]), sys.argv[3]
     while time.time() < start_at:  # every process starts its check at the same moment
         pass

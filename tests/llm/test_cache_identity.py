@@ -10,7 +10,8 @@ import sqlite3
 from pathlib import Path
 
 from pytest_pau.llm import make_client
-from pytest_pau.llm.cache import FILENAME, cache_key
+from pytest_pau.llm.cache import cache_key
+from pytest_pau.llm.cache.files import FILENAME
 from pytest_pau.llm.endpoint import forget, identity
 from pytest_pau.testing import ScriptedLLM
 

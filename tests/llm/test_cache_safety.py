@@ -17,7 +17,7 @@ from cache_helpers import fill, integrity, unprivileged
 
 from pytest_pau.errors import CacheCorruptError, CacheWarning
 from pytest_pau.llm import LLMClient, ResponseCache
-from pytest_pau.llm.cache_check import verify_cache
+from pytest_pau.llm.cache.check import verify_cache
 from pytest_pau.testing import ScriptedLLM
 
 
@@ -44,7 +44,7 @@ _OPEN = textwrap.dedent(
     import sys
     from pytest_pau.errors import CacheError
     from pytest_pau.llm import make_client
-    from pytest_pau.llm.cache_check import verify_cache
+    from pytest_pau.llm.cache.check import verify_cache
     model, api_base, directory = sys.argv[1:4]
     try:
         verify_cache(directory)

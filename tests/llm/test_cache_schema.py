@@ -15,8 +15,9 @@ from cache_helpers import OLD_SCHEMA, integrity
 from pytest_pau._version import __version__
 from pytest_pau.errors import CacheCorruptError
 from pytest_pau.llm import ResponseCache, cache_key
-from pytest_pau.llm.cache import DB_VERSION, PROBE_KEY, CacheHit
-from pytest_pau.llm.cache_check import verify_cache
+from pytest_pau.llm.cache import CacheHit
+from pytest_pau.llm.cache.check import verify_cache
+from pytest_pau.llm.cache.schema import DB_VERSION, PROBE_KEY
 
 
 def old_cache(directory: Path, rows: int = 3) -> Path:

@@ -11,7 +11,7 @@ import socket
 
 import pytest
 
-from pytest_pau.llm.scripted_http import CLIENT_GONE
+from pytest_pau.llm.scripted.http import CLIENT_GONE
 from pytest_pau.testing import ScriptedLLM
 
 

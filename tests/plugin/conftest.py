@@ -22,9 +22,9 @@ import pytest
 # pytester restores sys.modules after each in-process run: importing the heavy modules
 # here keeps them loaded across the many runs instead of re-importing litellm each time.
 import pytest_pau.plugin
-import pytest_pau.report.stats  # numpy: it cannot be imported twice in one process
 import pytest_pau.sandbox
 import pytest_pau.scoring
+import pytest_pau.stats.describe  # numpy: it cannot be imported twice in one process
 from pytest_pau.llm import get_litellm
 from pytest_pau.paths import user_cache_dir
 from pytest_pau.testing import ScriptedLLM

@@ -157,7 +157,7 @@ def test_a_damaged_store_is_said_and_never_fails_the_run(
 
 
 def test_the_command_keeps_what_decides_scores_and_drops_outputs_and_gates() -> None:
-    from pytest_pau._calibration import _pau_tokens
+    from pytest_pau.plugin.calibration import _pau_tokens
 
     given = [
         "tests/test_pau.py",

@@ -123,7 +123,7 @@ def test_exitfirst_stops_at_the_first_failure(run_pau) -> None:
 
 
 def test_unconfigure_removes_what_configure_registered(pau_pytester, scoring_llm) -> None:
-    from pytest_pau._session import pau_session_key
+    from pytest_pau.plugin.session import pau_session_key
 
     from .toy import scoring_args
 

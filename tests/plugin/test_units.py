@@ -6,11 +6,9 @@ import argparse
 
 import pytest
 
-from pytest_pau._collect import instance_markers, marker_name
 from pytest_pau.errors import ConfigError
 from pytest_pau.models import Instance, InstanceResult, Mismatch
-from pytest_pau.option_values import parse_fraction, parse_positive_int
-from pytest_pau.options import ALL_OPTIONS
+from pytest_pau.plugin.collect import instance_markers, marker_name
 from pytest_pau.report.messages import failure_message
 from pytest_pau.report.render import TextWriter, bar, render
 from pytest_pau.report.summary import (
@@ -21,6 +19,8 @@ from pytest_pau.report.summary import (
     match_bucket,
 )
 from pytest_pau.settings import PauSettings, help_text, resolve
+from pytest_pau.settings.options import ALL_OPTIONS
+from pytest_pau.settings.values import parse_fraction, parse_positive_int
 
 
 def result(

@@ -222,7 +222,7 @@ def run_early_stop(
         fail: the first decision, or the exact one after all N items), and the number
         of items it ran.
     """
-    from pytest_pau.report.sequential import BettingGate
+    from pytest_pau.stats.sequential import BettingGate
 
     a, b = bounds
     orders = (shuffled_runs(population, rng, runs) - a) / (b - a)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pytest_pau.errors import ConfigError
-from pytest_pau.report.compare import (
+from pytest_pau.stats.compare import (
     compare_reports,
     parse_fail_if_worse,
     parse_metric,

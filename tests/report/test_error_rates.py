@@ -18,13 +18,13 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from pytest_pau.report.inference import (
+from pytest_pau.stats.inference import (
     mean_interval_batch,
     non_inferiority_batch,
     paired_test,
     wilson_bounds,
 )
-from pytest_pau.report.sequential import GateMonitor, PairedGateMonitor
+from pytest_pau.stats.sequential import GateMonitor, PairedGateMonitor
 from tests.report import error_models as em
 
 SIMS = 2000

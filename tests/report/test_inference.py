@@ -1,4 +1,4 @@
-"""Intervals and paired tests of :mod:`pytest_pau.report.inference`: known values, edges."""
+"""Intervals and paired tests of :mod:`pytest_pau.stats.inference`: known values, edges."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from pytest_pau.report.inference import (
+from pytest_pau.stats.inference import (
     EXACT_MAX_N,
     MIN_N,
     mean_interval,
@@ -17,7 +17,7 @@ from pytest_pau.report.inference import (
     paired_test,
     proportion_interval,
 )
-from pytest_pau.report.tilted import lattice_step, student_ppf, student_sf
+from pytest_pau.stats.tilted import lattice_step, student_ppf, student_sf
 
 # --- mean_interval -------------------------------------------------------------------------
 

@@ -1,11 +1,11 @@
-"""Early-stopping gate monitors of :mod:`pytest_pau.report.sequential`."""
+"""Early-stopping gate monitors of :mod:`pytest_pau.stats.sequential`."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from pytest_pau.report.sequential import (
+from pytest_pau.stats.sequential import (
     BettingGate,
     GateMonitor,
     PairedGateMonitor,

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import scipy.stats  # type: ignore[import-untyped]  # no stubs; dev extra, tests only
 
-from pytest_pau.report.stats import (
+from pytest_pau.stats.describe import (
     average_ranks,
     spearman,
 )

@@ -20,7 +20,7 @@ from pytest_pau.scoring.integrity import (
     neutralize,
     strip_quoted,
 )
-from pytest_pau.scoring.integrity_text import build_view
+from pytest_pau.scoring.integrity.text import build_view
 from tests.scoring.manipulation_corpus import BENIGN, STYLES, WRONG, Style
 
 KINDS = {
@@ -87,7 +87,7 @@ def test_benign_descriptions_are_not_flagged_and_stay_byte_identical(text: str) 
 
 
 def _flagged_gold(spec: str) -> list[str]:
-    from pytest_pau.dataset import load_dataset
+    from pytest_pau import load_dataset  # runs the sandbox where a set converts its outputs
 
     return [
         f"{i.id}: {[f.describe() for f in detect(i.description)]}"

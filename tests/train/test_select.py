@@ -23,9 +23,9 @@ import pytest
 # pytester restores sys.modules after each test: keep the heavy modules loaded (numpy and
 # torch cannot be imported twice in one process).
 import pytest_pau.plugin
-import pytest_pau.report.stats
 import pytest_pau.sandbox
 import pytest_pau.scoring
+import pytest_pau.stats.describe
 from pytest_pau import load_dataset
 from pytest_pau.cli.main import main
 from pytest_pau.llm import get_litellm
@@ -46,7 +46,7 @@ except ImportError:  # pragma: no cover - without the train extra
     TRAIN_EXTRA = False
 
 get_litellm()
-_PRELOADED = (pytest_pau.plugin, pytest_pau.report.stats, pytest_pau.sandbox, pytest_pau.scoring)
+_PRELOADED = (pytest_pau.plugin, pytest_pau.stats.describe, pytest_pau.sandbox, pytest_pau.scoring)
 TOY_FILE = Path(__file__).parents[1] / "plugin" / "toy.py"
 #: Read before any pytester fixture moves HOME: the real per-user cache (the built sandbox).
 USER_CACHE = str(user_cache_dir())

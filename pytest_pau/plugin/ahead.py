@@ -1,0 +1,95 @@
+"""Episodes run ahead of pytest: the glue between a run's state and its :class:`EpisodePool`.
+
+With ``--pau-concurrency`` above 1, the items pytest will reach next have their episodes
+started in threads while pytest still reports earlier ones. Which items are "next" is the
+session's item list in one process, and the worker's xdist queue under ``-n``. Whatever
+finished but was never reached (pytest stopped) is kept as a result on the controller.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import TYPE_CHECKING
+
+import pytest
+
+from pytest_pau.plugin.episodes import EpisodePool
+
+if TYPE_CHECKING:
+    from pytest_pau.models import Instance
+    from pytest_pau.plugin.session import PauSession
+
+
+def start_episodes(state: PauSession, session: pytest.Session) -> None:
+    """Run the episodes of the items pytest will reach next, ahead of it, in threads."""
+    if state.is_worker and state.stop.path is not None:
+        state.stop.watch(state.cancel)
+    n = state.settings.episodes_in_flight()
+    if n <= 1:
+        return
+    from pytest_pau.plugin import collect
+
+    if state.is_worker:
+        from pytest_pau.plugin.xdist import worker_queue
+
+        queued = worker_queue(state.config, session)
+        if queued is None:
+            _warn_once(
+                "pytest-xdist's worker queue is not readable in this version: each worker "
+                "runs one episode at a time (--pau-concurrency has no effect under -n)"
+            )
+            return
+
+        def upcoming() -> list[Instance]:
+            return [i for item in queued() if (i := collect.instance_of(item)) is not None]
+
+    else:
+        planned = [
+            i
+            for item in session.items
+            if (i := collect.instance_of(item)) is not None and not collect.skipped(item)
+        ]
+
+        def upcoming() -> list[Instance]:
+            return planned
+
+    _ = state.evaluator  # built once, here, in pytest's thread (hooks run there)
+
+    def may_start() -> str | None:
+        if session.shouldstop or session.shouldfail:
+            return f"not run: pytest stopped the run ({session.shouldstop or session.shouldfail})"
+        return state.stop_reason()
+
+    state.pool = EpisodePool(
+        state.evaluate_one,
+        concurrency=n,
+        source=upcoming,
+        cancel=state.cancel,
+        may_start=may_start,
+        # One process: the early stop hears of each result when it is made.
+        on_result=None if state.is_worker else lambda r: state.feed_gates(r.id, r),
+    )
+
+
+def stop_episodes(state: PauSession, *, interrupted: bool) -> None:
+    """End the pool; on Ctrl-C cancel what runs. Keeps results pytest never reached."""
+    if state.pool is None:
+        return
+    if interrupted:
+        state.pool.cancel()
+    else:
+        state.pool.close()
+    if not state.is_worker:
+        for result in state.pool.unreported():
+            if result.id not in state.results:
+                state.results[result.id] = result
+                state.ahead += 1
+
+
+_warned: set[str] = set()
+
+
+def _warn_once(message: str) -> None:
+    if message not in _warned:
+        _warned.add(message)
+        warnings.warn(message, stacklevel=2)

@@ -1,0 +1,133 @@
+"""The plugin's fixtures: ``pau_result``, ``pau_instance``, ``pau_settings``, ``pau_agent``,
+``pau_judge``, ``pau_coder`` and ``pau_sandbox`` (loaded by ``plugin.py``'s
+``pytest_plugins``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from pytest_pau.plugin.config import settings_from_config
+from pytest_pau.plugin.session import PauSession, pau_session_key
+from pytest_pau.plugin.state import result_key
+from pytest_pau.settings import PauSettings
+
+if TYPE_CHECKING:
+    from pytest_pau.models import Instance, InstanceResult
+
+
+def _state(request: pytest.FixtureRequest, fixture: str) -> PauSession:
+    state = request.config.stash.get(pau_session_key, None)
+    if state is None:
+        pytest.skip(f"{fixture} needs --pau-model=MODEL (or pau_model in the ini file)")
+    return state
+
+
+def _progress(request: pytest.FixtureRequest, state: PauSession) -> Callable[[str], None] | None:
+    """With -v (and no xdist), show the phase an item is in after its name."""
+    config = request.config
+    if config.get_verbosity() <= 0 or state.is_worker:
+        return None
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    capman = config.pluginmanager.get_plugin("capturemanager")
+    if reporter is None:
+        return None
+
+    def show(phase: str) -> None:
+        # Capture is on while fixtures run: suspend it, or the text lands in the captured
+        # output instead of the terminal line "pau::test_pau[...] explore judge code PASSED".
+        if capman is not None:
+            with capman.global_and_fixture_disabled():
+                reporter.write(f"{phase} ", cyan=True)
+        else:
+            reporter.write(f"{phase} ", cyan=True)
+
+    return show
+
+
+@pytest.fixture(scope="session")
+def pau_settings(request: pytest.FixtureRequest) -> PauSettings:
+    """The resolved ``--pau-*`` settings (``model`` is None when the plugin is inactive)."""
+    state = request.config.stash.get(pau_session_key, None)
+    return state.settings if state is not None else settings_from_config(request.config)
+
+
+@pytest.fixture
+def pau_instance() -> Instance:
+    """The current :class:`pytest_pau.Instance`; parametrized by the plugin per instance."""
+    pytest.skip("pau_instance needs --pau-model=MODEL (or pau_model in the ini file)")
+
+
+@pytest.fixture
+def pau_result(request: pytest.FixtureRequest, pau_instance: Instance) -> InstanceResult:
+    """The scored outcome of the current instance (evaluated once per process).
+
+    An infrastructure failure errors the test (E); a spent budget skips it.
+    """
+    from pytest_pau.report.messages import error_message
+
+    state = _state(request, "pau_result")
+    result = state.evaluate(pau_instance, _progress(request, state))
+    node = request.node
+    node.stash[result_key] = result
+    for name, value in (
+        ("pau_judge_score", result.judge_score),
+        ("pau_code_match", result.code_match),
+        ("pau_passed", result.passed),
+        ("pau_failure_mode", str(result.failure_mode)),  # execnet carries plain types only
+        ("pau_n_queries", result.n_queries),
+        ("pau_concluded", result.concluded),
+        ("pau_cost_usd", round(result.cost_usd, 6)),
+    ):
+        node.user_properties.append((name, value))  # what record_property does: --junitxml
+    if result.error is not None:
+        pytest.fail(error_message(result), pytrace=False)
+    if result.skipped is not None:
+        from pytest_pau.report.safe_text import safe_text
+
+        pytest.skip(safe_text(result.skipped))  # may quote a provider's error text
+    return result
+
+
+@pytest.fixture(scope="session")
+def pau_agent(request: pytest.FixtureRequest) -> Any:
+    """The agent under test (``run(instance, sandbox) -> Trajectory``)."""
+    return _state(request, "pau_agent").evaluator.agent
+
+
+@pytest.fixture(scope="session")
+def pau_judge(request: pytest.FixtureRequest) -> Any:
+    """The run's :class:`pytest_pau.scoring.Judge`."""
+    return _state(request, "pau_judge").evaluator.judge
+
+
+@pytest.fixture(scope="session")
+def pau_coder(request: pytest.FixtureRequest) -> Any:
+    """The run's :class:`pytest_pau.scoring.Coder`."""
+    return _state(request, "pau_coder").evaluator.coder
+
+
+@pytest.fixture
+def pau_sandbox(request: pytest.FixtureRequest) -> Iterator[Callable[..., Any]]:
+    """A factory ``pau_sandbox(code, **kwargs) -> Sandbox``; every sandbox is closed after the test.
+
+    The backend defaults to ``--pau-sandbox`` (``wasm``); works without ``--pau-model``.
+    """
+    from pytest_pau.sandbox import Sandbox
+
+    state = request.config.stash.get(pau_session_key, None)
+    backend = state.settings.sandbox if state is not None else "wasm"
+    boxes: list[Any] = []
+
+    def make(code: str, **kwargs: Any) -> Any:
+        kwargs.setdefault("backend", backend)
+        box = Sandbox(code, **kwargs)
+        boxes.append(box)
+        return box
+
+    yield make
+    for box in boxes:
+        box.close()

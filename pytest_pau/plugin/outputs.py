@@ -1,0 +1,217 @@
+"""What a run leaves behind: the summary, the report files and the notes (controller only)."""
+
+from __future__ import annotations
+
+import platform
+import sys
+import time
+import warnings
+from typing import TYPE_CHECKING
+
+import pytest
+
+from pytest_pau.errors import PauError
+from pytest_pau.models import Report, RunInfo
+from pytest_pau.plugin.state import now_utc
+
+if TYPE_CHECKING:
+    from pytest_pau.plugin.state import RunState
+    from pytest_pau.settings import PauSettings
+
+
+def run_info(state: RunState, interrupted: bool) -> RunInfo:
+    """The report's ``run`` block: what produced the run."""
+    from pytest_pau.report.json_report import run_info_of
+
+    info = state.dataset_info
+    return run_info_of(
+        state.settings,
+        model=state.settings.model or "",
+        dataset_outputs=info.outputs if info else None,
+        dataset_outputs_by=info.outputs_by if info else None,
+        started=state.started,
+        finished=now_utc(),
+        python=sys.version.split()[0],
+        host=platform.node(),
+        interrupted=interrupted,
+    )
+
+
+def notes(state: RunState) -> list[str]:
+    """The summary's notes: fidelity, missing results, cache and endpoint warnings."""
+    out = []
+    for role, model, option in state.settings.low_fidelity_roles():
+        out.append(
+            f"the {role} is the embedded {model!r} model, so these scores are low fidelity; "
+            f"set a stronger one with {option}=MODEL (e.g. {option}=gpt-5-mini)"
+        )
+    counts = state.summary.counts if state.summary else None
+    if counts and counts.selected > counts.items:
+        missing = counts.selected - counts.items
+        if state.interrupted:
+            out.append("the run stopped early: re-run it; finished items come from the model cache")
+        else:
+            out.append(
+                f"{missing} selected item{'s' if missing != 1 else ''} produced no PAU "
+                "result (skipped or errored before evaluation: see the test outcomes above)"
+            )
+    if state.ahead:
+        out.append(
+            f"{state.ahead} item{'s' if state.ahead != 1 else ''} finished ahead of pytest "
+            "before it stopped: in the summary and the report, without a test outcome"
+        )
+    from pytest_pau.plugin.crash import crash_notes
+
+    out.extend(crash_notes(state))
+    if state.report_error is not None:
+        out.append(state.report_error)
+    out.extend(state.output_errors)
+    if state.cache_warning is not None:
+        out.append(state.cache_warning)
+    out.extend(state.endpoint_notes)
+    other = sum(r.cache_hits_other_version for r in state.results.values())
+    if other:
+        out.append(
+            f"{other} cached answer{'s' if other != 1 else ''} came from another pytest-pau "
+            "or prompts version than this run's (correct: answers are keyed by their "
+            "content); --pau-no-cache asks the models again"
+        )
+    return out
+
+
+def ungated_note(config: pytest.Config, settings: PauSettings) -> str | None:
+    """One line for a run without a model whose ini file or options set release gates.
+
+    Without ``--pau-model`` the plugin does nothing, so gates set in ``pytest.ini`` are
+    not evaluated; a CI job that forgot the model would otherwise pass without a word.
+    """
+    gates = [(k, v) for k, v in settings.thresholds().items() if k.startswith("min_") and v]
+    if not gates:
+        return None
+    ini: list[str] = []
+    cli: list[str] = []
+    for key, value in gates:
+        if config.getoption(f"pau_{key}", None) is not None:
+            cli.append(f"--pau-{key.replace('_', '-')}={value:g}")
+        else:
+            ini.append(f"pau_{key} = {value:g}")
+    parts = []
+    if ini:
+        parts.append(", ".join(ini) + (f" ({config.inipath.name})" if config.inipath else ""))
+    if cli:
+        parts.append(", ".join(cli))
+    many = len(gates) != 1
+    return (
+        f"pytest-pau: release gate{'s' if many else ''} {' and '.join(parts)} "
+        f"{'were' if many else 'was'} not evaluated: no model under test was given "
+        "(--pau-model=MODEL, or pau_model in the ini file)"
+    )
+
+
+def _stopped_early(state: RunState, interrupted: bool) -> bool:
+    """Ctrl-C (``interrupted``), or pytest was told to stop (``-x``, ``--maxfail``...)."""
+    if interrupted:
+        return True
+    session = state.config.pluginmanager.get_plugin("session")
+    return bool(
+        session is not None
+        and (getattr(session, "shouldstop", False) or getattr(session, "shouldfail", False))
+    )
+
+
+def finish(state: RunState, exitstatus: int, interrupted: bool) -> None:
+    """Summary, gates, report files. Called once, on the controller."""
+    # Imported here: numpy is not worth loading in runs that never get this far.
+    from pytest_pau.plugin.gates import decide
+    from pytest_pau.report.summary import build_summary
+    from pytest_pau.stats.gates import Gates
+
+    s = state.settings
+    results = state.ordered_results()
+    gates = Gates(
+        s.min_mean_judge,
+        s.min_pass_rate,
+        s.min_mean_match,
+        on_ci=s.gate_on_ci,
+        confidence=s.gate_confidence,
+    )
+    state.summary = build_summary(
+        results,
+        gates=gates,
+        wall_s=time.perf_counter() - state.t0,
+        selected=max(state.selected, len(results)),
+        max_cost_usd=s.max_cost_usd,
+    )
+    # A dead xdist worker left its item unfinished: re-run to finish, as after Ctrl-C.
+    state.interrupted = _stopped_early(state, interrupted) or bool(state.crashes)
+    state.run_info = run_info(state, state.interrupted)
+    decide(state, results)
+    from pytest_pau.plugin.calibration import settle
+
+    state.summary.calibration = settle(state)
+    # The notes as the terminal prints them (those about writing the outputs themselves
+    # can only follow): the HTML and the JSON report show them too.
+    report = Report(
+        run=state.run_info, instances=results, summary=state.summary, notes=notes(state)
+    )
+    if s.report is not None:
+        from pytest_pau.report.json_report import write_report
+
+        try:
+            state.report_written = write_report(state.resolve(s.report), report)
+        except OSError as exc:
+            # Keep going: the summary, the gates and the other outputs still matter.
+            state.report_error = (
+                f"--pau-report={str(s.report)!r}: could not write the JSON report ({exc})"
+            )
+            warn(state.report_error)
+            _fail_session(state)
+    _write_extras(state, report)
+
+
+def _fail_session(state: RunState) -> None:
+    """Make the exit status non-zero (a requested output is missing), unless it already is."""
+    session = state.config.pluginmanager.get_plugin("session")
+    if session is not None and session.exitstatus == pytest.ExitCode.OK:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def _write_extras(state: RunState, report: Report) -> None:
+    s = state.settings
+    if s.html is not None:
+        try:
+            from pytest_pau.report.html import write_html
+
+            state.outputs.append(f"HTML report: {write_html(report, state.resolve(s.html))}")
+        except (ImportError, PauError, OSError) as exc:
+            _output_failed(
+                state, f"--pau-html={str(s.html)!r}: could not write the HTML report ({exc})"
+            )
+    if s.plots is not None:
+        try:
+            from pytest_pau.report.plots import write_plots
+
+            paths = write_plots([report], state.resolve(s.plots))
+            state.outputs.append(f"plots: {len(paths)} PNG files in {state.resolve(s.plots)}")
+        except (ImportError, PauError, OSError) as exc:
+            hint = "; install the plots extra: pip install 'pytest-pau[plots]'"
+            _output_failed(
+                state,
+                f"--pau-plots={str(s.plots)!r}: could not write the plots ({exc})"
+                + (hint if isinstance(exc, ImportError) else ""),
+            )
+
+
+def _output_failed(state: RunState, message: str) -> None:
+    """A requested output is missing: say so in the summary and exit non-zero."""
+    state.output_errors.append(message)
+    warn(message)
+    _fail_session(state)
+
+
+def warn(message: str, category: type[Warning] = UserWarning) -> None:
+    """A warning in pytest's summary; never an exception (``-W error``) at session end."""
+    try:
+        warnings.warn(message, category, stacklevel=2)
+    except Warning:
+        print(f"warning: {message}", file=sys.stderr)

@@ -1,0 +1,243 @@
+"""What a run checks before its first item, so that a mistake costs no model call.
+
+Each check either raises :class:`~pytest_pau.errors.ConfigError` (the plugin turns it into a
+usage error naming the option) or returns notes for the summary.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pytest_pau.errors import ConfigError
+from pytest_pau.llm.credentials import Role, missing_keys
+from pytest_pau.plugin.output_paths import PathArg, check_conflicts, probe_writable
+from pytest_pau.settings.values import LOCAL_MODELS
+
+if TYPE_CHECKING:
+    from pytest_pau.models import ScoresReport
+    from pytest_pau.plugin.state import RunState
+    from pytest_pau.settings import PauSettings
+
+PSEUDO = ("oracle", "null")
+
+
+def remote_roles(settings: PauSettings) -> list[tuple[str, str, str | None]]:
+    """``(role, model, api_base)`` of every role a remote model plays (one row per model)."""
+    rows = [
+        ("model", settings.model or "", settings.api_base),
+        ("judge", settings.judge_model, settings.judge_api_base),
+        ("coder", settings.coder_model, settings.coder_api_base),
+    ]
+    seen: set[tuple[str, str | None]] = set()
+    out = []
+    for role, model, base in rows:
+        if not model or model in PSEUDO or model in LOCAL_MODELS or (model, base) in seen:
+            continue
+        seen.add((model, base))
+        out.append((role, model, base))
+    return out
+
+
+def endpoint_notes(settings: PauSettings) -> list[str]:
+    """Notes for models behind an ``api_base`` whose server does not identify them.
+
+    Their answers are cached by alias and address only (see :mod:`pytest_pau.llm.endpoint`).
+    """
+    if settings.no_cache:
+        return []
+    from pytest_pau.llm.endpoint import identity
+
+    notes = []
+    for _role, model, base in remote_roles(settings):
+        if base:
+            note = identity(base, model).warning(model)
+            if note is not None:
+                notes.append(note)
+    return notes
+
+
+def output_args(
+    settings: PauSettings, resolve: Callable[[Path], Path], *, junitxml: str | None = None
+) -> list[PathArg]:
+    """The run's outputs: ``--pau-report``, ``--pau-html``, ``--pau-plots``, ``--junitxml``."""
+    out = []
+    for option, value in (("--pau-report", settings.report), ("--pau-html", settings.html)):
+        if value is not None:
+            out.append(PathArg(option, str(value), resolve(value.expanduser())))
+    if settings.plots is not None:
+        from pytest_pau.report.plots import PLOT_NAMES
+
+        out.append(
+            PathArg(
+                "--pau-plots",
+                str(settings.plots),
+                resolve(settings.plots.expanduser()),
+                folder=True,
+                writes=tuple(f"{name}.png" for name in PLOT_NAMES),
+            )
+        )
+    if junitxml:
+        out.append(PathArg("--junitxml", junitxml, resolve(Path(junitxml).expanduser())))
+    return out
+
+
+def input_args(settings: PauSettings) -> list[PathArg]:
+    """What the run reads and an output must never overwrite: the dataset file, the cache."""
+    out = []
+    dataset = Path(settings.dataset).expanduser()
+    if dataset.is_file():  # builtin, humaneval and hf: specs name no file here
+        out.append(
+            PathArg("--pau-dataset", settings.dataset, dataset.resolve(), what="the dataset")
+        )
+    if not settings.no_cache and settings.cache_dir is not None:
+        from pytest_pau.llm.cache.files import FILENAME
+
+        out.append(
+            PathArg(
+                "--pau-cache-dir",
+                str(settings.cache_dir),
+                Path(settings.cache_dir).expanduser().resolve(),
+                folder=True,
+                writes=(FILENAME, f"{FILENAME}-wal", f"{FILENAME}-shm"),
+                what="the model cache",
+            )
+        )
+    return out
+
+
+def check_outputs(outputs: Sequence[PathArg], inputs: Sequence[PathArg]) -> None:
+    """Fail before any item when an output overwrites another path or cannot be written.
+
+    Raises:
+        ConfigError: naming the option(s), the path(s) and the problem.
+    """
+    check_conflicts(outputs, inputs)
+    for arg in outputs:
+        probe_writable(arg)
+
+
+def check_plots_extra(settings: PauSettings) -> None:
+    """``--pau-plots`` needs matplotlib: say so now, not after the run.
+
+    Raises:
+        ConfigError: naming the option and the install command.
+    """
+    if settings.plots is None:
+        return
+    from pytest_pau.report.plots import check_matplotlib
+
+    try:
+        check_matplotlib()  # imports it: installed is not enough, it must import
+    except ConfigError as exc:
+        raise ConfigError(
+            f"--pau-plots={str(settings.plots)!r}: {exc} (or drop --pau-plots; --pau-html "
+            "works without it)"
+        ) from None
+
+
+def roles(settings: PauSettings, *, custom_agent: bool = False) -> list[Role]:
+    """Every role a remote model plays, for the credentials check.
+
+    The failure classifier asks the judge's model, so it needs no row of its own. With a
+    ``pytest_pau_make_agent`` hook the agent may not call ``--pau-model`` through litellm
+    at all, so that role is left to the hook.
+    """
+    rows = [
+        ("the model under test", "--pau-model", settings.model, settings.api_base),
+        ("the judge", "--pau-judge-model", settings.judge_model, settings.judge_api_base),
+        ("the coder", "--pau-coder-model", settings.coder_model, settings.coder_api_base),
+    ]
+    out = []
+    for name, option, model, base in rows:
+        if not model or model in PSEUDO or model in LOCAL_MODELS:
+            continue
+        if custom_agent and option == "--pau-model":
+            continue
+        out.append(Role(name, option, model, base))
+    return out
+
+
+def check_credentials(settings: PauSettings, *, custom_agent: bool = False) -> None:
+    """Fail before any item when a remote role's model has no API key in the environment.
+
+    Raises:
+        ConfigError: naming each variable, the model and the roles that need it.
+    """
+    missing = missing_keys(roles(settings, custom_agent=custom_agent))
+    if missing:
+        lines = "\n  ".join(m.message() for m in missing)
+        raise ConfigError(
+            f"missing API key{'s' if len(missing) > 1 else ''}; no item was run:\n  {lines}"
+        )
+
+
+def prepare_cache(settings: PauSettings) -> str | None:
+    """Check (and create) the model cache before any worker starts; returns its warning.
+
+    Two xdist workers creating a fresh SQLite file at the same moment can collide on
+    switching it to WAL mode ("database is locked"); once the file exists in WAL mode,
+    workers only open it. A broken ``--pau-cache-dir`` fails before any item, and a damaged
+    cache file is set aside (``verify_cache``) while no worker has it open; the warning
+    saying so is returned for the summary.
+
+    Raises:
+        ConfigError: the cache cannot be used there; the message names the option and the fix.
+    """
+    if settings.no_cache or settings.cache_dir is None:
+        return None
+    from pytest_pau.errors import CacheError, CacheWarning
+    from pytest_pau.llm.cache.check import verify_cache
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", CacheWarning)
+            check = verify_cache(settings.cache_dir)
+    except CacheError as exc:  # names --pau-cache-dir, the file, the reason, the fix
+        raise ConfigError(str(exc)) from None
+    except Exception as exc:  # sqlite3 and OS errors: say which option to fix
+        raise ConfigError(
+            f"--pau-cache-dir={str(settings.cache_dir)!r}: cannot create the model "
+            f"cache there ({exc}); pick a writable folder or pass --pau-no-cache"
+        ) from None
+    return check.warning
+
+
+def read_baseline(state: RunState) -> ScoresReport | None:
+    """``--pau-baseline``: read the report, and refuse one whose scores mean something else.
+
+    Also refuses ``--pau-early-stop`` without any gate (it would stop nothing).
+
+    Raises:
+        ConfigError: The file is unreadable or not a report, or it comes from another
+            dataset, split, judge, coder or prompts version (each named).
+    """
+    s = state.settings
+    if s.early_stop and not s.gated:
+        raise ConfigError(
+            "--pau-early-stop needs a gate to decide: set --pau-min-mean-judge, "
+            "--pau-min-pass-rate, --pau-min-mean-match or --pau-baseline"
+        )
+    if s.baseline is None:
+        return None
+    from pytest_pau.plugin.outputs import run_info, warn
+    from pytest_pau.report.compare_io import read_scores
+    from pytest_pau.stats.gates import check_baseline
+
+    path = state.resolve(s.baseline.expanduser())
+    try:
+        baseline = read_scores(path)
+    except ConfigError as exc:
+        raise ConfigError(f"--pau-baseline={str(s.baseline)!r}: {exc}") from None
+    refusals, notes = check_baseline(baseline, run_info(state, False), str(s.baseline))
+    if refusals:
+        raise ConfigError(
+            "\n".join(refusals)
+            + "\nscores from other settings are not comparable: make the baseline with the "
+            "same settings (or re-run the released model now with these)"
+        )
+    for note in notes:
+        warn(note)
+    return baseline

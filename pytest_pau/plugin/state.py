@@ -1,0 +1,135 @@
+"""The state of one pytest-pau run: plain data the run's stages read and write.
+
+One :class:`RunState` per process, kept in ``config.stash`` (never on ``config``). It holds
+what the run knows (settings, instances, gathered results, the summary, outputs) and
+nothing that runs a stage: :class:`~pytest_pau.plugin.session.PauSession` adds that on top,
+so the stages below it (preflight, outputs, gates, calibration, crash) take a ``RunState``
+and never import the session back.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+from pytest_pau.models import Instance, InstanceResult, RunInfo, Summary
+from pytest_pau.plugin.stop import STOP_FILE_KEY, RunStop
+from pytest_pau.plugin.streak import FailureStreak
+from pytest_pau.settings import PauSettings
+
+if TYPE_CHECKING:
+    from pytest_pau.dataset import DatasetInfo
+    from pytest_pau.models import ScoresReport
+    from pytest_pau.plugin.episodes import EpisodePool
+    from pytest_pau.scoring import Evaluator
+    from pytest_pau.stats.early_stop import EarlyStopTracker
+
+result_key = pytest.StashKey[InstanceResult]()
+sent_key = pytest.StashKey[bool]()
+
+
+def default_cache_dir(config: pytest.Config) -> Path:
+    """``.pau_cache`` beside pytest's own cache folder (the rootdir unless ``cache_dir`` moves it)."""
+    try:
+        pytest_cache = Path(str(config.getini("cache_dir")))
+    except ValueError:  # -p no:cacheprovider removes the ini key
+        return config.rootpath / ".pau_cache"
+    if not pytest_cache.is_absolute():
+        pytest_cache = config.rootpath / pytest_cache
+    return pytest_cache.parent / ".pau_cache"
+
+
+def now_utc() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+class RunState:
+    """Settings, instances and the gathered results of a run (plain data)."""
+
+    def __init__(self, config: pytest.Config, settings: PauSettings) -> None:
+        self.config = config
+        if settings.cache_dir is None:
+            settings = settings.model_copy(update={"cache_dir": default_cache_dir(config)})
+        self.settings = settings
+        self.is_worker = hasattr(config, "workerinput")
+        self.instances: list[Instance] = []
+        self.dataset_info: DatasetInfo | None = None
+        """How the dataset's outputs were read (None when a conftest hook built the list)."""
+        self.order: dict[str, int] = {}
+        self.results: dict[str, InstanceResult] = {}
+        """Controller: results gathered from reports, by instance id."""
+        self.selected = 0
+        self.started = now_utc()
+        self.t0 = time.perf_counter()
+        self.summary: Summary | None = None
+        self.run_info: RunInfo | None = None
+        self.report_written: Path | None = None
+        self.report_error: str | None = None
+        """Why the ``--pau-report`` file could not be written, when it could not."""
+        self.interrupted = False
+        """The run really stopped early (Ctrl-C, ``-x``/``--maxfail``, ``session.shouldstop``)."""
+        self.outputs: list[str] = []
+        self.output_errors: list[str] = []
+        """Why ``--pau-html`` / ``--pau-plots`` could not be written, when they could not."""
+        self.endpoint_notes: list[str] = []
+        """Models behind an ``api_base`` their server does not identify (cached by alias)."""
+        self.cache_warning: str | None = None
+        """Why the model cache was set aside at the start, when it was."""
+        self._evaluator: Evaluator | None = None
+        self._memo: dict[str, InstanceResult] = {}
+        self.cancel = threading.Event()
+        """Set on Ctrl-C: no episode and no model request starts any more."""
+        self.ahead = 0
+        """Results kept from episodes that finished before pytest, which stopped, reached them."""
+        self.pool: EpisodePool | None = None
+        """Runs upcoming items' episodes ahead of pytest (``--pau-concurrency`` > 1)."""
+        self.selected_ids: list[str] = []
+        """Controller: the selected instances, in the order their items run."""
+        self.blocking: list[str] = []
+        """Controller: node ids of failed reports that fail a gated run (not a model below
+        its thresholds: errors, other tests, collection errors)."""
+        self.baseline: ScoresReport | None = None
+        """``--pau-baseline``, read before any item."""
+        self.early: EarlyStopTracker | None = None
+        """``--pau-early-stop``: the gates' confidence sequences (controller)."""
+        self._gate_lock = threading.Lock()
+        """Serialises :meth:`feed_gates` (episode threads and pytest's thread)."""
+        self.run_dir: Path | None = None
+        """Controller: the run's private folder (the stop file for xdist workers)."""
+        workerinput = getattr(config, "workerinput", None) or {}
+        stop_file = workerinput.get(STOP_FILE_KEY)
+        self.stop = RunStop(Path(stop_file) if stop_file else None)
+        """A stop request every process sees (early stop, Ctrl-C on the controller)."""
+        self.streak = FailureStreak()
+        """Stops starting items after several identical errors that no retry fixes."""
+        self.crashes: list[tuple[str, str]] = []
+        """Controller: ``(instance id, worker id)`` of items whose xdist worker died."""
+
+    def resolve(self, path: Path) -> Path:
+        """Relative output paths are taken from the invocation folder, as pytest does."""
+        return path if path.is_absolute() else Path(self.config.invocation_params.dir) / path
+
+    def instance_id(self, nodeid: str) -> str | None:
+        """The instance of a PAU item id (``...[<instance id>]``), or None."""
+        if nodeid.endswith("]") and "[" in nodeid:
+            param = nodeid[nodeid.index("[") + 1 : -1]
+            if param in self.order:
+                return param
+        return None
+
+    def instance_of_nodeid(self, nodeid: str) -> Instance | None:
+        """The instance a PAU item id (``...[<instance id>]``) runs, or None for other tests."""
+        if not (nodeid.endswith("]") and "[" in nodeid):
+            return None
+        index = self.order.get(nodeid[nodeid.index("[") + 1 : -1])
+        return None if index is None else self.instances[index]
+
+    def ordered_results(self) -> list[InstanceResult]:
+        return sorted(
+            self.results.values(), key=lambda r: (self.order.get(r.id, len(self.order)), r.id)
+        )

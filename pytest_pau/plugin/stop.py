@@ -1,0 +1,78 @@
+"""A stop request every process of a run sees, and the run's private folder.
+
+:class:`RunStop` is shared by the controller and its xdist workers: the controller writes a
+file whose path it gave each worker at start (``pytest_configure_node``), and workers stop
+starting episodes once it exists. The early stop and Ctrl-C on the controller use it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+#: ``workerinput`` key of the stop file's path.
+STOP_FILE_KEY = "pau_stop_file"
+#: Prefix of a stop reason that also cancels the episodes in flight (Ctrl-C).
+INTERRUPT = "interrupted"
+
+
+class RunStop:
+    """A stop request shared by the controller and its xdist workers.
+
+    Args:
+        path: The shared file (None: this process only, e.g. a run without xdist).
+    """
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self._reason: str | None = None
+
+    def request(self, reason: str) -> None:
+        """Ask every process to start no more episodes (first reason wins)."""
+        if self._reason is not None:
+            return
+        self._reason = reason
+        if self.path is not None:
+            tmp = self.path.with_suffix(".tmp")
+            try:
+                tmp.write_text(reason, encoding="utf-8")
+                os.replace(tmp, self.path)
+            except OSError:
+                pass  # the controller still stops; workers finish what they have
+
+    def reason(self) -> str | None:
+        """Why the run stops, or None (workers read the file; a found reason is kept)."""
+        if self._reason is None and self.path is not None:
+            try:
+                self._reason = self.path.read_text(encoding="utf-8") or "stopped"
+            except OSError:
+                return None
+        return self._reason
+
+    def watch(self, cancel: threading.Event) -> None:
+        """A worker's watch on the controller's stop file: Ctrl-C there sets ``cancel``."""
+
+        def poll() -> None:
+            while not cancel.is_set():
+                reason = self.reason()
+                if reason is not None:
+                    if reason.startswith(INTERRUPT):
+                        cancel.set()
+                    return
+                time.sleep(0.2)
+
+        threading.Thread(target=poll, name="pau-stop-watch", daemon=True).start()
+
+
+def make_run_dir() -> Path:
+    """A private folder for the run's shared files (the controller removes it at the end)."""
+    return Path(tempfile.mkdtemp(prefix="pau-run-"))
+
+
+def remove_run_dir(path: Path | None) -> None:
+    if path is not None:
+        shutil.rmtree(path, ignore_errors=True)

@@ -1,0 +1,315 @@
+"""Comparing runs: paired statistics between JSON reports (``pau compare``, ``--pau-baseline``).
+
+Runs are compared on the instances their reports share, matched by id. For each metric
+(judge score, code match, pass) the comparison holds each run's mean with its 95%
+interval (:func:`~pytest_pau.stats.inference.mean_interval`: the tilted score interval,
+Wilson's for pass), a ``Max`` row (per instance the best value over all runs: an upper
+bound on what the compared models reach together), and for each pair of runs the paired
+mean difference with its interval, the paired sign-flip test's p-value
+(:func:`~pytest_pau.stats.signflip.paired_test`, randomised so its size is 5% at every n),
+the Spearman rank correlation, and, for the pairs against the baseline, the
+non-inferiority verdict at each regression margin
+(:func:`~pytest_pau.stats.inference.non_inferiority`). The same functions serve the
+summary, the in-run ``--pau-baseline`` gate and ``pau compare``.
+
+Conventions:
+    * An item that errored (infrastructure) or was skipped has no value for any metric in
+      that run; a judge score that could not be parsed is missing for the judge metric.
+    * A run's mean uses its present values on the shared instances; a pair's difference
+      uses the instances where both runs have a value.
+    * Pair ``B - A`` is the later run minus the earlier one: positive means B is better.
+"""
+
+from __future__ import annotations
+
+import itertools
+import string
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from pytest_pau.errors import ConfigError
+from pytest_pau.models import AnyReport
+from pytest_pau.stats.compare_models import (
+    Comparison,
+    Flips,
+    MetricComparison,
+    PairStat,
+    Regression,
+    RunEntry,
+    RunStat,
+)
+from pytest_pau.stats.describe import spearman
+from pytest_pau.stats.inference import mean_interval, non_inferiority, paired_test
+from pytest_pau.stats.metrics import (
+    BOUNDS,
+    CHECKED_FIELDS,
+    METRICS,
+    is_scored,
+    parse_fail_if_worse,
+    parse_margins,
+    parse_metric,
+)
+from pytest_pau.stats.signflip import DEFAULT_RESAMPLES
+
+__all__ = [
+    "BOUNDS",
+    "METRICS",
+    "Comparison",
+    "Flips",
+    "MetricComparison",
+    "PairStat",
+    "Regression",
+    "RunEntry",
+    "RunStat",
+    "compare_reports",
+    "mismatches",
+    "parse_fail_if_worse",
+    "parse_margins",
+    "parse_metric",
+    "regression_message",
+    "regressions",
+]
+
+
+def _labels(count: int) -> list[str]:
+    letters = string.ascii_uppercase
+    return [letters[i] if i < 26 else f"R{i + 1}" for i in range(count)]
+
+
+def mismatches(reports: Sequence[AnyReport], labels: Sequence[str]) -> dict[str, str]:
+    """``{field: text}`` for each checked setting the runs differ in (see CHECKED_FIELDS)."""
+    out: dict[str, str] = {}
+    for field, name in CHECKED_FIELDS.items():
+        values = [getattr(r.run, field) for r in reports]
+        if len(set(values)) > 1:
+            which = ", ".join(f"{lab} {v!r}" for lab, v in zip(labels, values, strict=True))
+            out[field] = f"runs differ in {name} ({which})"
+    for key in ("judge_threshold", "match_threshold"):
+        values = [r.run.thresholds.get(key) for r in reports]
+        if len(set(values)) > 1:
+            which = ", ".join(f"{lab} {v!r}" for lab, v in zip(labels, values, strict=True))
+            out[key] = f"runs differ in {key} ({which}): pass rates use different bars"
+    return out
+
+
+def _mismatch_warnings(reports: Sequence[AnyReport], labels: Sequence[str]) -> list[str]:
+    return [
+        text if "threshold" in field else f"{text}: differences may come from that, not the model"
+        for field, text in mismatches(reports, labels).items()
+    ]
+
+
+def _shared_ids(reports: Sequence[AnyReport]) -> list[str]:
+    others = [{r.id for r in rep.instances} for rep in reports[1:]]
+    seen: set[str] = set()
+    ids = []
+    for r in reports[0].instances:
+        if r.id not in seen and all(r.id in o for o in others):
+            seen.add(r.id)
+            ids.append(r.id)
+    return ids
+
+
+def _interval(
+    values: Sequence[float | None], key: str, confidence: float
+) -> tuple[float, float] | None:
+    ci = mean_interval(values, bounds=BOUNDS[key], confidence=confidence)
+    return None if ci is None else (ci.low, ci.high)
+
+
+def _mean(values: Sequence[float | None]) -> tuple[float | None, int]:
+    present = [v for v in values if v is not None]
+    return (float(np.mean(present)) if present else None), len(present)
+
+
+def compare_reports(
+    reports: Sequence[AnyReport],
+    *,
+    sources: Sequence[str] | None = None,
+    margins: Mapping[str, float] | None = None,
+    confidence: float = 0.95,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = 0,
+) -> Comparison:
+    """Compare two or more runs on the instances their reports share.
+
+    Args:
+        reports: The runs, oldest (the baseline) first; labelled ``A``, ``B``...
+        sources: Where each report came from (paths), shown next to its label.
+        margins: ``{metric: allowed regression}``: each later run's non-inferiority
+            against ``A`` on those metrics (``MetricComparison.regressions``).
+        confidence: Of every interval, and ``1 - alpha`` of the tests.
+        resamples: Random sign patterns of the paired test above 16 pairs.
+        seed: Seed of the paired test's randomisation.
+
+    Returns:
+        The :class:`Comparison`; see the module docstring for the conventions.
+
+    Raises:
+        ConfigError: fewer than two reports, or no instance id in common.
+    """
+    if len(reports) < 2:
+        raise ConfigError(f"pau compare needs at least two reports, got {len(reports)}")
+    labels = _labels(len(reports))
+    sources = list(sources) if sources is not None else [""] * len(reports)
+    ids = _shared_ids(reports)
+    if not ids:
+        raise ConfigError(
+            "the reports share no instance id; compare runs of the same dataset "
+            f"(datasets: {', '.join(repr(r.run.dataset) for r in reports)})"
+        )
+    shared = set(ids)
+    warnings = _mismatch_warnings(reports, labels)
+    only: list[list[str]] = []
+    for lab, rep, src in zip(labels, reports, sources, strict=True):
+        extra = list(dict.fromkeys(r.id for r in rep.instances if r.id not in shared))
+        only.append(extra)
+        if extra:
+            warnings.append(
+                f"{lab} ({src or rep.run.model}) has {len(extra)} instances the other runs "
+                "lack; they are left out of the comparison"
+            )
+    # Last result wins if a report lists an id twice (e.g. a re-run appended).
+    by_id = [{r.id: r for r in rep.instances} for rep in reports]
+    aligned = [[m[i] for i in ids] for m in by_id]
+    pairs = list(itertools.combinations(range(len(reports)), 2))
+    margins = dict(margins or {})
+
+    metrics = []
+    for key, (name, getter) in METRICS.items():
+        columns = [[getter(r) for r in run] for run in aligned]
+        best = [
+            max(present) if (present := [v for v in row if v is not None]) else None
+            for row in zip(*columns, strict=True)
+        ]
+        runs = []
+        for label, col in zip(labels, columns, strict=True):
+            m, n = _mean(col)
+            runs.append(RunStat(label=label, mean=m, ci=_interval(col, key, confidence), n=n))
+        m, n = _mean(best)
+        max_stat = RunStat(label="Max", mean=m, ci=_interval(best, key, confidence), n=n)
+        pair_stats = []
+        for i, j in pairs:
+            test = paired_test(
+                columns[i],
+                columns[j],
+                bounds=BOUNDS[key],
+                confidence=confidence,
+                seed=seed,
+                resamples=resamples,
+            )
+            both = [
+                (x, y)
+                for x, y in zip(columns[i], columns[j], strict=True)
+                if x is not None and y is not None
+            ]
+            pair_stats.append(
+                PairStat(
+                    a=labels[i],
+                    b=labels[j],
+                    n=len(both),
+                    mean_diff=None if test is None else test.mean_diff,
+                    ci=None
+                    if test is None or test.interval is None
+                    else (test.interval.low, test.interval.high),
+                    p_value=None if test is None else test.p_value,
+                    p_value_conservative=None if test is None else test.p_value_conservative,
+                    test=None if test is None else test.method,
+                    spearman=spearman([x for x, _ in both], [y for _, y in both]),
+                )
+            )
+        regressions = []
+        if key in margins:
+            for j in range(1, len(reports)):
+                verdict = non_inferiority(
+                    columns[0],
+                    columns[j],
+                    margin=margins[key],
+                    bounds=BOUNDS[key],
+                    confidence=confidence,
+                )
+                regressions.append(
+                    Regression(
+                        a=labels[0],
+                        b=labels[j],
+                        margin=margins[key],
+                        n=0 if verdict is None else verdict.n,
+                        mean_diff=None if verdict is None else verdict.mean_diff,
+                        lower_bound=None if verdict is None else verdict.lower_bound,
+                        upper_bound=None if verdict is None else verdict.interval.high,
+                        p_value=None if verdict is None else verdict.p_value,
+                        confidence=confidence,
+                        passed=verdict is not None and verdict.verdict == "pass",
+                    )
+                )
+        metrics.append(
+            MetricComparison(
+                metric=key,
+                name=name,
+                runs=runs,
+                max=max_stat,
+                pairs=pair_stats,
+                regressions=regressions,
+            )
+        )
+
+    flips = []
+    for i, j in pairs:
+        f = Flips(a=labels[i], b=labels[j])
+        for ra, rb in zip(aligned[i], aligned[j], strict=True):
+            if is_scored(ra) and is_scored(rb) and ra.passed != rb.passed:
+                (f.pass_to_fail if ra.passed else f.fail_to_pass).append(ra.id)
+        flips.append(f)
+
+    return Comparison(
+        runs=[
+            RunEntry(
+                label=lab,
+                model=rep.run.model,
+                source=src,
+                instances=len({r.id for r in rep.instances}),
+                only_here=extra,
+                run=rep.run.model_dump(),
+            )
+            for lab, rep, src, extra in zip(labels, reports, sources, only, strict=True)
+        ],
+        shared=len(ids),
+        confidence=confidence,
+        resamples=resamples,
+        seed=seed,
+        metrics=metrics,
+        flips=flips,
+        warnings=warnings,
+    )
+
+
+def regression_message(block: MetricComparison, reg: Regression) -> str:
+    """Why ``reg`` failed, for people."""
+    pct = f"{reg.confidence:.0%}"
+    if reg.mean_diff is None or reg.lower_bound is None:
+        return (
+            f"{reg.b} vs {reg.a} on {block.name}: no instance scored in both runs, so "
+            f"'not worse by more than {reg.margin:g}' cannot be shown"
+        )
+    return (
+        f"{reg.b} vs {reg.a} on {block.name}: {reg.mean_diff:+.3f} over {reg.n} paired "
+        f"instances, {pct} lower bound {reg.lower_bound:+.3f} is not above -{reg.margin:g} "
+        f"(p={reg.p_value:.4f}): not shown to be within the allowed regression"
+    )
+
+
+def regressions(comparison: Comparison, metric: str | None = None) -> list[str]:
+    """The non-inferiority verdicts that failed: one message each (empty: all passed).
+
+    A later run passes on a metric when its paired mean difference to the baseline ``A``
+    has a one-sided lower confidence bound above ``-margin``
+    (:func:`~pytest_pau.stats.inference.non_inferiority`): it is *shown* to be worse by
+    less than the margin. Too few shared instances therefore fail: nothing was shown.
+    """
+    out: list[str] = []
+    for block in comparison.metrics:
+        if metric is not None and block.metric != parse_metric(metric):
+            continue
+        out.extend(regression_message(block, r) for r in block.regressions if not r.passed)
+    return out

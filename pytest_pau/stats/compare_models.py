@@ -1,0 +1,114 @@
+"""Typed results of :func:`pytest_pau.stats.compare.compare_reports` (``pau compare --json``)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from pytest_pau.stats.metrics import parse_metric
+
+
+class RunStat(BaseModel):
+    """One run's (or the Max row's) mean of a metric on the shared instances."""
+
+    label: str
+    """``A``, ``B``... in the order the reports were given, or ``Max``."""
+    mean: float | None
+    ci: tuple[float, float] | None
+    """Interval of the mean at the comparison's confidence (None below 3 values)."""
+    n: int
+    """Shared instances with a value."""
+
+
+class PairStat(BaseModel):
+    """Paired statistics of ``b - a`` for one metric."""
+
+    a: str
+    b: str
+    n: int
+    """Instances where both runs have a value."""
+    mean_diff: float | None
+    ci: tuple[float, float] | None
+    """Interval of the mean difference (tilted score; None below 3 pairs)."""
+    p_value: float | None
+    """Two-sided paired sign-flip p-value of "no difference" (randomised: size 5% at any n)."""
+    p_value_conservative: float | None = None
+    """The same test's ordinary p-value, ties counted in full."""
+    test: str | None = None
+    """``exact`` (every sign pattern) or ``monte carlo`` (seeded random patterns)."""
+    spearman: float | None
+    """Rank correlation of the two runs across instances; None when undefined."""
+
+
+class Regression(BaseModel):
+    """Non-inferiority of run ``b`` against the baseline ``a`` on one metric."""
+
+    a: str
+    b: str
+    margin: float
+    """The allowed regression: ``b`` passes when shown worse by less than this."""
+    n: int
+    mean_diff: float | None
+    lower_bound: float | None
+    """One-sided lower confidence bound of ``mean(b - a)``."""
+    upper_bound: float | None = None
+    """One-sided upper confidence bound (with the lower: a ``1 - 2 alpha`` interval)."""
+    p_value: float | None
+    """One-sided p-value of "``b`` is worse by the margin or more"."""
+    confidence: float
+    passed: bool
+    """Shown not worse by more than ``margin`` at ``confidence`` (False when unmeasurable)."""
+
+
+class MetricComparison(BaseModel):
+    """Every statistic of one metric."""
+
+    metric: str
+    """``judge``, ``match`` or ``pass``."""
+    name: str
+    runs: list[RunStat]
+    max: RunStat
+    pairs: list[PairStat]
+    regressions: list[Regression] = Field(default_factory=list)
+    """Against the baseline ``A``, when a margin was given for this metric."""
+
+
+class Flips(BaseModel):
+    """Instances whose verdict changed between two runs (both scored)."""
+
+    a: str
+    b: str
+    pass_to_fail: list[str] = Field(default_factory=list)
+    fail_to_pass: list[str] = Field(default_factory=list)
+
+
+class RunEntry(BaseModel):
+    """One compared report."""
+
+    label: str
+    model: str
+    source: str = ""
+    """Where the report came from (its path), when known."""
+    instances: int
+    only_here: list[str] = Field(default_factory=list)
+    """Its instance ids that some other run lacks: left out of the comparison."""
+    run: dict[str, object] = Field(default_factory=dict)
+
+
+class Comparison(BaseModel):
+    """The result of :func:`compare_reports`; ``model_dump_json`` gives ``pau compare --json``."""
+
+    runs: list[RunEntry]
+    shared: int
+    """Instances present in every report."""
+    confidence: float = 0.95
+    resamples: int
+    """Random sign patterns of the paired test above 16 pairs (exact below)."""
+    seed: int
+    metrics: list[MetricComparison]
+    flips: list[Flips]
+    warnings: list[str] = Field(default_factory=list)
+
+    def metric(self, key: str) -> MetricComparison:
+        """The block of metric ``key`` (an alias such as ``code_match`` works too)."""
+        key = parse_metric(key)
+        return next(m for m in self.metrics if m.metric == key)
