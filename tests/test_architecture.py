@@ -1,102 +1,81 @@
-"""The layout tells the architecture: imports flow one way (ARCHITECTURE.md), checked here.
+"""The layout tells the architecture: the import-linter contracts of ``pyproject.toml`` hold.
 
-dataset -> sandbox -> agent -> scoring -> report; ``train`` reuses them and nothing but the
-CLI imports it. Below every stage sit the shared modules (models, errors, paths, settings
-and options, the prompting utilities, the llm service); they never import a stage.
-Imports inside functions and under ``TYPE_CHECKING`` count too.
+The contracts (``[tool.importlinter]``) say it once: one direction of flow (dataset ->
+sandbox -> agent -> scoring -> report; train reuses them; ``llm``, ``settings``, ``stats``,
+``prompting``, ``models`` and ``errors`` below every stage), nothing but the command line
+imports ``train``, only the plugin, the command line and the test helpers touch pytest, the
+statistics do no IO, and no import circle at any depth. Imports inside functions and under
+``TYPE_CHECKING`` count too. ARCHITECTURE.md draws the same picture.
 """
 
 from __future__ import annotations
 
-import ast
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 import pytest
 
 import pytest_pau
 
-PACKAGE = Path(pytest_pau.__file__).parent
-STAGES = ("dataset", "sandbox", "agent", "scoring", "report", "train")
-SHARED = (
-    "_version",
-    "errors",
-    "paths",
-    "models",
-    "option_values",
-    "options",
-    "settings",
-    "prompting",
-    "llm",
-)
-#: What each shared part may import (besides the standard library and third parties).
-SHARED_MAY_IMPORT = {
-    "_version": set(),
-    "errors": set(),
-    "paths": {"_version"},
-    "models": set(),
-    "option_values": set(),
-    "options": {"option_values"},
-    "settings": {"errors", "option_values", "options"},
-    "prompting": set(),
-    "llm": set(SHARED) - {"llm"},  # every other shared part
-}
-#: train reuses every earlier stage; report is read by nobody but train and the top level.
-STAGE_MAY_IMPORT = {
-    stage: set(STAGES[:i]) | set(SHARED) for i, stage in enumerate(STAGES) if stage != "train"
-}
-STAGE_MAY_IMPORT["train"] = set(STAGES[:-1]) | set(SHARED) | {""}  # "" = the facade
+ROOT = Path(pytest_pau.__file__).parent.parent
+PACKAGE = ROOT / "pytest_pau"
 
 
-def _part(module: str) -> str:
-    """``pytest_pau.scoring.judge`` -> ``scoring``; ``pytest_pau`` -> ``""``."""
-    rest = module.removeprefix("pytest_pau").lstrip(".")
-    return rest.split(".", 1)[0]
-
-
-def _imports(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    found: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found.update(a.name for a in node.names if a.name.startswith("pytest_pau"))
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            if node.module == "pytest_pau":
-                for alias in node.names:
-                    is_module = (PACKAGE / f"{alias.name}.py").exists() or (
-                        PACKAGE / alias.name
-                    ).is_dir()
-                    found.add(f"pytest_pau.{alias.name}" if is_module else "pytest_pau")
-            elif node.module.startswith("pytest_pau"):
-                found.add(node.module)
-    return found
-
-
-def _modules() -> list[tuple[str, Path]]:
-    out = []
-    for path in sorted(PACKAGE.rglob("*.py")):
-        rel = path.relative_to(PACKAGE)
-        out.append((rel.parts[0].removesuffix(".py"), path))
-    return out
-
-
-@pytest.mark.parametrize(("part", "path"), _modules(), ids=lambda v: str(v))
-def test_imports_flow_one_way(part: str, path: Path) -> None:
-    if part in STAGE_MAY_IMPORT:
-        allowed = STAGE_MAY_IMPORT[part] | {part}
-    elif part in SHARED_MAY_IMPORT:
-        allowed = SHARED_MAY_IMPORT[part] | {part}
-    else:
-        return  # the top level: plugin, _session, cli, testing, ... may import anything
-    bad = sorted(m for m in _imports(path) if _part(m) not in allowed)
-    assert not bad, (
-        f"{path.relative_to(PACKAGE)} ({part}) imports {bad}; allowed: {sorted(allowed)}"
+def _lint_imports(cwd: Path) -> subprocess.CompletedProcess[str]:
+    # lint-imports reads [tool.importlinter] of the pyproject.toml in its folder.
+    code = "import sys; from importlinter.cli import lint_imports_command; lint_imports_command()"
+    return subprocess.run(
+        [sys.executable, "-c", code, "--no-cache"],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
 
 
-def test_nothing_but_the_cli_imports_train() -> None:
-    offenders = [
-        str(path.relative_to(PACKAGE))
-        for part, path in _modules()
-        if part not in ("train", "cli") and any(_part(m) == "train" for m in _imports(path))
-    ]
-    assert not offenders
+@pytest.mark.slow
+def test_the_import_contracts_hold() -> None:
+    result = _lint_imports(ROOT)
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
+    assert "0 broken" in result.stdout
+
+
+@pytest.mark.slow
+def test_a_report_module_importing_the_plugin_breaks_the_contract(tmp_path: Path) -> None:
+    # The contract is not vacuous: a copy of the package whose report imports the plugin
+    # (the kind of shortcut it exists to stop) fails the check, naming the import.
+    import shutil
+
+    copy = tmp_path / "tree"
+    shutil.copytree(PACKAGE, copy / "pytest_pau", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "pyproject.toml", copy / "pyproject.toml")
+    fmt = copy / "pytest_pau" / "report" / "fmt.py"
+    fmt.write_text(fmt.read_text() + "\nfrom pytest_pau.plugin import state  # noqa\n")
+    result = _lint_imports(copy)
+    assert result.returncode != 0
+    assert "pytest_pau.report.fmt -> pytest_pau.plugin.state" in result.stdout
+
+
+def test_the_package_root_holds_only_the_entry_points() -> None:
+    # Everything else lives in a part with a name that says it (plugin/, settings/, ...).
+    root = sorted(p.name for p in PACKAGE.glob("*.py"))
+    assert root == [
+        "__init__.py",
+        "__main__.py",
+        "_version.py",
+        "errors.py",
+        "hookspecs.py",
+        "paths.py",
+        "testing.py",
+    ], textwrap.fill(f"modules at the package root: {root}")
+
+
+def test_no_module_grows_past_about_400_lines() -> None:
+    long = {
+        str(p.relative_to(PACKAGE)): n
+        for p in PACKAGE.rglob("*.py")
+        if (n := len(p.read_text(encoding="utf-8").splitlines())) > 420
+    }
+    assert not long, f"split these in two: {long}"
