@@ -1,6 +1,6 @@
 """Error rates of the report statistics, measured by seeded simulation.
 
-Prints, with more simulations than ``tests/report/test_error_rates.py``:
+Prints, with more simulations than ``tests/stats/test_error_rates.py``:
 
 - the paired sign-flip test's rejection rate over null comparisons (randomised and
   ordinary p-value), beside the old ``paired_bootstrap`` of ``report/stats.py``;
@@ -36,7 +36,7 @@ from pytest_pau.stats.inference import (
     wilson_bounds,
 )
 from pytest_pau.stats.sequential import GateMonitor, PairedGateMonitor
-from tests.report import error_models as em
+from tests.stats import error_models as em
 
 
 def pct(x: float) -> str:

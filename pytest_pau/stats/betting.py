@@ -3,7 +3,7 @@
 Two implementations of one arithmetic: :class:`ScalarGate` on Python floats (what a
 :class:`~pytest_pau.stats.sequential.GateMonitor` runs, ~10 us per update) and
 :class:`BettingGate` on numpy rows (thousands of simulated gates at once, for the
-error-rate tests); ``tests/report/test_sequential.py`` checks that they agree.
+error-rate tests); ``tests/stats/test_sequential.py`` checks that they agree.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Intervals and tests with stated, simulated error rates, for the summary and the gates.
 
-Each question has its own method (figures from ``tests/report/test_error_rates.py`` and
+Each question has its own method (figures from ``tests/stats/test_error_rates.py`` and
 ``benchmarks/stats_bench.py``, which print them):
 
 * *Mean of bounded scores* (judge 1-5, code match 0-1): :func:`mean_interval`, the

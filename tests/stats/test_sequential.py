@@ -14,7 +14,7 @@ from pytest_pau.stats.sequential import (
     early_stop_order,
     overall_verdict,
 )
-from tests.report import error_models as em
+from tests.stats import error_models as em
 
 
 def test_certain_bounds_decide_without_error() -> None:

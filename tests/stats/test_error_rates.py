@@ -1,6 +1,6 @@
 """Seeded simulations of the error rates the statistics promise (see their docstrings).
 
-Each test draws realistic PAU results (:mod:`tests.report.error_models`) and checks a
+Each test draws realistic PAU results (:mod:`tests.stats.error_models`) and checks a
 rate against the brief's bounds: size of the paired test, coverage of the summary
 intervals, size of the non-inferiority gate, errors and stopping times of the
 early-stopping gates. Batched cores (``*_batch``, ``BettingGate``) are the very code
@@ -25,7 +25,7 @@ from pytest_pau.stats.inference import (
     wilson_bounds,
 )
 from pytest_pau.stats.sequential import GateMonitor, PairedGateMonitor
-from tests.report import error_models as em
+from tests.stats import error_models as em
 
 SIMS = 2000
 
