@@ -27,6 +27,7 @@ from pytest_pau.dataset import load_dataset
 from pytest_pau.report.json_report import read_report
 from pytest_pau.scoring import run_code
 from pytest_pau.testing import ScriptedLLM
+from tests.docs.pages import fenced, section
 from tests.firstrun.scripted import RULES, model_args
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -39,10 +40,18 @@ def _section(title: str) -> str:
 
 def quick_start_command() -> str:
     """The one line of the quick start's first bash block."""
-    block = re.search(r"```bash\n(.*?)```", _section("## Quick start"), re.S)
+    block = re.search(r"```bash\n(.*?)```", section("README.md", "## Quick start"), re.S)
     assert block is not None
     (line,) = block.group(1).strip().splitlines()
     return line
+
+
+def test_getting_started_shows_the_readmes_two_commands_first_and_exactly() -> None:
+    # The site has no README: docs/getting-started.md repeats its two commands, which
+    # must stay the README's (CI's .ci/run and the tests here run the README's).
+    readme = fenced(section("README.md", "## Quick start"), "bash")
+    assert len(readme) == 2, readme
+    assert fenced(section("getting-started.md", "## Quick start"), "bash") == readme
 
 
 def _env() -> dict[str, str]:
@@ -194,8 +203,7 @@ def test_where_the_weights_come_from_names_what_the_code_checks() -> None:
 
     from pytest_pau.llm.local.weights import SPECS
 
-    section = _section("### Where the weights come from")
-    text = " ".join(section.split())
+    text = " ".join(section("providers.md", "### Where the weights come from").split())
     pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     for spec in SPECS.values():
         assert spec.hf_repo in text
