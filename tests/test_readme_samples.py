@@ -24,9 +24,9 @@ from pytest_pau import load_dataset
 from pytest_pau.models import Instance
 from pytest_pau.prompting import MARKERS
 from pytest_pau.testing import ScriptedLLM
+from tests.docs.pages import section
 from tests.firstrun.scripted import VAGUE, model_args
 from tests.firstrun.scripted import coder_reply as faithful_coder
-from tests.docs.pages import section
 from tests.plugin.toy import judge_reply
 
 ROOT = Path(__file__).resolve().parents[1]
