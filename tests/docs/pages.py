@@ -38,6 +38,11 @@ def page(name: str) -> str:
     return path.read_text(encoding="utf-8")
 
 
+def all_text() -> str:
+    """The README and every page, one after the other."""
+    return "\n".join(page(name) for name in page_names())
+
+
 def _lines_outside_fences(text: str) -> list[tuple[int, str, bool]]:
     """Each line with its index and whether it is prose (not inside a fenced block)."""
     out = []
