@@ -123,6 +123,7 @@ def test_the_served_adapter_is_evaluated_as_the_page_shows(
     import os
     import subprocess
     import sys
+    import time
 
     from pytest_pau.train.policy import Policy
     from tests.firstrun.scripted import RULES
@@ -134,7 +135,12 @@ def test_the_served_adapter_is_evaluated_as_the_page_shows(
     Policy.load("tiny-random", lora_rank=2, lora_alpha=2).save_adapter(adapter)
     ran: list[subprocess.CompletedProcess[str]] = []
 
-    def evaluate_then_stop(_seconds: float) -> None:
+    real_sleep = time.sleep
+
+    def evaluate_then_stop(seconds: float) -> None:
+        # `time` is one module: the subprocess below sleeps through it too.
+        if seconds != 3600:
+            return real_sleep(seconds)
         printed = re.search(
             r"^  pytest --pau-model=(\S+) --pau-api-base=(\S+)$", capsys.readouterr().out, re.M
         )
@@ -173,3 +179,30 @@ def test_the_served_adapter_is_evaluated_as_the_page_shows(
     assert "PAU summary" in run.stdout, run.stdout
     # Scored, not an error: the served adapter answered the agent's calls.
     assert re.search(r"^items 1: [01] passed, [01] failed$", run.stdout, re.M), run.stdout
+
+
+def test_the_cluster_install_line_names_what_the_skyrl_backend_needs() -> None:
+    """``pip install "pytest-pau[skyrl]" skyrl-train``: checked, not run (a GPU cluster's).
+
+    The extra exists and is installed here (its environment package imports), and
+    ``skyrl-train`` is the distribution of the ``skyrl_train`` module that ``--backend
+    skyrl`` asks for when it is missing.
+    """
+    import importlib.util
+    import tomllib
+
+    text = page("training.md")
+    (line,) = [c for b in fenced(text, "bash") for c in commands(b) if c.startswith("pip ")]
+    args = shlex.split(line)
+    assert args[:2] == ["pip", "install"]
+    pyproject = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
+    extras = pyproject["project"]["optional-dependencies"]
+    wanted = {a for a in args[2:] if not a.startswith("pytest-pau")}
+    assert wanted == {"skyrl-train"}, line
+    for arg in args[2:]:
+        if arg.startswith("pytest-pau["):
+            for extra in arg[len("pytest-pau[") : -1].split(","):
+                assert extra in extras, f"{line}: no extra {extra!r} in pyproject.toml"
+    assert importlib.util.find_spec("skyrl_gym") is not None  # the extra's package
+    launcher = Path(__file__).parents[2] / "pytest_pau" / "train" / "skyrl_launch.py"
+    assert 'find_spec("skyrl_train")' in launcher.read_text(encoding="utf-8")
