@@ -1,4 +1,4 @@
-"""The README's first commands and examples, run as the README shows them.
+"""The README's quick start and the pages' first examples, run as they are shown.
 
 * The quick start's pytest command, taken from the README, runs in ``demo/`` of a clone
   layout (the project's ``pyproject.toml`` with its own pytest settings one folder up),
@@ -6,8 +6,8 @@
   coder: seconds instead of minutes). It must read as the README says: ``demo`` is the
   rootdir, one ``pau::test_pau[...]`` line per instance, the ceiling under the summary, the
   report files and the model cache in ``demo/``, and a second run that asks no model.
-* The Dataset format section's two ``methods.jsonl`` files load to the same instances, and
-  its commands list them.
+* docs/datasets.md, "Dataset format": its two ``methods.jsonl`` files load to the same
+  instances, and its commands list them.
 """
 
 from __future__ import annotations
@@ -27,22 +27,27 @@ from pytest_pau.dataset import load_dataset
 from pytest_pau.report.json_report import read_report
 from pytest_pau.scoring import run_code
 from pytest_pau.testing import ScriptedLLM
+from tests.docs.pages import all_text, fenced, section
+from tests.docs.pages import commands as block_commands
 from tests.firstrun.scripted import RULES, model_args
 
 ROOT = Path(__file__).resolve().parents[1]
-README = (ROOT / "README.md").read_text(encoding="utf-8")
-
-
-def _section(title: str) -> str:
-    return README.split(title, 1)[1].split("\n## ", 1)[0]
 
 
 def quick_start_command() -> str:
     """The one line of the quick start's first bash block."""
-    block = re.search(r"```bash\n(.*?)```", _section("## Quick start"), re.S)
+    block = re.search(r"```bash\n(.*?)```", section("README.md", "## Quick start"), re.S)
     assert block is not None
     (line,) = block.group(1).strip().splitlines()
     return line
+
+
+def test_getting_started_shows_the_readmes_two_commands_first_and_exactly() -> None:
+    # The site has no README: docs/getting-started.md repeats its two commands, which
+    # must stay the README's (CI's .ci/run and the tests here run the README's).
+    readme = fenced(section("README.md", "## Quick start"), "bash")
+    assert len(readme) == 2, readme
+    assert fenced(section("getting-started.md", "## Quick start"), "bash") == readme
 
 
 def _env() -> dict[str, str]:
@@ -134,11 +139,10 @@ def test_the_quick_start_command_in_its_folder(tmp_path: Path) -> None:
 
 
 def _dataset_blocks() -> list[str]:
-    section = _section("### Dataset format")
-    return re.findall(r"```jsonl\n(.*?)```", section, re.S)
+    return fenced(section("datasets.md", "## Dataset format"), "jsonl")
 
 
-def test_the_readme_dataset_example_is_two_lines_in_both_conventions(tmp_path: Path) -> None:
+def test_the_dataset_format_example_is_two_lines_in_both_conventions(tmp_path: Path) -> None:
     blocks = _dataset_blocks()
     assert [len(b.strip().splitlines()) for b in blocks] == [2, 2]
     loaded = {}
@@ -162,10 +166,9 @@ def test_the_readme_dataset_example_is_two_lines_in_both_conventions(tmp_path: P
         assert run_code(instance.code, examples).score == 1.0
 
 
-def test_the_readme_dataset_commands_list_the_items(tmp_path: Path) -> None:
-    section = _section("### Dataset format")
-    (block,) = re.findall(r"```bash\n(.*?)```", section, re.S)
-    commands = [line.split("  #", 1)[0].strip() for line in block.strip().splitlines()]
+def test_the_dataset_format_commands_list_the_items(tmp_path: Path) -> None:
+    (block,) = fenced(section("datasets.md", "## Dataset format"), "bash")
+    commands = block_commands(block)
     assert all(
         c.startswith("pytest --pau-model=oracle --pau-dataset=methods.jsonl") for c in commands
     )
@@ -194,8 +197,7 @@ def test_where_the_weights_come_from_names_what_the_code_checks() -> None:
 
     from pytest_pau.llm.local.weights import SPECS
 
-    section = _section("### Where the weights come from")
-    text = " ".join(section.split())
+    text = " ".join(section("providers.md", "### Where the weights come from").split())
     pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     for spec in SPECS.values():
         assert spec.hf_repo in text
@@ -220,14 +222,17 @@ def test_where_the_weights_come_from_names_what_the_code_checks() -> None:
     assert f"pip install -e . {pin.group(1)} matplotlib" in text
 
 
-def test_the_instances_the_readme_names_exist_and_pau_call_runs_one() -> None:
+def test_the_instances_the_pages_name_exist_and_pau_call_runs_one() -> None:
     ids = {i.id for i in load_dataset("builtin")}
-    named = set(re.findall(r"-k \"(builtin/\w+)\"", _section("## Selecting instances")))
-    (call,) = re.findall(r"`(pau call builtin/[^`]+)`", README)
-    named.add(shlex.split(call)[2])
+    text = all_text()
+    named = set(re.findall(r"-k \"(builtin/\w+)\"", text))
+    calls = sorted(set(re.findall(r"(pau call builtin/\w+ \"\([^\"]*\)\")", text)))
+    assert calls, "no page shows `pau call builtin/...` any more: update this test"
+    named |= {shlex.split(call)[2] for call in calls}
     assert named <= ids, named - ids
+    # The command as a user types it: a fresh interpreter, the package's entry module.
     run = subprocess.run(
-        [sys.executable, "-m", "pytest_pau", *shlex.split(call)[1:]],
+        [sys.executable, "-m", "pytest_pau", *shlex.split(calls[0])[1:]],
         env=_env(),
         capture_output=True,
         text=True,

@@ -1,11 +1,13 @@
-"""The README's samples of a failed item and of the summary are what real runs print.
+"""The samples of a failed item and of the summary are what real runs print.
+
+They are in ``docs/getting-started.md``, section "What a run prints".
 
 A scripted model under test explores ``builtin/word_length_histogram`` with one call,
 concludes with a description that splits on single spaces, the scripted judge rates it 2
 and the scripted coder writes what that description says (and the true code from the gold
 description, so the gold control finds the coder faithful). Everything else is the real
 plugin: the sandbox runs the method, the self-contradiction check finds the call the
-description disagrees with, and pytest prints the failure. The README block must appear
+description disagrees with, and pytest prints the failure. The page's block must appear
 in that output line for line.
 """
 
@@ -22,12 +24,13 @@ from pytest_pau import load_dataset
 from pytest_pau.models import Instance
 from pytest_pau.prompting import MARKERS
 from pytest_pau.testing import ScriptedLLM
+from tests.docs.pages import section
 from tests.firstrun.scripted import VAGUE, model_args
 from tests.firstrun.scripted import coder_reply as faithful_coder
 from tests.plugin.toy import judge_reply
 
 ROOT = Path(__file__).resolve().parents[1]
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+SAMPLES = section("getting-started.md", "## What a run prints")
 
 ITEM = "builtin/word_length_histogram"
 PREDICTED = (
@@ -62,9 +65,9 @@ RULES: list[tuple[str, Any]] = [
 ]
 
 
-def _readme_failure_block() -> list[str]:
-    m = re.search(r"A failure reads like this:\n\n```\n(.*?)```", README, re.S)
-    assert m is not None, "the README's failure sample is gone: update this test"
+def _failure_block() -> list[str]:
+    m = re.search(r"A failure reads like this:\n\n```\n(.*?)```", SAMPLES, re.S)
+    assert m is not None, "the failure sample is gone from getting-started.md: update this test"
     return m.group(1).rstrip("\n").splitlines()
 
 
@@ -84,13 +87,13 @@ def _pytest(folder: Path, rules: list[tuple[str, Any]], *args: str) -> str:
     return run.stdout
 
 
-def test_the_readme_failure_sample_is_a_real_runs_output(tmp_path: Path) -> None:
+def test_the_failure_sample_is_a_real_runs_output(tmp_path: Path) -> None:
     out = _pytest(tmp_path, RULES, "-k", ITEM, "--pau-report=report.json")
-    block = _readme_failure_block()
+    block = _failure_block()
     lines = out.splitlines()
     assert block[0] in lines, f"{block[0]!r} not in the output:\n{out}"
     start = lines.index(block[0])
-    # pytest's own lines ("E   ") prefix the message; the README shows it without them.
+    # pytest's own lines ("E   ") prefix the message; the page shows it without them.
     shown = [re.sub(r"^E {3}", "", ln) for ln in lines[start : start + len(block) + 1]]
     assert [ln for ln in shown if ln.strip()][: len(block) - block.count("")] == [
         ln for ln in block if ln.strip()
@@ -130,9 +133,9 @@ SUMMARY_RULES: list[tuple[str, Any]] = [
 ]
 
 
-def _readme_summary_block() -> list[str]:
-    m = re.search(r"a summary block made for CI logs.*?:\n\n```\n(.*?)```", README, re.S)
-    assert m is not None, "the README's summary sample is gone: update this test"
+def _summary_block() -> list[str]:
+    m = re.search(r"a summary block made for CI logs.*?:\n\n```\n(.*?)```", SAMPLES, re.S)
+    assert m is not None, "the summary sample is gone from getting-started.md: update this test"
     return m.group(1).rstrip("\n").splitlines()
 
 
@@ -142,10 +145,10 @@ def _masked(line: str) -> str:
     return re.sub(r"127\.0\.0\.1:[0-9]+|localhost:[0-9]+", "HOST:PORT", line)
 
 
-def test_the_readme_summary_sample_is_a_real_runs_output(tmp_path: Path) -> None:
+def test_the_summary_sample_is_a_real_runs_output(tmp_path: Path) -> None:
     out = _pytest(tmp_path, SUMMARY_RULES, "-m", "smoke", *GATES)  # the pass-rate gate fails
     lines = [_masked(ln) for ln in out.splitlines()]
-    block = [_masked(ln) for ln in _readme_summary_block()]
+    block = [_masked(ln) for ln in _summary_block()]
     assert block[0] in lines, out
     start = lines.index(block[0])
     assert lines[start : start + len(block)] == block, out

@@ -96,6 +96,7 @@ TEXTS = (
     "scripts",
     "ARCHITECTURE.md",
     "README.md",
+    "docs",
     "demo",
 )
 

@@ -17,6 +17,7 @@ from pytest_pau.dataset.outputs import classify
 from pytest_pau.errors import DatasetError
 from pytest_pau.models import Example, Instance
 from pytest_pau.scoring import run_code
+from tests.docs.pages import fenced, section
 
 Row = Callable[..., dict[str, Any]]
 Writer = Callable[..., Path]
@@ -313,10 +314,8 @@ def test_builtin_and_loaders_say_where_outputs_come_from() -> None:
     assert loaded.info.as_dict() == {"outputs": None, "outputs_by": "loader", "evidence": ""}
 
 
-def test_the_readme_examples_load_the_same(tmp_path: Path) -> None:
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    section = readme.split("### Dataset format", 1)[1].split("\n## ", 1)[0]
-    blocks = [b.split("```", 1)[0] for b in section.split("```jsonl\n")[1:]]
+def test_the_dataset_format_examples_load_the_same(tmp_path: Path) -> None:
+    blocks = fenced(section("datasets.md", "## Dataset format"), "jsonl")
     assert len(blocks) == 2
     loaded = []
     for name, block in zip(("repr", "json"), blocks, strict=True):

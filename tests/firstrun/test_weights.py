@@ -1,4 +1,4 @@
-"""README "Where the weights come from": your own copy through PAU_LOCAL_MODEL_PATH."""
+"""docs/providers.md, "Where the weights come from": your own copy through PAU_LOCAL_MODEL_PATH."""
 
 from __future__ import annotations
 
