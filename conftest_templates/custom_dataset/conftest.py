@@ -4,7 +4,7 @@ Each method below becomes one item, ``pau::test_pau[mine/<name>]``, with markers
 its arity and tags (``-m smoke``). Outputs are computed by running the method in the
 pytest-pau sandbox, so they are exactly what the agent will observe. For hundreds of
 methods, write them to a ``.jsonl`` file in PAU's column format instead and pass its
-path to ``--pau-dataset`` (README, "Dataset format": the columns, and outputs as repr
+path to ``--pau-dataset`` (docs/datasets.md, "Dataset format": the columns, and outputs as repr
 text or as plain JSON values).
 """
 

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from pytest_pau.models import Instance
     from pytest_pau.train.config import TrainSpec
 
-README_SECTION = 'README.md, section "Training at scale on SkyRL"'
+README_SECTION = 'docs/training.md, "Training at scale on SkyRL"'
 
 
 def dataset_row(instance: Instance, spec: TrainSpec) -> dict[str, Any]:

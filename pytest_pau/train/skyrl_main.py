@@ -21,7 +21,7 @@ def main() -> None:  # pragma: no cover - needs skyrl_train, Ray and GPUs
     except ImportError as exc:
         sys.exit(
             f"pytest_pau.train.skyrl_main: SkyRL's trainer is not importable ({exc}); install "
-            "skyrl-train on a GPU machine (README, 'Training at scale on SkyRL')."
+            "skyrl-train on a GPU machine (docs/training.md, 'Training at scale on SkyRL')."
         )
 
     @ray.remote(num_cpus=1)  # type: ignore[untyped-decorator]
