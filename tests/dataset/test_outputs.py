@@ -280,7 +280,10 @@ def test_the_override_reads_a_repr_file_as_json(row: Row, write_jsonl: Writer) -
     loaded = load_dataset(str(path), outputs="json")
     assert loaded.info.describe() == "outputs: json (as given)"
     assert outputs(loaded[0]) == ["\"'abc'\"", "'3'"]
-    with pytest.raises(DatasetError, match=r"outputs must be one of auto, repr, json, reference, recompute, got 'yaml'"):
+    with pytest.raises(
+        DatasetError,
+        match=r"outputs must be one of auto, repr, json, reference, recompute, got 'yaml'",
+    ):
         load_dataset(str(path), outputs="yaml")  # type: ignore[arg-type]
 
 
