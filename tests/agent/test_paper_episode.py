@@ -56,4 +56,5 @@ def test_the_paper_agent_lowercases_its_prediction_and_uses_the_papers_caps(
     assert caps == [
         DEFAULT_CAPS.reason, DEFAULT_CAPS.act, DEFAULT_CAPS.reflect, 300, 300, 300
     ]  # fmt: skip
-    assert PAPER_CAPS.judge == 300 and PAPER_CAPS.coder == 600
+    assert PAPER_CAPS.judge == 300
+    assert PAPER_CAPS.coder == 600

@@ -105,7 +105,8 @@ def reference_file(tmp_path: Path) -> Path:
 
 def test_the_layout_is_detected_and_every_output_read_as_written(reference_file: Path) -> None:
     loaded = load_dataset(str(reference_file))
-    assert loaded.info.outputs == "reference" and loaded.info.outputs_by == "detected"
+    assert loaded.info.outputs == "reference"
+    assert loaded.info.outputs_by == "detected"
     assert "all_examples entry ends in 'None'" in loaded.info.describe()
     assert [
         ([e.output for e in i.train_examples], [e.output for e in i.test_examples]) for i in loaded
@@ -120,14 +121,16 @@ def test_the_layout_is_detected_and_every_output_read_as_written(reference_file:
     # GPT-4o's "(7)" is the call f(7): rewritten as its argument tuple.
     assert [e.input for e in loaded[0].train_examples] == ["(7,)", "(5,)"]
     given = load_dataset(str(reference_file), outputs="reference")
-    assert given.info.outputs_by == "given" and list(given) == list(loaded)
+    assert given.info.outputs_by == "given"
+    assert list(given) == list(loaded)
 
 
 def test_recompute_gives_the_gold_code_match_1_on_every_row_and_says_what_disagreed(
     reference_file: Path, tmp_path: Path
 ) -> None:
     loaded = load_dataset(str(reference_file), outputs="recompute", cache_dir=tmp_path / "c")
-    assert loaded.info.outputs == "recomputed" and loaded.info.stored == "reference"
+    assert loaded.info.outputs == "recomputed"
+    assert loaded.info.stored == "reference"
     for inst in loaded:
         assert run_code(inst.code, inst.test_examples).score == 1.0, inst.id
     reasons = {(d.id, d.field, d.index): d.reason for d in loaded.info.disagreements}

@@ -40,7 +40,8 @@ def test_an_unrated_item_counts_1_in_the_mean_and_the_gate_under_paper_only(
     for rep in (p, d):  # still listed as an error, with no judge score of its own
         assert [e["id"] for e in rep["summary"]["errors"]] == ["toy/boom"]
         boom = next(r for r in rep["instances"] if r["id"] == "toy/boom")
-        assert boom["judge_score"] is None and "no parseable" in boom["error"]
+        assert boom["judge_score"] is None
+        assert "no parseable" in boom["error"]
     paper.assert_outcomes(passed=3, failed=1, errors=1)
     default.assert_outcomes(passed=3, failed=1, errors=1)
     paper.stdout.fnmatch_lines(
@@ -96,7 +97,8 @@ def test_paper_takes_the_papers_scorers_and_caps_unless_given(
         assert run["coder_model"] == "openai/Qwen/Qwen3-Coder-30B-A3B-Instruct"
         caps = {e.cap for e in llm.exchanges}
     # The judge's answers get 300 tokens, the coder's 600 (the failure classifier is ours).
-    assert {300, 600} <= caps and not caps & {256, 768}
+    assert {300, 600} <= caps
+    assert not caps & {256, 768}
 
 
 def test_compare_and_the_baseline_refuse_another_protocol(

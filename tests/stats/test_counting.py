@@ -58,15 +58,20 @@ def test_summary_and_gates_count_the_unrated_item_as_1_under_paper_only() -> Non
     assert default.judge.mean == pytest.approx(17 / 4)
     assert paper.judge.mean == pytest.approx(18 / 5)
     assert (default.counts.counted, paper.counts.counted) == (4, 5)
-    assert default.gates[0].passed and not paper.gates[0].passed
-    assert paper.pass_rate == pytest.approx(3 / 5) and default.pass_rate == pytest.approx(3 / 4)
+    assert default.gates[0].passed
+    assert not paper.gates[0].passed
+    assert paper.pass_rate == pytest.approx(3 / 5)
+    assert default.pass_rate == pytest.approx(3 / 4)
     # Still listed as an error under both; only the paper summary has the paper block.
     assert [e.id for e in paper.errors] == [e.id for e in default.errors] == ["s/9"]
-    assert paper.paper is not None and paper.paper.judge.filled == 1 and default.paper is None
+    assert paper.paper is not None
+    assert paper.paper.judge.filled == 1
+    assert default.paper is None
     # The one-sided bound of --pau-gate-on-ci counts the same values.
     on_ci = build_summary(_results(), gates=Gates(min_mean_judge=1.0, on_ci=True), protocol="paper")
     low = build_summary(_results(), gates=Gates(min_mean_judge=1.0, on_ci=True))
-    assert on_ci.gates[0].value is not None and low.gates[0].value is not None
+    assert on_ci.gates[0].value is not None
+    assert low.gates[0].value is not None
     assert on_ci.gates[0].value < low.gates[0].value
 
 
@@ -81,7 +86,8 @@ def test_early_stop_feeds_an_errored_item_as_known_under_paper() -> None:
         tracker.finish(complete=True)
         verdicts[protocol] = tracker.level_verdicts(finished=True)[0]
     # Every item scored 1 < 3: decided (failed) under paper; nothing measured by default.
-    assert not verdicts["paper"].passed and verdicts["paper"].detail != "no scored item"
+    assert not verdicts["paper"].passed
+    assert verdicts["paper"].detail != "no scored item"
     assert verdicts["pytest-pau"].detail == "no scored item"
 
 
@@ -114,7 +120,8 @@ def test_compare_and_baseline_refuse_to_mix_protocols_and_name_both() -> None:
     # Two paper runs compare, the unrated item counting 1.
     comp = compare_reports([b, _report("paper", _results())])
     judge = next(m for m in comp.metrics if m.metric == "judge")
-    assert judge.runs[0].mean == pytest.approx(18 / 5) and judge.runs[0].n == 5
+    assert judge.runs[0].mean == pytest.approx(18 / 5)
+    assert judge.runs[0].n == 5
 
 
 def test_the_calibration_store_keys_each_protocol_apart() -> None:
@@ -123,7 +130,8 @@ def test_the_calibration_store_keys_each_protocol_apart() -> None:
         PauSettings(protocol="paper", judge_model="local", coder_model="local"),
         prompts_version="p",
     )
-    assert default != paper and paper.endswith("protocol paper")
+    assert default != paper
+    assert paper.endswith("protocol paper")
     keys = {r.id: r.id for r in _results()}
     rows = reference_rows(_results(), keys, "paper")  # type: ignore[arg-type]
     assert [(k, j) for k, j, _ in rows][-1] == ("s/9", 1.0)

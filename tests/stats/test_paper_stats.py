@@ -99,7 +99,8 @@ def test_max_row_and_spearman_with_average_ranks() -> None:
     expected = np.corrcoef(ra, rb)[0, 1]
     assert m[0][1] == m[1][0] == pytest.approx(expected)
     assert m[0][0] == 1.0
-    assert m[2][2] is None and m[0][2] is None  # a constant run has no ranking
+    assert m[2][2] is None
+    assert m[0][2] is None
 
 
 def test_bootstrap_counts_wins_as_the_reference_and_is_seeded() -> None:
@@ -107,11 +108,14 @@ def test_bootstrap_counts_wins_as_the_reference_and_is_seeded() -> None:
     worse = [1.0, 2.0, 4.0, 3.0] * 10
     r = paired_bootstrap(better, worse, resamples=2000, seed=3)
     assert r is not None
-    assert r.winner == "A" and r.wins_a + r.wins_b + r.ties == 2000
+    assert r.winner == "A"
+    assert r.wins_a + r.wins_b + r.ties == 2000
     assert r.p_value == pytest.approx(1 - max(r.wins_a, r.wins_b) / 2000)
     assert paired_bootstrap(better, worse, resamples=2000, seed=3) == r
     same = paired_bootstrap(better, better, resamples=500)
-    assert same is not None and same.p_value == 1.0 and same.winner == "tie"
+    assert same is not None
+    assert same.p_value == 1.0
+    assert same.winner == "tie"
     assert paired_bootstrap([1.0], [2.0]) is None  # a half-size resample would be empty
     with pytest.raises(ValueError, match="same instances"):
         paired_bootstrap([1.0, 2.0], [1.0])
