@@ -11,7 +11,6 @@ from __future__ import annotations
 import csv
 import json
 import statistics
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +21,7 @@ from pytest_pau.cli.main import main
 from pytest_pau.prompting import MARKERS
 from pytest_pau.testing import ScriptedLLM
 from tests.firstrun.scripted import VAGUE, act_reply
+
 from .toy import scoring_args
 
 MODEL_RULES = [
@@ -34,7 +34,7 @@ RUNS = ("oracle.json", "scripted.json", "scripted_incontext.json")
 
 
 @pytest.fixture
-def three_runs(pau_pytester: pytest.Pytester, scoring_llm: ScriptedLLM) -> Iterator[Path]:
+def three_runs(pau_pytester: pytest.Pytester, scoring_llm: ScriptedLLM) -> Path:
     common = ["--pau-dataset=toy.jsonl", "--pau-protocol=paper", *scoring_args(scoring_llm)]
     with ScriptedLLM(MODEL_RULES) as model:
         mine = [f"--pau-model={model.model}", f"--pau-api-base={model.api_base}"]
@@ -44,7 +44,7 @@ def three_runs(pau_pytester: pytest.Pytester, scoring_llm: ScriptedLLM) -> Itera
             [*mine, "--pau-mode=incontext", "--pau-report=scripted_incontext.json"],
         ):
             pau_pytester.runpytest(*common, *args)
-    yield pau_pytester.path
+    return pau_pytester.path
 
 
 def _filled(report: dict[str, Any]) -> tuple[dict[str, float], dict[str, float]]:
