@@ -27,7 +27,12 @@ def _report(pytester: pytest.Pytester, name: str) -> dict:  # type: ignore[type-
 def test_an_unrated_item_counts_1_in_the_mean_and_the_gate_under_paper_only(
     run_pau: Run, pau_pytester: pytest.Pytester
 ) -> None:
-    paper = run_pau("--pau-protocol=paper", "--pau-min-mean-judge=3.9", "--pau-report=paper.json")
+    paper = run_pau(
+        "--pau-protocol=paper",
+        "--pau-min-mean-judge=3.9",
+        "--pau-report=paper.json",
+        "--pau-html=paper.html",
+    )
     default = run_pau("--pau-min-mean-judge=3.9", "--pau-report=default.json")
     p, d = _report(pau_pytester, "paper.json"), _report(pau_pytester, "default.json")
     assert (p["run"]["protocol"], d["run"]["protocol"]) == ("paper", "pytest-pau")
@@ -59,6 +64,9 @@ def test_an_unrated_item_counts_1_in_the_mean_and_the_gate_under_paper_only(
         ]
     )
     assert "paper statistics" not in default.stdout.str()
+    html = (pau_pytester.path / "paper.html").read_text()
+    assert "paper statistics (--pau-protocol=paper: every item that ran, n=5)" in html
+    assert "judge score  3.60 ± 1.95  &gt;= 3: 60.0%" in html
 
 
 def test_paper_takes_the_papers_scorers_and_caps_unless_given(
