@@ -131,6 +131,8 @@ class PauPlugin:
             )
         # What the loader did beyond reading is never silent (recompute, paper expectations).
         lines += [f"pau: dataset: {note}" for note in getattr(info, "notes", ())]
+        if config.get_verbosity() > 0:
+            lines += collect.disagreement_lines(getattr(info, "disagreements", ()))
         return lines
 
     # -- collection ---------------------------------------------------------------------

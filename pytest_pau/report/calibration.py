@@ -112,7 +112,11 @@ def scorer_identity(settings: PauSettings, *, prompts_version: str) -> str:
 
 def scorers_text(settings: PauSettings, *, prompts_version: str) -> str:
     """The short name of the scorers for the summary line."""
-    return f"judge {settings.judge_model}, coder {settings.coder_model}, prompts {prompts_version}"
+    protocol = "" if settings.protocol == DEFAULT_PROTOCOL else f", protocol {settings.protocol}"
+    return (
+        f"judge {settings.judge_model}, coder {settings.coder_model}, prompts {prompts_version}"
+        + protocol
+    )
 
 
 class CalibrationStore:

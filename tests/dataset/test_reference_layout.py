@@ -205,6 +205,20 @@ def test_the_run_header_says_what_the_loader_did(
     result.stdout.fnmatch_lines(
         ["pau: dataset: outputs recomputed by the gold code in the sandbox for 6 instances*"]
     )
+    assert "input (3, 4): stored" not in result.stdout.str()  # the rows need -v
+    verbose = pytester.runpytest(
+        "--pau-model=oracle",
+        f"--pau-dataset={reference_file}",
+        "--pau-dataset-outputs=recompute",
+        "--collect-only",
+        "-v",
+    )
+    verbose.stdout.fnmatch_lines(
+        [
+            "pau: dataset: pau_reference/0001 test_examples[[]0] input (3, 4): stored [[]4, 3], "
+            "gold code (4, 3) (tuple stored as a list (JSON has no tuple))"
+        ]
+    )
 
 
 def test_loaded_dataset_keeps_the_json_cells(reference_file: Path) -> None:
