@@ -27,13 +27,22 @@ def load_dataset(
     *,
     cache_dir: Path | None = None,
     outputs: OutputsMode = "auto",
+    protocol: str = "pytest-pau",
 ) -> LoadedDataset:
     """Load instances from a dataset spec (see :func:`pytest_pau.dataset.load_dataset`).
 
-    Sets whose outputs are computed at load time (HumanEval, on its first load) run their
-    methods in the wasm sandbox, the one the benchmark uses.
+    Sets whose outputs are computed at load time (HumanEval, on its first load, and any
+    set with ``outputs="recompute"``) run their methods in the wasm sandbox, the one the
+    benchmark uses.
     """
     from pytest_pau.dataset import load_dataset as _load
     from pytest_pau.sandbox.batch import output_runner
 
-    return _load(spec, split, cache_dir=cache_dir, outputs=outputs, runner=output_runner())
+    return _load(
+        spec,
+        split,
+        cache_dir=cache_dir,
+        outputs=outputs,
+        runner=output_runner(),
+        protocol=protocol,
+    )

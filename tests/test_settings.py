@@ -142,3 +142,21 @@ def test_the_dataset_output_modes_are_the_loaders() -> None:
     from pytest_pau.settings.values import DATASET_OUTPUTS
 
     assert get_args(OutputsMode) == DATASET_OUTPUTS
+
+
+def test_the_paper_protocol_takes_the_papers_scorers_for_the_roles_not_given() -> None:
+    def cli(given: dict[str, str]) -> PauSettings:
+        return resolve(lambda f: given.get(f), lambda k: None)
+
+    paper = cli({"protocol": "paper"})
+    assert paper.judge_model == "openai/meta-llama/Llama-3.1-70B-Instruct"
+    assert paper.coder_model == "openai/Qwen/Qwen3-Coder-30B-A3B-Instruct"
+    mine = cli({"protocol": "paper", "judge_model": "gpt-5", "judge_api_base": "http://x/v1"})
+    assert mine.judge_model == "gpt-5"
+    assert mine.judge_api_base == "http://x/v1"
+    assert mine.coder_model == paper.coder_model
+    # From the ini file too; the default protocol changes nothing.
+    ini = resolve(lambda f: None, lambda k: {"pau_protocol": "paper"}.get(k))
+    assert ini.judge_model == paper.judge_model
+    assert DEFAULTS.protocol == "pytest-pau"
+    assert DEFAULTS.judge_model == "local"

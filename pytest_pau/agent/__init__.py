@@ -63,6 +63,7 @@ def make_agent(
     max_iterations: int = DEFAULTS.max_iterations,
     seed: int = DEFAULTS.seed,
     caps: TokenCaps = DEFAULT_CAPS,
+    protocol: str = DEFAULTS.protocol,
 ) -> Agent:
     """Build the agent for ``model``.
 
@@ -74,6 +75,9 @@ def make_agent(
         max_iterations: The iteration limit of interactive mode (``--pau-max-iterations``).
         seed: Passed to every model call (``--pau-seed``).
         caps: Visible-answer token caps of each turn.
+        protocol: ``paper`` runs the interactive loop as the reference does where our
+            prompts leave room: the starting examples share the window of the last 10
+            entries with the agent's calls, and the prediction is lower-cased.
 
     Raises:
         ConfigError: an unknown mode, an iteration limit below 1, or no client for a
@@ -93,4 +97,4 @@ def make_agent(
             "client=pytest_pau.llm.make_client(model), or use a pseudo-model (oracle, null)"
         )
     cls = InteractiveAgent if mode == "interactive" else InContextAgent
-    return cls(client, max_iterations=max_iterations, seed=seed, caps=caps)
+    return cls(client, max_iterations=max_iterations, seed=seed, caps=caps, protocol=protocol)

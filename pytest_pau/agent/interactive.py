@@ -43,11 +43,13 @@ class _ModelAgent:
         max_iterations: int = DEFAULTS.max_iterations,
         seed: int = DEFAULTS.seed,
         caps: TokenCaps = DEFAULT_CAPS,
+        protocol: str = DEFAULTS.protocol,
     ) -> None:
         self.client = client
         self.max_iterations = max_iterations
         self.seed = seed
         self.caps = caps
+        self.protocol = protocol
 
     def _ask(
         self,
@@ -78,13 +80,17 @@ class InteractiveAgent(_ModelAgent):
     """PAU's main mode: each iteration reasons, acts (one sandbox call) and reflects.
 
     Stops when a reflection answers YES or after ``max_iterations`` iterations; the last
-    summary is the prediction. An act reply without a readable input is a format failure:
+    summary is the prediction (lower-cased under ``protocol="paper"``, whose prompts also
+    show the starting examples only while they are among the last 10 entries). An act reply without a readable input is a format failure:
     it is recorded, shown to the model in the next prompt, and uses up its iteration.
     """
 
     def run(self, instance: Instance, sandbox: SupportsCall) -> Trajectory:
         """Explore ``instance`` and return every step."""
-        state = EpisodeState.from_instance(instance, max_iterations=self.max_iterations)
+        paper = self.protocol == "paper"
+        state = EpisodeState.from_instance(
+            instance, max_iterations=self.max_iterations, shared_window=paper
+        )
         traj = Trajectory()
         caps = self.caps
         while not state.done:
@@ -109,7 +115,9 @@ class InteractiveAgent(_ModelAgent):
             if concluded is None:
                 reflect.format_error = NO_YES_NO
             state.record_reflection(concluded, summary)
-        traj.prediction = state.hypothesis
+        # The reference lower-cases its last hypothesis (baselines.py); so does the paper
+        # protocol, since the judge and the coder see the prediction as the paper's did.
+        traj.prediction = state.hypothesis.lower() if paper else state.hypothesis
         traj.concluded = state.concluded
         return finish(traj)
 

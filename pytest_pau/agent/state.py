@@ -53,10 +53,19 @@ class EpisodeState:
     plan: str = ""
     concluded: bool = False
     format_failures: int = 0
+    shared_window: bool = False
+    """The reference's history (``--pau-protocol=paper``): the starting examples and the
+    agent's calls share one window of the last :data:`RECENT_OBSERVATIONS` entries, so the
+    examples drop out once the agent has made that many calls. Otherwise the examples
+    are always shown, followed by the last calls."""
 
     @classmethod
     def from_instance(
-        cls, instance: Instance, *, max_iterations: int = DEFAULTS.max_iterations
+        cls,
+        instance: Instance,
+        *,
+        max_iterations: int = DEFAULTS.max_iterations,
+        shared_window: bool = False,
     ) -> EpisodeState:
         """A fresh episode for ``instance``: header and starting examples, nothing queried."""
         examples = [Observation(e.input, example_observation(e)) for e in instance.train_examples]
@@ -65,6 +74,7 @@ class EpisodeState:
             arity=instance.arity,
             examples=examples,
             max_iterations=max_iterations,
+            shared_window=shared_window,
         )
 
     @property
@@ -116,8 +126,12 @@ class EpisodeState:
         return text
 
     def _render_context(self) -> str:
-        lines = [observation_line(o) for o in self.examples]
-        lines += [observation_line(o) for o in self.observations[-RECENT_OBSERVATIONS:]]
+        if self.shared_window:
+            shown = [*self.examples, *self.observations][-RECENT_OBSERVATIONS:]
+            lines = [observation_line(o) for o in shown]
+        else:
+            lines = [observation_line(o) for o in self.examples]
+            lines += [observation_line(o) for o in self.observations[-RECENT_OBSERVATIONS:]]
         return render(
             "context",
             header=self.header,

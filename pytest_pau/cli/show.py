@@ -122,6 +122,15 @@ def list_instances(report: Report, *, failed_only: bool = False) -> str:
     return safe_text("\n".join(lines))
 
 
+def _self_coder(r: InstanceResult) -> str:
+    """``, self coder 0.50`` beside the fixed coder's (``--pau-coder=self``), or ''."""
+    if r.self_code_error is not None:
+        return f", self coder n/a ({r.self_code_error})"
+    if r.self_code_match is None and not r.self_code:
+        return ""
+    return f", self coder {_num(r.self_code_match, '.2f')} (the model's own code)"
+
+
 def _wrap(label: str, text: str | None, *, limit: int | None = None) -> str:
     # Escaped before wrapping: a carriage return must show, not split a line.
     text = safe_text((text or "").strip()) or "(empty)"
@@ -205,14 +214,19 @@ def show_instance(report: Report, r: InstanceResult, *, full: bool = False) -> s
             if r.gold_code_match is not None
             else ""
         )
+        + _self_coder(r)
     )
     for m in r.mismatches:
         lines.append(f"  test_func{m.input}: expected {m.expected}, got {m.got}")
-    if r.code:
-        lines.append("code written by the coder:")
-        code_lines = r.code.rstrip().splitlines()
-        if not full and len(code_lines) > 30:
-            code_lines = [*code_lines[:30], f"... ({len(code_lines) - 30} more lines; --full)"]
-        lines.extend("    " + x for x in code_lines)
+    for title, code in (
+        ("code written by the coder:", r.code),
+        ("code written by the model under test (--pau-coder=self):", r.self_code),
+    ):
+        if code:
+            lines.append(title)
+            code_lines = code.rstrip().splitlines()
+            if not full and len(code_lines) > 30:
+                code_lines = [*code_lines[:30], f"... ({len(code_lines) - 30} more lines; --full)"]
+            lines.extend("    " + x for x in code_lines)
     # The model's and the provider's text, shown but never obeyed (the report keeps it raw).
     return safe_text("\n".join(lines))

@@ -82,6 +82,7 @@ def load_dataset(
     cache_dir: Path | None = None,
     outputs: OutputsMode = "auto",
     runner: OutputRunner | None = None,
+    protocol: str = "pytest-pau",
 ) -> LoadedDataset:
     """Load the instances a dataset spec names, validated, in a stable order.
 
@@ -95,9 +96,15 @@ def load_dataset(
             :func:`default_cache_dir`.
         runner: computes outputs for sets derived at load time (HumanEval's first load).
         outputs: how a PAU-format file or ``hf:`` set writes example outputs: ``repr``
-            (PAU's convention), ``json`` (plain values), or ``auto`` to detect it per file.
-            The builtin and humaneval sets are written by pytest-pau (repr) and ignore it;
-            a registered loader builds its own instances.
+            (repr text), ``json`` (plain values), ``reference`` (the PAU reference's layout,
+            by position), or ``auto`` to detect it per file. The builtin and humaneval
+            sets are written by pytest-pau (repr) and ignore it; a registered loader builds
+            its own instances. ``recompute`` reads as ``auto``, then takes every output from
+            the gold code run by ``runner`` (cached in ``cache_dir``), and lists the stored
+            outputs that disagree in ``.info`` (:mod:`pytest_pau.dataset.recompute`).
+        protocol: ``paper`` compares test outputs as the PAU reference's scorer does (the
+            JSON-decoded cells of a reference-layout file); ``.info.notes`` says how many
+            items that changes.
 
     Returns:
         The instances, a list; ``.info`` (:class:`DatasetInfo`) says how outputs were read.
@@ -106,9 +113,34 @@ def load_dataset(
         DatasetError: an unknown spec, a missing extra, or bad data, naming the file, the
             line or row, and the field; or outputs too inconsistent to detect.
     """
-    spec = str(spec).strip()
     mode = check_mode(outputs)
     cache = Path(cache_dir) if cache_dir is not None else None
+    if mode == "recompute" and runner is None:
+        raise DatasetError(
+            "outputs='recompute' runs the gold code, and no runner was given: use "
+            "pytest_pau.load_dataset (it runs them in the sandbox) or pass "
+            "runner=pytest_pau.sandbox.batch.output_runner()"
+        )
+    found = _load(str(spec).strip(), split, cache, mode, runner)
+    if mode == "recompute" and runner is not None:
+        from pytest_pau.dataset.recompute import recompute
+
+        found = recompute(found, runner, cache_dir=cache or default_cache_dir())
+    if protocol == "paper":
+        from pytest_pau.dataset.recompute import paper_expectations
+
+        found = paper_expectations(found)
+    return found
+
+
+def _load(
+    spec: str,
+    split: str,
+    cache: Path | None,
+    mode: OutputsMode,
+    runner: OutputRunner | None,
+) -> LoadedDataset:
+    """The instances as the spec's loader reads them (``load_dataset`` adds the rest)."""
     for match, loader in _LOADERS:
         if _claims(match, spec):
             found = loader(spec, split, cache or default_cache_dir())

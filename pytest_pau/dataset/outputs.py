@@ -45,13 +45,14 @@ from typing import Any, Literal
 from pytest_pau.dataset.literal_text import shown
 from pytest_pau.errors import DatasetError
 
-OutputsMode = Literal["auto", "repr", "json"]
-"""How to read outputs: detect per file, or the caller says."""
-Convention = Literal["repr", "json"]
-"""How a file writes outputs."""
+OutputsMode = Literal["auto", "repr", "json", "reference", "recompute"]
+"""How to read outputs: detect per file, or the caller says; ``recompute`` reads the file
+as ``auto`` does, then replaces the outputs by the gold code's (``dataset/recompute.py``)."""
+Convention = Literal["repr", "json", "reference"]
+"""How a file writes outputs (``reference``: by position, ``dataset/reference_layout.py``)."""
 Vote = Literal["repr", "plain", "value", "either"]
 
-OUTPUTS_MODES: tuple[str, ...] = ("auto", "repr", "json")
+OUTPUTS_MODES: tuple[str, ...] = ("auto", "repr", "json", "reference", "recompute")
 
 MAJORITY = 0.95
 """The share of the votes one side needs when both sides have some."""
@@ -71,7 +72,7 @@ def check_mode(outputs: str) -> OutputsMode:
     """Validate an ``outputs`` argument.
 
     Raises:
-        DatasetError: it is not one of ``auto``, ``repr``, ``json``.
+        DatasetError: it is not one of :data:`OUTPUTS_MODES`.
     """
     if outputs not in OUTPUTS_MODES:
         raise DatasetError(

@@ -19,7 +19,9 @@ the value (``"'racecar'"``, ``"[1, 2]"``, ``"3"``; what our build script writes)
 ``json``, the plain JSON value (``"racecar"``, ``[1, 2]``, ``3``, ``true``), stored as its
 Python ``repr``. ``outputs="auto"`` detects which from all the rows of the file; a split
 too close to call is an error that asks for ``outputs="repr"`` or ``"json"``. JSON has no
-tuple, set, bytes or non-str dict key: a method that returns one needs a repr file.
+tuple, set, bytes or non-str dict key: a method that returns one needs a repr file. The
+PAU reference's own files mix both by position (``reference``, read as
+:mod:`pytest_pau.dataset.reference_layout` says; ``auto`` knows them by their signature).
 
 **Exceptions (our encoding).** A pair with a third element, ``[input_text, message,
 "ValueError"]``, records that the call raised that exception type with that message; it
@@ -46,6 +48,13 @@ from pytest_pau.dataset.outputs import (
     check_mode,
     collect_evidence,
     read_output,
+)
+from pytest_pau.dataset.reference_layout import (
+    SIGNATURE,
+    argument_tuple,
+    has_reference_signature,
+    json_reading,
+    read_cell,
 )
 from pytest_pau.dataset.signature import RowError as RowError
 from pytest_pau.dataset.signature import code_arity, header_arity, parse_input
@@ -125,8 +134,11 @@ def parse_examples(
                 f"item {i}: expected [input, output] or [input, message, 'ExcType'], "
                 f"got {shown(pair)}",
             )
+        raw_input = pair[0]
+        if outputs == "reference" and isinstance(raw_input, str):
+            raw_input = argument_tuple(raw_input)  # "(7)" is f(7) there: a lone value
         try:
-            text = parse_input(pair[0], arity, cache)
+            text = parse_input(raw_input, arity, cache)
         except ValueError as exc:
             raise RowError(field, f"item {i}: {exc}") from None
         output = pair[1]
@@ -144,7 +156,10 @@ def parse_examples(
             output = output if isinstance(output, str) else repr(output)
         else:
             try:
-                output = read_output(output, outputs)
+                if outputs == "reference":
+                    output = read_cell(field, i, output, str(pair[0]))[0]
+                else:
+                    output = read_output(output, outputs)
             except ValueError as exc:
                 raise RowError(field, f"item {i}: {exc}") from None
         examples.append(Example(input=text, output=output, raises=raises))
@@ -256,8 +271,10 @@ def rows_to_instances(
         source: the source name, the first part of every id.
         what: the dataset as the user named it, for the summary line of the error.
         id_prefix: put before the row index when a row has no ``id`` (``test_``).
-        outputs: ``repr`` or ``json`` (see :mod:`pytest_pau.dataset.outputs`), or ``auto``
-            to detect it from all the rows.
+        outputs: ``repr``, ``json`` or ``reference`` (see :mod:`pytest_pau.dataset.outputs`
+            and :mod:`pytest_pau.dataset.reference_layout`), or ``auto`` to detect it from
+            all the rows (the reference's layout by its signature, else repr or json);
+            ``recompute`` reads as ``auto`` (the caller recomputes).
 
     Returns:
         The instances, with ``info`` saying how their outputs were read.
@@ -267,23 +284,36 @@ def rows_to_instances(
             duplicate ids; or the outputs are written too inconsistently to detect.
     """
     mode = check_mode(outputs)
+    if mode == "recompute":
+        mode = "auto"  # the stored outputs are read as auto does; dataset/recompute.py follows
     # A load allocates many small objects that all survive; the cyclic collector would rescan
     # them again and again (measured: it doubles the load time of a 5,000-row file).
     paused = gc.isenabled()
     gc.disable()
     try:
+        convention: Convention
         if mode == "auto":
             rows = list(_decoded(rows))
-            evidence = collect_evidence(rows, ("train_examples", "test_examples"))
-            convention = evidence.decide(what)
-            info = DatasetInfo(convention, "detected", evidence.counts())
+            if has_reference_signature(rows):
+                convention = "reference"
+                info = DatasetInfo(convention, "detected", SIGNATURE)
+            else:
+                evidence = collect_evidence(rows, ("train_examples", "test_examples"))
+                convention = evidence.decide(what)
+                info = DatasetInfo(convention, "detected", evidence.counts())
         else:
             convention = mode
             info = DatasetInfo(mode, "given")
+        json_tests: dict[str, list[str]] | None = {} if convention == "reference" else None
         instances = _rows_to_instances(
-            rows, source=source, what=what, id_prefix=id_prefix, outputs=convention
+            rows,
+            source=source,
+            what=what,
+            id_prefix=id_prefix,
+            outputs=convention,
+            json_tests=json_tests,
         )
-        return LoadedDataset(instances, info)
+        return LoadedDataset(instances, info, json_tests)
     finally:
         if paused:
             gc.enable()
@@ -320,7 +350,10 @@ def _rows_to_instances(
     what: str,
     id_prefix: str,
     outputs: Convention,
+    json_tests: dict[str, list[str]] | None = None,
 ) -> list[Instance]:
+    """Build and check every row; with ``json_tests``, also keep each instance's test
+    cells as the reference's scorer reads them (:func:`reference_layout.json_reading`)."""
     instances: list[Instance] = []
     errors: list[str] = []
     seen: dict[str, str] = {}
@@ -351,6 +384,9 @@ def _rows_to_instances(
             continue
         seen[instance.id] = location
         instances.append(instance)
+        if json_tests is not None:
+            cells = decode_column(row["test_examples"], "test_examples")
+            json_tests[instance.id] = [json_reading(pair[1]) for pair in cells]
     if errors:
         plural = "s" if len(errors) > 1 else ""
         raise DatasetError(

@@ -34,3 +34,12 @@ class TokenCaps(BaseModel):
 
 
 DEFAULT_CAPS = TokenCaps()
+
+PAPER_CAPS = TokenCaps(reason=300, act=300, reflect=300, incontext=300, judge=300, coder=600)
+"""``--pau-protocol=paper``: the reference's caps (300 tokens per agent call and judge
+answer, 600 for the coder's); the classifier and critic are ours and keep theirs."""
+
+
+def caps_for(protocol: str) -> TokenCaps:
+    """The caps of a run under ``protocol`` (``pytest-pau`` or ``paper``)."""
+    return PAPER_CAPS if protocol == "paper" else DEFAULT_CAPS

@@ -14,7 +14,7 @@ result vocabulary (:class:`ItemStatus`, :class:`FailureMode`, :class:`PassRule`)
 from __future__ import annotations
 
 from pytest_pau.models.episode import Completion, Observation, Step, StepKind, Trajectory, Usage
-from pytest_pau.models.instance import CallResult, Example, Instance
+from pytest_pau.models.instance import CallResult, Example, Instance, OutputDisagreement
 from pytest_pau.models.outcome import (
     FAILURE_MODES,
     CodeMatchResult,
@@ -24,6 +24,14 @@ from pytest_pau.models.outcome import (
     JudgeResult,
     Mismatch,
     PassRule,
+)
+from pytest_pau.models.paper import (
+    PAPER,
+    PROTOCOLS,
+    PaperJudgeStats,
+    PaperMatchStats,
+    PaperStats,
+    ScoringProtocol,
 )
 from pytest_pau.models.report import Report, RunInfo
 from pytest_pau.models.scores import AnyReport, Scored, ScoresOnly, ScoresReport
@@ -46,6 +54,8 @@ from pytest_pau.models.summary import (
 
 __all__ = [
     "FAILURE_MODES",
+    "PAPER",
+    "PROTOCOLS",
     "AnyReport",
     "BaselineSummary",
     "Calibration",
@@ -69,6 +79,10 @@ __all__ = [
     "MatchStats",
     "Mismatch",
     "Observation",
+    "OutputDisagreement",
+    "PaperJudgeStats",
+    "PaperMatchStats",
+    "PaperStats",
     "PassRule",
     "RegressionVerdict",
     "Report",
@@ -76,6 +90,7 @@ __all__ = [
     "Scored",
     "ScoresOnly",
     "ScoresReport",
+    "ScoringProtocol",
     "Step",
     "StepKind",
     "Summary",

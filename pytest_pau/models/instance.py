@@ -76,3 +76,20 @@ class CallResult(BaseModel):
         if self.ok:
             return str(self.value)
         return f"{self.error_type}: {self.message}"
+
+
+class OutputDisagreement(BaseModel):
+    """A stored example output that the gold code, run in the sandbox, does not give."""
+
+    id: str
+    """The instance."""
+    field: str
+    """``train_examples`` or ``test_examples``."""
+    index: int
+    input: str
+    stored: str
+    """The stored output as the file's layout reads it (repr text)."""
+    recomputed: str
+    """What the gold code gives (repr text, or ``Type: message`` when it raised)."""
+    reason: str
+    """Why they differ: ``tuple stored as a list``, ``int keys stored as strings``..."""

@@ -161,6 +161,14 @@ class InstanceResult(BaseModel):
     mismatches: list[Mismatch] = Field(default_factory=list)
     gold_code_match: float | None = None
     """``--pau-gold-control``: code match of the coder on the gold description."""
+    self_code_match: float | None = None
+    """``--pau-coder=self``: code match of code the model under test wrote from its own
+    description (the reference's "judge-self" variant), beside the fixed coder's."""
+    self_code: str = ""
+    """``--pau-coder=self``: the code the model under test wrote."""
+    self_code_error: str | None = None
+    """``--pau-coder=self``: why the model under test wrote no code to run (its call
+    failed); the item's other scores stand."""
     concluded: bool = False
     overconfident: bool = False
     """Concluded YES and failed."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+from pytest_pau.models.instance import OutputDisagreement
 from pytest_pau.models.outcome import InstanceResult
 from pytest_pau.models.summary import Summary
 
@@ -25,6 +26,16 @@ class RunInfo(BaseModel):
     """How the dataset's example outputs were read: ``repr`` or ``json`` (None: a loader built them)."""
     dataset_outputs_by: str | None = None
     """``detected``, ``given`` (``--pau-dataset-outputs``), ``pytest-pau`` or ``loader``."""
+    dataset_notes: list[str] = Field(default_factory=list)
+    """What the loader did beyond reading: outputs recomputed, stored outputs that disagree
+    with the gold code's, expectations changed by the paper protocol (one line each)."""
+    dataset_disagreements: list[OutputDisagreement] = Field(default_factory=list)
+    """``--pau-dataset-outputs=recompute``: every stored output the gold code disagrees with."""
+    protocol: str = "pytest-pau"
+    """``--pau-protocol``: ``pytest-pau`` or ``paper`` (how missing scores count); runs of
+    different protocols are never compared."""
+    coder: str = "fixed"
+    """``--pau-coder``: ``fixed``, or ``self`` (the model under test also wrote code)."""
     thresholds: dict[str, float | None] = Field(default_factory=dict)
     started: str = ""
     finished: str = ""

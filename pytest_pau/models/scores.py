@@ -43,6 +43,9 @@ class ScoresOnly(BaseModel):
     code_match: float | None = None
     error: str | None = None
     skipped: str | None = None
+    self_code_match: float | None = None
+    n_queries: int = 0
+    concluded: bool = False
 
 
 class ScoresReport(BaseModel):

@@ -5,12 +5,17 @@ Conventions (computed by :func:`pytest_pau.report.summary.build_summary`):
     * An item that errored (infrastructure) or was skipped is counted but never scored:
       pass rate, means and histograms use the *scored* items only.
     * A judge score that could not be parsed is a missing value, never a number.
+    * Under ``--pau-protocol=paper`` (:mod:`pytest_pau.models.paper`) an item that ran and
+      errored counts too, as the reference counts it: a missing judge rating is 1, a
+      missing code match 0, a pass 0 (:func:`pytest_pau.stats.metrics.counted`).
     * Intervals are 95% and may be None (no value, or none computed).
 """
 
 from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
+
+from pytest_pau.models.paper import PaperStats
 
 #: Readers ignore keys they do not know, so a newer report still loads.
 _TOLERANT = ConfigDict(extra="ignore")
@@ -26,6 +31,9 @@ class Counts(BaseModel):
     items: int = 0
     """Items with a PAU result."""
     scored: int = 0
+    counted: int = 0
+    """Items the means, intervals and gates count: the scored ones, or under
+    ``--pau-protocol=paper`` every item that ran (errors with the fill values)."""
     passed: int = 0
     failed: int = 0
     errors: int = 0
@@ -285,6 +293,15 @@ class Summary(BaseModel):
     judge: JudgeStats = Field(default_factory=JudgeStats)
     code_match: MatchStats = Field(default_factory=MatchStats)
     gold_code_match: GoldStats | None = None
+    self_code_match: GoldStats | None = None
+    """``--pau-coder=self``: the model under test's own code match (mean over the items
+    counted, as the fixed coder's mean)."""
+    protocol: str = "pytest-pau"
+    """How missing scores counted (``--pau-protocol``); under ``paper`` the means, the
+    intervals and the gates count every item that ran (a missing rating as 1, a missing
+    code match as 0)."""
+    paper: PaperStats | None = None
+    """Under ``--pau-protocol=paper``: the paper's statistics block."""
     failure_modes: dict[str, int] = Field(default_factory=dict)
     """Failed items per model failure mode (``unclassified`` for a failed item without one)."""
     coder_errors: int = 0

@@ -102,7 +102,8 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 def pytest_pau_load_dataset(config: pytest.Config, spec: str, split: str) -> list[Instance]:
     from pytest_pau import load_dataset
 
-    return load_dataset(spec, split, outputs=settings_from_config(config).dataset_outputs)
+    s = settings_from_config(config)
+    return load_dataset(spec, split, outputs=s.dataset_outputs, protocol=s.protocol)
 
 
 class PauPlugin:
@@ -123,6 +124,15 @@ class PauPlugin:
         info = self.state.dataset_info
         if info is not None and config.get_verbosity() > 0:
             lines.append(f"pau: dataset {s.dataset} [{s.split}]: {info.describe()}")
+        if s.protocol == "paper":
+            lines.append(
+                "pau: --pau-protocol=paper: a missing judge rating counts 1 and a missing "
+                "code match 0 in every mean, interval and gate (the items stay listed)"
+            )
+        # What the loader did beyond reading is never silent (recompute, paper expectations).
+        lines += [f"pau: dataset: {note}" for note in getattr(info, "notes", ())]
+        if config.get_verbosity() > 0:
+            lines += collect.disagreement_lines(getattr(info, "disagreements", ()))
         return lines
 
     # -- collection ---------------------------------------------------------------------

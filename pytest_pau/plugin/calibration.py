@@ -114,7 +114,8 @@ def settle(state: RunState) -> Calibration | None:
     error: str | None = None if store is not None else "no cache folder"
     if store is not None and s.model in REFERENCES:
         try:
-            store.record(identity, s.model, reference_rows(state.ordered_results(), keys))
+            rows = reference_rows(state.ordered_results(), keys, s.protocol)
+            store.record(identity, s.model, rows)
         except (sqlite3.Error, OSError) as exc:
             error = f"could not record this run in {str(store.path)!r}: {exc}"
     if not embedded:
@@ -135,4 +136,5 @@ def settle(state: RunState) -> Calibration | None:
         scorers=scorers_text(s, prompts_version=PROMPTS_VERSION),
         commands={m: measure_command(state.config, m) for m in REFERENCES},
         store_error=error,
+        protocol=s.protocol,
     )

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
-    from pytest_pau.models import Instance
+    from pytest_pau.models import Instance, OutputDisagreement
 
 #: The nodeid of the injected module: items read ``pau::test_pau[builtin/vowels_minus_consonants]``.
 MODULE_NODEID = "pau"
@@ -214,3 +214,22 @@ def no_match_hint(config: pytest.Config, loaded: int, dataset: str, split: str) 
         f"no PAU instance {what} (of {loaded} in {dataset}/{split}); "
         f"`{' '.join(listing)}` lists them with their ids and markers"
     )
+
+
+#: Disagreeing stored outputs the run header lists under ``-v`` (the report has them all).
+DISAGREEMENTS_SHOWN = 10
+
+
+def disagreement_lines(found: Sequence[OutputDisagreement]) -> list[str]:
+    """``-v`` header lines: the first stored outputs the gold code disagrees with."""
+    lines = [
+        f"pau: dataset: {d.id} {d.field}[{d.index}] input {d.input}: stored {d.stored}, "
+        f"gold code {d.recomputed} ({d.reason})"
+        for d in found[:DISAGREEMENTS_SHOWN]
+    ]
+    if len(found) > DISAGREEMENTS_SHOWN:
+        lines.append(
+            f"pau: dataset: ... {len(found) - DISAGREEMENTS_SHOWN} more in the JSON report "
+            "(run.dataset_disagreements)"
+        )
+    return lines

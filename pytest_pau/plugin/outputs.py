@@ -29,6 +29,8 @@ def run_info(state: RunState, interrupted: bool) -> RunInfo:
         model=state.settings.model or "",
         dataset_outputs=info.outputs if info else None,
         dataset_outputs_by=info.outputs_by if info else None,
+        dataset_notes=list(info.notes) if info else [],
+        dataset_disagreements=list(info.disagreements) if info else [],
         started=state.started,
         finished=now_utc(),
         python=sys.version.split()[0],
@@ -45,6 +47,8 @@ def notes(state: RunState) -> list[str]:
             f"the {role} is the embedded {model!r} model, so these scores are low fidelity; "
             f"set a stronger one with {option}=MODEL (e.g. {option}=gpt-5-mini)"
         )
+    info = state.dataset_info
+    out.extend(f"dataset: {note}" for note in getattr(info, "notes", ()))
     counts = state.summary.counts if state.summary else None
     if counts and counts.selected > counts.items:
         missing = counts.selected - counts.items
@@ -134,6 +138,7 @@ def finish(state: RunState, exitstatus: int, interrupted: bool) -> None:
         s.min_mean_match,
         on_ci=s.gate_on_ci,
         confidence=s.gate_confidence,
+        protocol=s.protocol,
     )
     state.summary = build_summary(
         results,
@@ -141,6 +146,7 @@ def finish(state: RunState, exitstatus: int, interrupted: bool) -> None:
         wall_s=time.perf_counter() - state.t0,
         selected=max(state.selected, len(results)),
         max_cost_usd=s.max_cost_usd,
+        protocol=s.protocol,
     )
     # A dead xdist worker left its item unfinished: re-run to finish, as after Ctrl-C.
     state.interrupted = _stopped_early(state, interrupted) or bool(state.crashes)

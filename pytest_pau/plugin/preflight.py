@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING
 
 from pytest_pau.errors import ConfigError
 from pytest_pau.llm.credentials import Role, missing_keys
+from pytest_pau.models.paper import PAPER, PAPER_CODER, PAPER_JUDGE
 from pytest_pau.plugin.output_paths import PathArg, check_conflicts, probe_writable
-from pytest_pau.settings.values import LOCAL_MODELS
+from pytest_pau.settings.values import LOCAL_MODELS, PAPER_CODER_MODEL, PAPER_JUDGE_MODEL
 
 if TYPE_CHECKING:
     from pytest_pau.models import ScoresReport
@@ -160,6 +161,57 @@ def roles(settings: PauSettings, *, custom_agent: bool = False) -> list[Role]:
     return out
 
 
+def check_paper_roles(settings: PauSettings) -> None:
+    """``--pau-protocol=paper`` with the paper's judge or coder and no server for it: stop.
+
+    The paper's scorers are open models (no hosted route is assumed): each needs an
+    OpenAI-compatible server, or another model named for the role.
+
+    Raises:
+        ConfigError: naming both models, the options, and how to serve them.
+    """
+    if settings.protocol != PAPER:
+        return
+    rows = (
+        ("judge", settings.judge_model, settings.judge_api_base, PAPER_JUDGE_MODEL, PAPER_JUDGE),
+        ("coder", settings.coder_model, settings.coder_api_base, PAPER_CODER_MODEL, PAPER_CODER),
+    )
+    unserved = [(role, hf) for role, model, base, paper, hf in rows if model == paper and not base]
+    if not unserved:
+        return
+    lines = [
+        f"--pau-protocol=paper scores with the paper's judge {PAPER_JUDGE} and coder "
+        f"{PAPER_CODER}; no server was named for the "
+        + " and the ".join(role for role, _ in unserved)
+        + ", so no item was run. Serve each model with an OpenAI-compatible server and pass "
+        "its URL:"
+    ]
+    for port, (role, hf) in enumerate(unserved, start=8001):
+        lines.append(
+            f"  {role}: vllm serve {hf} --port {port}  (or llama.cpp: python -m "
+            f"llama_cpp.server --model <{hf.split('/')[-1]} GGUF> --port {port}), then "
+            f"--pau-{role}-api-base=http://127.0.0.1:{port}/v1"
+        )
+    lines.append(
+        "or name another route for the role with --pau-judge-model=MODEL / "
+        "--pau-coder-model=MODEL (any litellm model string; its API key must be set)"
+    )
+    raise ConfigError("\n".join(lines))
+
+
+def check_self_coder(settings: PauSettings) -> None:
+    """``--pau-coder=self`` needs a model under test that writes code.
+
+    Raises:
+        ConfigError: the model is a pseudo-model (``oracle``, ``null``).
+    """
+    if settings.coder == "self" and settings.model in PSEUDO:
+        raise ConfigError(
+            f"--pau-coder=self: the pseudo-model {settings.model!r} writes no code, so there "
+            "is no self coder to score; use --pau-coder=fixed, or a real --pau-model"
+        )
+
+
 def check_credentials(settings: PauSettings, *, custom_agent: bool = False) -> None:
     """Fail before any item when a remote role's model has no API key in the environment.
 
@@ -212,7 +264,7 @@ def read_baseline(state: RunState) -> ScoresReport | None:
 
     Raises:
         ConfigError: The file is unreadable or not a report, or it comes from another
-            dataset, split, judge, coder or prompts version (each named).
+            dataset, split, judge, coder, prompts version or protocol (each named).
     """
     s = state.settings
     if s.early_stop and not s.gated:

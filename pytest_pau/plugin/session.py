@@ -74,6 +74,8 @@ class PauSession(RunState):
         )
         preflight.check_plots_extra(s)
         custom_agent = bool(self.config.hook.pytest_pau_make_agent.get_hookimpls())
+        preflight.check_paper_roles(s)
+        preflight.check_self_coder(s)
         preflight.check_credentials(s, custom_agent=custom_agent)
         self.cache_warning = preflight.prepare_cache(s)
         if self.cache_warning is not None:
@@ -242,4 +244,5 @@ class PauSession(RunState):
                 margins=s.regression_margins(),
                 baseline={r.id: r for r in self.baseline.instances} if self.baseline else None,
                 confidence=s.gate_confidence,
+                protocol=s.protocol,
             )

@@ -28,9 +28,11 @@ from pathlib import Path
 
 from pytest_pau.llm.cache.files import CALIBRATION_FILENAME
 from pytest_pau.models import Calibration, Instance, InstanceResult
+from pytest_pau.models.paper import DEFAULT_PROTOCOL
 from pytest_pau.report.fmt import num, plural
 from pytest_pau.settings import PauSettings
 from pytest_pau.stats.describe import mean
+from pytest_pau.stats.metrics import counted, counts
 
 #: The pseudo-models whose scores bound a selection: the gold description, and none.
 REFERENCES = ("oracle", "null")
@@ -101,12 +103,20 @@ def scorer_identity(settings: PauSettings, *, prompts_version: str) -> str:
         )
     parts.append(f"judge samples {settings.judge_samples} logprobs {settings.judge_logprobs}")
     parts.append(f"prompts {prompts_version}; sandbox {settings.sandbox}; seed {settings.seed}")
+    if settings.protocol != DEFAULT_PROTOCOL:
+        # Another protocol counts missing scores otherwise: its rows are never read back
+        # for a run of this one (the identity of a default run is unchanged).
+        parts.append(f"protocol {settings.protocol}")
     return "; ".join(parts)
 
 
 def scorers_text(settings: PauSettings, *, prompts_version: str) -> str:
     """The short name of the scorers for the summary line."""
-    return f"judge {settings.judge_model}, coder {settings.coder_model}, prompts {prompts_version}"
+    protocol = "" if settings.protocol == DEFAULT_PROTOCOL else f", protocol {settings.protocol}"
+    return (
+        f"judge {settings.judge_model}, coder {settings.coder_model}, prompts {prompts_version}"
+        + protocol
+    )
 
 
 class CalibrationStore:
@@ -183,10 +193,17 @@ def item_keys(instances: Sequence[Instance], *, dataset: str, split: str) -> dic
 
 
 def reference_rows(
-    results: Iterable[InstanceResult], keys: dict[str, ItemKey]
+    results: Iterable[InstanceResult],
+    keys: dict[str, ItemKey],
+    protocol: str = DEFAULT_PROTOCOL,
 ) -> list[tuple[ItemKey, float | None, float | None]]:
-    """What an oracle/null run stores: its scored items (an error or skip is no score)."""
-    return [(keys[r.id], r.judge_score, r.code_match) for r in results if r.scored and r.id in keys]
+    """What an oracle/null run stores: its items as ``protocol`` counts them (under the
+    default an error or skip is no score; :func:`~pytest_pau.stats.metrics.counted`)."""
+    return [
+        (keys[r.id], counted(r, "judge", protocol), counted(r, "match", protocol))
+        for r in results
+        if counts(r, protocol) and r.id in keys
+    ]
 
 
 def calibrate(
@@ -197,6 +214,7 @@ def calibrate(
     scorers: str,
     commands: dict[str, str],
     store_error: str | None = None,
+    protocol: str = DEFAULT_PROTOCOL,
 ) -> Calibration:
     """The calibration of a selection from what the store knows of it.
 
@@ -208,6 +226,7 @@ def calibrate(
         commands: ``oracle``/``null`` -> the command that measures it on this selection;
             kept for the models with a selected item unknown.
         store_error: Why the store could not be used, if it could not.
+        protocol: How this run's items count (its means on the known items).
     """
     known = [k for k in keys if all((k, m) in found for m in REFERENCES)]
     missing = [m for m in REFERENCES if any((k, m) not in found for k in keys)]
@@ -215,7 +234,7 @@ def calibrate(
     def means(model: str, index: int) -> float | None:
         return mean([found[(k, model)][index] for k in known])
 
-    mine = [results[k.instance] for k in known if k.instance in results]
+    mine = [r for k in known if (r := results.get(k.instance)) is not None and counts(r, protocol)]
     return Calibration(
         scorers=scorers,
         selected=len(keys),
@@ -224,8 +243,8 @@ def calibrate(
         null_judge=means("null", 0),
         oracle_match=means("oracle", 1),
         null_match=means("null", 1),
-        run_judge=mean([r.judge_score for r in mine if r.scored]),
-        run_match=mean([r.code_match for r in mine if r.scored]),
+        run_judge=mean([counted(r, "judge", protocol) for r in mine]),
+        run_match=mean([counted(r, "match", protocol) for r in mine]),
         commands=[commands[m] for m in missing if m in commands],
         store_error=store_error,
     )

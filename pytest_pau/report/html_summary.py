@@ -180,6 +180,21 @@ def summary_html(summary: Summary, notes: Sequence[str] = ()) -> str:
             f"{num(gold.mean)} of the coder on the gold descriptions (gold control, "
             f"n={gold.n}): the most this coder allows.</p>"
         )
+    own = summary.self_code_match
+    if own is not None:
+        parts.append(
+            f'<p class="note">Self coder: code match {num(own.mean)} of the model\'s own code '
+            f"beside {num(match.mean)} of the fixed coder (--pau-coder=self, n={own.n}).</p>"
+        )
+    if summary.paper is not None:
+        from pytest_pau.report.render_paper import paper_lines
+
+        lines = paper_lines(summary.paper)
+        parts.append(
+            f'<h3>{escape(lines[0])}</h3><pre id="pau-paper">'
+            + escape("\n".join(lines[1:]))
+            + "</pre>"
+        )
     if summary.coder_errors:
         parts.append(
             f'<p class="note">Coder limitations: {summary.coder_errors} failed items are '

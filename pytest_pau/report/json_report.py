@@ -28,7 +28,7 @@ def run_info_of(settings: PauSettings, *, model: str, **extra: Any) -> RunInfo:
     """A report's ``run`` block from the settings that decide its scores.
 
     The one place that lists them (model, judge, coder, dataset, split, mode, seed,
-    iterations, prompts version, thresholds): a baseline is refused or accepted on
+    iterations, prompts version, thresholds, protocol, coder variant): a baseline is refused or accepted on
     exactly these, so the plugin and ``pau train`` must never write them differently.
     ``extra`` adds what only the caller knows (times, host, dataset outputs).
     """
@@ -47,6 +47,8 @@ def run_info_of(settings: PauSettings, *, model: str, **extra: Any) -> RunInfo:
         max_iterations=settings.max_iterations,
         prompts_version=PROMPTS_VERSION,
         thresholds=settings.thresholds(),
+        protocol=settings.protocol,
+        coder=settings.coder,
         **extra,
     )
 

@@ -143,9 +143,11 @@ def _scores(summary: Summary, writer: Writer, *, run: RunInfo | None, unicode: b
         green=bool(rate and rate >= 0.5),
         red=bool(rate is not None and rate < 0.5),
     )
-    writer.line(
-        f"  {_ci(summary.pass_rate_ci, c.scored, pct=True)}  ({c.passed}/{c.scored} scored)"
-    )
+    if summary.protocol == "paper":
+        within = f"({c.passed}/{c.counted} run, errors counted as the paper does)"
+    else:
+        within = f"({c.passed}/{c.scored} scored)"
+    writer.line(f"  {_ci(summary.pass_rate_ci, c.counted or c.scored, pct=True)}  {within}")
 
     j = summary.judge
     writer.line("")
@@ -160,6 +162,12 @@ def _scores(summary: Summary, writer: Writer, *, run: RunInfo | None, unicode: b
     if m.n:
         order = tuple(reversed(list(m.histogram)))
         _histogram(writer, m.histogram, order, unicode=unicode, label_w=3)
+    own = summary.self_code_match
+    if own:
+        writer.line(
+            f"self coder   code match {_num(own.mean)} of the model's own code beside "
+            f"{_num(m.mean)} of the fixed coder (--pau-coder=self, n={own.n})"
+        )
     gold = summary.gold_code_match
     if gold:
         writer.line(
@@ -233,7 +241,7 @@ def render(
             f"model {run.model} on {run.dataset}/{run.split}: "
             f"{run.mode}, max {run.max_iterations} iterations, "
             f"seed {run.seed}; judge {run.judge_model}, "
-            f"coder {run.coder_model}"
+            f"coder {run.coder_model}" + ("; protocol paper" if run.protocol == "paper" else "")
         )
     parts = [f"{c.passed} passed", f"{c.failed} failed"]
     if c.errors:
@@ -253,6 +261,10 @@ def render(
         writer.line("pass rate    n/a  (no item was scored)")
     else:
         _scores(summary, writer, run=run, unicode=unicode)
+    if summary.paper is not None:
+        from pytest_pau.report.render_paper import render_paper
+
+        render_paper(summary.paper, writer)
 
     modes = {k: v for k, v in summary.failure_modes.items() if v}
     of_model = c.failed - summary.coder_errors
@@ -268,9 +280,14 @@ def render(
         )
     _flagged(writer, summary)
     if summary.infrastructure_errors:
+        counted_how = (
+            "counted above with the paper's fill values"
+            if summary.protocol == "paper"
+            else "not counted above"
+        )
         writer.line(
             f"infrastructure errors {summary.infrastructure_errors} "
-            f"(not the model's fault; not counted above)",
+            f"(not the model's fault; {counted_how})",
             yellow=True,
         )
         for e in summary.errors[:MAX_ERRORS]:

@@ -9,6 +9,7 @@ scored, how histograms bucket) are documented on :mod:`pytest_pau.models.summary
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -27,10 +28,11 @@ from pytest_pau.models import (
     Summary,
     TokenCounts,
 )
+from pytest_pau.models.paper import DEFAULT_PROTOCOL, PAPER
 from pytest_pau.stats.describe import mean
 from pytest_pau.stats.gates import Gates, evaluate_gates
 from pytest_pau.stats.inference import mean_interval
-from pytest_pau.stats.metrics import BOUNDS
+from pytest_pau.stats.metrics import BOUNDS, counted, counts
 
 JUDGE_BUCKETS = ("1", "2", "3", "4", "5")
 MATCH_BUCKETS = tuple(f"{i / 10:.1f}" for i in range(11))
@@ -60,6 +62,15 @@ def _ci(
     return None if interval is None else [interval.low, interval.high]
 
 
+def _self_values(within: Sequence[InstanceResult], protocol: str) -> list[float]:
+    """The model's own code matches (``--pau-coder=self``) as the means count them."""
+    if not any(r.self_code_match is not None for r in within):
+        return []
+    if protocol == PAPER:
+        return [0.0 if r.self_code_match is None else r.self_code_match for r in within]
+    return [r.self_code_match for r in within if r.self_code_match is not None and r.scored]
+
+
 def _last_caps(results: Sequence[InstanceResult]) -> dict[str, float]:
     """The endpoints' adaptive caps when the last item (by end time) ended."""
     timed = [r for r in results if r.ended_at is not None and r.connection_caps]
@@ -74,27 +85,30 @@ def _lowest_caps(results: Sequence[InstanceResult]) -> dict[str, float]:
     return lowest
 
 
-def _group(results: Sequence[InstanceResult]) -> GroupStats:
+def _group(results: Sequence[InstanceResult], protocol: str) -> GroupStats:
     scored = [r for r in results if r.scored]
+    within = [r for r in results if counts(r, protocol)]
     passed = sum(r.passed for r in scored)
     return GroupStats(
         items=len(results),
         scored=len(scored),
         passed=passed,
-        pass_rate=passed / len(scored) if scored else None,
-        judge_mean=mean([r.judge_score for r in scored]),
-        match_mean=mean([r.code_match for r in scored]),
+        pass_rate=passed / len(within) if within else None,
+        judge_mean=mean([counted(r, "judge", protocol) for r in within]),
+        match_mean=mean([counted(r, "match", protocol) for r in within]),
     )
 
 
 def _breakdown(
-    results: Sequence[InstanceResult], keys_of: Callable[[InstanceResult], Iterable[object]]
+    results: Sequence[InstanceResult],
+    keys_of: Callable[[InstanceResult], Iterable[object]],
+    protocol: str,
 ) -> dict[str, GroupStats]:
     groups: dict[str, list[InstanceResult]] = {}
     for r in results:
         for key in keys_of(r):
             groups.setdefault(str(key), []).append(r)
-    return {k: _group(v) for k, v in sorted(groups.items())}
+    return {k: _group(v, protocol) for k, v in sorted(groups.items())}
 
 
 def build_summary(
@@ -105,6 +119,7 @@ def build_summary(
     selected: int | None = None,
     confidence: float = 0.95,
     max_cost_usd: float | None = None,
+    protocol: str = DEFAULT_PROTOCOL,
 ) -> Summary:
     """Aggregate item results into the :class:`~pytest_pau.models.Summary`.
 
@@ -118,14 +133,21 @@ def build_summary(
         confidence: Coverage of the intervals (0.95); none is given below
             :data:`~pytest_pau.stats.inference.MIN_N` values (too few for an honest one).
         max_cost_usd: The run's budget, to say how far the spend went past it.
+        protocol: How items count (``--pau-protocol``, :func:`~pytest_pau.stats.metrics.counted`):
+            under ``paper`` every item that ran is in the means, the intervals and the
+            gates (a missing judge rating as 1, a missing code match as 0), and the summary
+            carries the paper's statistics block.
     """
     results = list(results)
     statuses = Counter(r.status for r in results)
     scored = [r for r in results if r.scored]
     failed = [r for r in scored if not r.passed]
+    # The items the means count: the scored ones, or every item that ran (paper).
+    within = [r for r in results if counts(r, protocol)]
 
-    judge_values = [r.judge_score for r in scored]
-    match_values = [r.code_match for r in scored]
+    judge_values = [counted(r, "judge", protocol) for r in within]
+    match_values = [counted(r, "match", protocol) for r in within]
+    pass_values = [counted(r, "pass", protocol) for r in within]
     judge_hist = dict.fromkeys(JUDGE_BUCKETS, 0)
     for v in judge_values:
         if v is not None:
@@ -145,6 +167,7 @@ def build_summary(
         modes[mode] = modes.get(mode, 0) + 1
 
     gold = [r.gold_code_match for r in scored if r.gold_code_match is not None]
+    own = _self_values(within, protocol)
     skip_reasons = Counter(r.skipped for r in results if r.skipped is not None)
 
     summary = Summary(
@@ -152,18 +175,19 @@ def build_summary(
             selected=selected if selected is not None else len(results),
             items=len(results),
             scored=len(scored),
+            counted=len(within),
             passed=statuses[ItemStatus.PASSED],
             failed=statuses[ItemStatus.FAILED],
             errors=statuses[ItemStatus.ERROR],
             skipped=statuses[ItemStatus.SKIPPED],
         ),
-        pass_rate=(statuses[ItemStatus.PASSED] / len(scored)) if scored else None,
-        pass_rate_ci=_ci([float(r.passed) for r in scored], BOUNDS["match"], confidence),
+        pass_rate=mean(pass_values),
+        pass_rate_ci=_ci(pass_values, BOUNDS["match"], confidence),
         judge=JudgeStats(
             mean=mean(judge_values),
             ci=_ci(judge_values, BOUNDS["judge"], confidence),
             n=sum(v is not None for v in judge_values),
-            unparseable=sum(v is None for v in judge_values),
+            unparseable=sum(r.judge_score is None for r in within),
             unparseable_answers=sum(r.judge_unparseable for r in results),
             histogram=judge_hist,
         ),
@@ -171,10 +195,12 @@ def build_summary(
             mean=mean(match_values),
             ci=_ci(match_values, BOUNDS["match"], confidence),
             n=sum(v is not None for v in match_values),
-            missing=sum(v is None for v in match_values),
+            missing=sum(r.code_match is None for r in within),
             histogram=match_hist,
         ),
         gold_code_match=GoldStats(mean=mean(gold), n=len(gold)) if gold else None,
+        self_code_match=GoldStats(mean=mean(own), n=len(own)) if own else None,
+        protocol=protocol,
         failure_modes=modes,
         coder_errors=sum(r.failure_mode == FailureMode.CODER_ERROR for r in failed),
         infrastructure_errors=statuses[ItemStatus.ERROR],
@@ -209,10 +235,15 @@ def build_summary(
         cache_hits=sum(r.cache_hits for r in results),
         item_time_s=sum(r.duration_s for r in results),
         wall_s=wall_s,
-        by_arity=_breakdown(results, lambda r: [r.arity]),
-        by_source=_breakdown(results, lambda r: [r.source]),
-        by_tag=_breakdown(results, lambda r: r.tags),
+        by_arity=_breakdown(results, lambda r: [r.arity], protocol),
+        by_source=_breakdown(results, lambda r: [r.source], protocol),
+        by_tag=_breakdown(results, lambda r: r.tags, protocol),
     )
-    summary.gates = evaluate_gates(summary, gates or Gates(), scored)
+    if protocol == PAPER:
+        from pytest_pau.stats.paper import paper_statistics
+
+        summary.paper = paper_statistics(results)
+    gates = dataclasses.replace(gates or Gates(), protocol=protocol)
+    summary.gates = evaluate_gates(summary, gates, within)
     summary.gates_passed = all(g.passed for g in summary.gates)
     return summary

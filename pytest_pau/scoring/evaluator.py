@@ -27,7 +27,13 @@ if TYPE_CHECKING:
     from pytest_pau.models import Instance, Trajectory
 
 #: The stage named in an error, by the progress phase it happened in.
-STAGES = {"explore": "agent", "judge": "judge", "code": "coder", "classify": "classifier"}
+STAGES = {
+    "explore": "agent",
+    "judge": "judge",
+    "code": "coder",
+    "self_code": "self coder",
+    "classify": "classifier",
+}
 
 
 class Evaluator(ScoringParts):
@@ -176,6 +182,9 @@ class Evaluator(ScoringParts):
             if s.gold_control or gold.result is not None:
                 # Asked for, or known for free (the model answered the gold description).
                 result.gold_code_match = gold.score()
+            if s.coder == "self":
+                progress("self_code")
+                self._self_code(instance, traj.prediction, observed, result, usage)
 
             if judged.score is None:
                 result.failure_mode = FailureMode.INFRASTRUCTURE
@@ -207,6 +216,32 @@ class Evaluator(ScoringParts):
                 mode, detail, _used = self._classify(instance, traj, result, runner, gold, usage)
         result.failure_mode = FailureMode(mode)
         result.failure_detail = "; ".join(x for x in (detail, result.failure_detail) if x)
+
+    def _self_code(
+        self,
+        instance: Instance,
+        prediction: str,
+        observed: Observed,
+        result: InstanceResult,
+        usage: Usage,
+    ) -> None:
+        """``--pau-coder=self``: the model under test writes code from its own description.
+
+        Its call failing leaves the item's other scores standing: the reason is kept in
+        ``self_code_error`` and its code match is missing (0 under the paper protocol).
+        """
+        seen = usage.calls
+        try:
+            code, used = self.self_coder.write(instance, prediction, observed)
+        except (BudgetExceeded, ConfigError):
+            raise
+        except PauError as exc:
+            result.self_code_error = f"{type(exc).__name__}: {exc}"
+            return
+        _account(usage, seen, used)
+        matched = run_code(code, instance.test_examples, backend=self.settings.sandbox)
+        result.self_code_match = matched.score
+        result.self_code = matched.code
 
     def _gold_control(
         self,

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from pytest_pau.agent import PSEUDO_MODELS, Agent, make_agent
 from pytest_pau.errors import ConfigError
-from pytest_pau.llm.caps import DEFAULT_CAPS, TokenCaps
+from pytest_pau.llm.caps import TokenCaps, caps_for
 from pytest_pau.llm.reasoning import ReasoningSpec
 from pytest_pau.scoring.coder import Coder
 from pytest_pau.scoring.judge import Judge
@@ -37,7 +37,7 @@ class ScoringParts:
         settings: PauSettings,
         *,
         budget: Budget | None = None,
-        caps: TokenCaps = DEFAULT_CAPS,
+        caps: TokenCaps | None = None,
         agent: Agent | None = None,
         classify_hook: ClassifyHook | None = None,
         client_factory: ClientFactory | None = None,
@@ -46,13 +46,15 @@ class ScoringParts:
         if settings.model is None:
             raise ConfigError("Evaluator: settings.model is None; name the model under test")
         self.settings = settings
-        self.caps = caps
+        # The protocol's caps (the paper's are the reference's) unless the caller sets them.
+        self.caps = caps if caps is not None else caps_for(settings.protocol)
         self._agent = agent
         self.classify_hook = classify_hook
         self._factory = client_factory
         self._clients: dict[tuple[str, str | None, object], SupportsComplete] = {}
         self._judge: Judge | None = None
         self._coder: Coder | None = None
+        self._self_coder: Coder | None = None
         self._budget = budget
         self.cancel = cancel
         self._lock = threading.RLock()  # lazily built parts, from many episode threads
@@ -118,6 +120,7 @@ class ScoringParts:
                     max_iterations=s.max_iterations,
                     seed=s.seed,
                     caps=self.caps,
+                    protocol=s.protocol,
                 )
             return self._agent
 
@@ -159,3 +162,24 @@ class ScoringParts:
                 max_tokens=self.caps.coder,
             )
         return self._coder
+
+    @property
+    def self_coder(self) -> Coder:
+        """``--pau-coder=self``: the model under test as a coder, with the coder's prompt.
+
+        Raises:
+            ConfigError: the model under test is a pseudo-model (it writes no code).
+        """
+        with self._lock:
+            if self._self_coder is None:
+                s = self.settings
+                model = s.model or ""
+                if model in PSEUDO_MODELS:
+                    raise ConfigError(
+                        f"--pau-coder=self: the pseudo-model {model!r} writes no code; use "
+                        "--pau-coder=fixed, or a real --pau-model"
+                    )
+                self._self_coder = Coder(
+                    self.client(model, s.api_base), seed=s.seed, max_tokens=self.caps.coder
+                )
+            return self._self_coder

@@ -15,11 +15,18 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Literal, cast
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, model_validator
 
 from pytest_pau.errors import ConfigError
 from pytest_pau.settings.options import ALL_OPTIONS, OPTIONS_BY_NAME, OptionSpec
-from pytest_pau.settings.values import LOCAL_MODELS, ReasoningMode, margins_of, role_value
+from pytest_pau.settings.values import (
+    LOCAL_MODELS,
+    PAPER_CODER_MODEL,
+    PAPER_JUDGE_MODEL,
+    ReasoningMode,
+    margins_of,
+    role_value,
+)
 
 AddOption = Callable[..., Any]
 #: Episodes in flight per process for hosted models (``--pau-concurrency``'s default).
@@ -39,9 +46,15 @@ class PauSettings(BaseModel):
     """The model under test; None means the plugin is inactive."""
     api_base: str | None = None
     judge_model: str = "local"
+    """Under ``--pau-protocol=paper`` the paper's judge unless given (:meth:`_paper_roles`)."""
     judge_api_base: str | None = None
     coder_model: str = "local"
+    """Under ``--pau-protocol=paper`` the paper's coder unless given."""
     coder_api_base: str | None = None
+    coder: Literal["fixed", "self"] = "fixed"
+    """``self``: the model under test also writes code from its own description."""
+    protocol: Literal["pytest-pau", "paper"] = "pytest-pau"
+    """How a run is scored and counted (:mod:`pytest_pau.models.paper`)."""
     reasoning: str = "auto"
     """Per role (:func:`pytest_pau.settings.values.role_value`): ``auto``, ``on`` or ``off``."""
     reasoning_budget: str = str(DEFAULT_REASONING_BUDGET)
@@ -54,7 +67,7 @@ class PauSettings(BaseModel):
     max_cost_usd: float | None = None
     dataset: str = "builtin"
     split: str = "test"
-    dataset_outputs: Literal["auto", "repr", "json"] = "auto"
+    dataset_outputs: Literal["auto", "repr", "json", "reference", "recompute"] = "auto"
     limit: int | None = None
     mode: Literal["interactive", "incontext"] = "interactive"
     max_iterations: int = 20
@@ -86,6 +99,20 @@ class PauSettings(BaseModel):
     report: Path | None = None
     html: Path | None = None
     plots: Path | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _paper_roles(cls, data: Any) -> Any:
+        """Under ``protocol="paper"``, the paper's judge and coder for the roles not given.
+
+        Only a role whose model was not set changes: an explicit ``--pau-judge-model``
+        (or ``pau_judge_model``) always wins, and ``--pau-*-api-base`` names the server.
+        """
+        if isinstance(data, dict) and data.get("protocol") == "paper":
+            data = dict(data)
+            data.setdefault("judge_model", PAPER_JUDGE_MODEL)
+            data.setdefault("coder_model", PAPER_CODER_MODEL)
+        return data
 
     @property
     def active(self) -> bool:

@@ -19,9 +19,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from pytest_pau.settings.values import (
+    CODERS,
     DATASET_OUTPUTS,
     EXIT_POLICIES,
     MODES,
+    PROTOCOLS,
     REASONING_EFFORTS,
     REASONING_MODES,
     SANDBOX_BACKENDS,
@@ -97,7 +99,8 @@ MODEL_OPTIONS = (
         "Model that rates descriptions 1-5 against the gold one.",
         parse_model,
         "MODEL",
-        default_note="(low fidelity; the paper used Llama-3.1-70B-Instruct)",
+        default_note="(low fidelity); with --pau-protocol=paper the paper's "
+        "meta-llama/Llama-3.1-70B-Instruct at --pau-judge-api-base",
     ),
     OptionSpec(
         "judge-api-base",
@@ -111,7 +114,8 @@ MODEL_OPTIONS = (
         "Model that writes code from a description for code match.",
         parse_model,
         "MODEL",
-        default_note="(low fidelity; the paper used Qwen3-Coder-30B-A3B-Instruct)",
+        default_note="(low fidelity); with --pau-protocol=paper the paper's "
+        "Qwen/Qwen3-Coder-30B-A3B-Instruct at --pau-coder-api-base",
     ),
     OptionSpec(
         "coder-api-base",
@@ -119,6 +123,14 @@ MODEL_OPTIONS = (
         parse_text,
         "URL",
         default_text="the provider's own",
+    ),
+    OptionSpec(
+        "coder",
+        "Who writes the code that code match runs: fixed (--pau-coder-model), or self (the "
+        "model under test too, from its own description and calls: its code match is "
+        "reported beside the fixed coder's, as the paper's judge-self variant).",
+        parse_choice(CODERS),
+        "fixed|self",
     ),
     OptionSpec(
         "judge-samples",
@@ -180,8 +192,11 @@ DATASET_OPTIONS = (
     OptionSpec("split", "Dataset split.", parse_text, "NAME"),
     OptionSpec(
         "dataset-outputs",
-        "How a .jsonl/.parquet/hf: dataset stores example outputs: repr (PAU's repr text), "
-        "json (plain JSON values), or auto (detected per file).",
+        "How a .jsonl/.parquet/hf: dataset stores example outputs: repr (repr text), json "
+        "(plain JSON values), reference (the PAU reference's own layout, read by position: "
+        "the first train output a value, later ones repr text, test outputs values), auto "
+        "(detected per file), or recompute (run the gold code on every input in the sandbox, "
+        "use its outputs and report each stored output that disagrees, with the reason).",
         parse_choice(DATASET_OUTPUTS),
         "HOW",
     ),
@@ -202,6 +217,15 @@ RUN_OPTIONS = (
         "(one answer from the examples).",
         parse_choice(MODES),
         "MODE",
+    ),
+    OptionSpec(
+        "protocol",
+        "How the run is scored and counted: pytest-pau, or paper (the PAU paper's judge and "
+        "coder as the default roles, a missing judge rating counted as 1 and a missing code "
+        "match as 0 in every mean, interval and gate, its 10-entry history and 300-token "
+        "turns, and the paper's statistics in the summary).",
+        parse_choice(PROTOCOLS),
+        "pytest-pau|paper",
     ),
     OptionSpec(
         "max-iterations",

@@ -14,13 +14,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Literal
 
-from pytest_pau.models import metrics
+from pytest_pau.models import metrics, paper
 
 MODES = ("interactive", "incontext")
 SANDBOX_BACKENDS = ("wasm", "process")
 LOCAL_MODELS = ("local", "local-small")
-#: How a dataset file stores example outputs (``dataset/outputs.py`` reads them).
-DATASET_OUTPUTS = ("auto", "repr", "json")
+#: How a dataset file stores example outputs (``dataset/outputs.py`` reads them), or
+#: ``recompute`` (the gold code's outputs, ``dataset/recompute.py``).
+DATASET_OUTPUTS = ("auto", "repr", "json", "reference", "recompute")
+#: ``--pau-protocol`` and ``--pau-coder`` (:mod:`pytest_pau.models.paper`).
+PROTOCOLS = paper.PROTOCOLS
+CODERS = paper.CODERS
 #: What decides the exit status when a release gate is set (``--pau-exit``).
 EXIT_POLICIES = ("gates", "items")
 
@@ -196,3 +200,17 @@ def parse_choice(choices: tuple[str, ...]) -> Callable[[str], str]:
 
     parse.__name__ = "choice"
     return parse
+
+
+def paper_role_model(hf_id: str) -> str:
+    """The litellm model string of a paper scorer served at an OpenAI-compatible endpoint.
+
+    vLLM (``vllm serve ID``) and llama.cpp's server answer to the Hugging Face id, and
+    litellm reaches any such server as ``openai/<id>`` with the role's ``--pau-*-api-base``.
+    """
+    return f"openai/{hf_id}"
+
+
+#: ``--pau-protocol=paper``'s default judge and coder model strings.
+PAPER_JUDGE_MODEL = paper_role_model(paper.PAPER_JUDGE)
+PAPER_CODER_MODEL = paper_role_model(paper.PAPER_CODER)

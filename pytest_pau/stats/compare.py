@@ -15,6 +15,8 @@ summary, the in-run ``--pau-baseline`` gate and ``pau compare``.
 Conventions:
     * An item that errored (infrastructure) or was skipped has no value for any metric in
       that run; a judge score that could not be parsed is missing for the judge metric.
+      Runs of ``--pau-protocol=paper`` count as the paper does instead
+      (:func:`~pytest_pau.stats.metrics.counted`); runs of different protocols are refused.
     * A run's mean uses its present values on the shared instances; a pair's difference
       uses the instances where both runs have a value.
     * Pair ``B - A`` is the later run minus the earlier one: positive means B is better.
@@ -45,10 +47,10 @@ from pytest_pau.stats.metrics import (
     BOUNDS,
     CHECKED_FIELDS,
     METRICS,
-    is_scored,
     parse_fail_if_worse,
     parse_margins,
     parse_metric,
+    value_getter,
 )
 from pytest_pau.stats.signflip import DEFAULT_RESAMPLES
 
@@ -69,12 +71,34 @@ __all__ = [
     "parse_metric",
     "regression_message",
     "regressions",
+    "same_protocol",
 ]
 
 
 def _labels(count: int) -> list[str]:
     letters = string.ascii_uppercase
     return [letters[i] if i < 26 else f"R{i + 1}" for i in range(count)]
+
+
+def same_protocol(reports: Sequence[AnyReport], names: Sequence[str]) -> str:
+    """The one ``--pau-protocol`` of ``reports``; refuses runs of different protocols.
+
+    The protocols count missing scores differently (a missing judge rating is no value, or
+    1), so their means and pairs are not comparable.
+
+    Raises:
+        ConfigError: naming each run (by ``names``) and its protocol.
+    """
+    protocols = [r.run.protocol for r in reports]
+    if len(set(protocols)) > 1:
+        which = ", ".join(f"{n} {p!r}" for n, p in zip(names, protocols, strict=True))
+        raise ConfigError(
+            f"the runs were scored under different protocols ({which}): "
+            "--pau-protocol=paper counts a missing judge rating as 1 and a missing code match "
+            "as 0, pytest-pau leaves them out, so their numbers are not comparable; "
+            "re-run one of them with the other's --pau-protocol"
+        )
+    return protocols[0] if protocols else "pytest-pau"
 
 
 def mismatches(reports: Sequence[AnyReport], labels: Sequence[str]) -> dict[str, str]:
@@ -153,6 +177,10 @@ def compare_reports(
         raise ConfigError(f"pau compare needs at least two reports, got {len(reports)}")
     labels = _labels(len(reports))
     sources = list(sources) if sources is not None else [""] * len(reports)
+    protocol = same_protocol(
+        reports,
+        [f"{lab} ({src})" if src else lab for lab, src in zip(labels, sources, strict=True)],
+    )
     ids = _shared_ids(reports)
     if not ids:
         raise ConfigError(
@@ -177,7 +205,8 @@ def compare_reports(
     margins = dict(margins or {})
 
     metrics = []
-    for key, (name, getter) in METRICS.items():
+    for key, (name, _getter) in METRICS.items():
+        getter = value_getter(key, protocol)
         columns = [[getter(r) for r in run] for run in aligned]
         best = [
             max(present) if (present := [v for v in row if v is not None]) else None
@@ -257,8 +286,10 @@ def compare_reports(
     flips = []
     for i, j in pairs:
         f = Flips(a=labels[i], b=labels[j])
+        passes = value_getter("pass", protocol)
         for ra, rb in zip(aligned[i], aligned[j], strict=True):
-            if is_scored(ra) and is_scored(rb) and ra.passed != rb.passed:
+            pa, pb = passes(ra), passes(rb)
+            if pa is not None and pb is not None and pa != pb:
                 (f.pass_to_fail if ra.passed else f.fail_to_pass).append(ra.id)
         flips.append(f)
 

@@ -21,8 +21,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from pytest_pau.models import GateVerdict, InstanceResult, RegressionVerdict, Scored
+from pytest_pau.models.paper import DEFAULT_PROTOCOL
 from pytest_pau.stats.gates import GATE_TABLE
-from pytest_pau.stats.metrics import BOUNDS, METRICS
+from pytest_pau.stats.metrics import BOUNDS, METRICS, counted, value_getter
 from pytest_pau.stats.sequential import GateMonitor, PairedGateMonitor
 
 
@@ -45,6 +46,8 @@ class EarlyStopTracker:
         margins: ``{metric: allowed regression}`` of the baseline gate.
         baseline: The baseline's results by instance id (with ``margins``).
         confidence: ``1 - alpha`` of every verdict.
+        protocol: How items count (``--pau-protocol``): under ``paper`` an item that ran
+            and errored is a known value (:func:`~pytest_pau.stats.metrics.counted`).
     """
 
     def __init__(
@@ -55,9 +58,11 @@ class EarlyStopTracker:
         margins: Mapping[str, float] | None = None,
         baseline: Mapping[str, Scored] | None = None,
         confidence: float = 0.95,
+        protocol: str = DEFAULT_PROTOCOL,
     ) -> None:
         self.order = list(dict.fromkeys(order))
         self.confidence = confidence
+        self.protocol = protocol
         self.baseline = dict(baseline or {})
         self._pending: dict[str, InstanceResult | None] = {}
         self._pos = 0
@@ -75,7 +80,7 @@ class EarlyStopTracker:
             self.levels[name] = _Gate(monitor, metric, threshold)
         self.pairs: dict[str, _Gate] = {}
         for metric, margin in (margins or {}).items():
-            getter = METRICS[metric][1]
+            getter = value_getter(metric, protocol)
             paired = sum(
                 1 for i in self.order if i in self.baseline and getter(self.baseline[i]) is not None
             )
@@ -139,10 +144,10 @@ class EarlyStopTracker:
 
     def _feed(self, item_id: str, result: InstanceResult | None) -> None:
         for gate in self.levels.values():
-            value = None if result is None else METRICS[gate.metric][1](result)
+            value = None if result is None else counted(result, gate.metric, self.protocol)
             self._give(gate, value)
         for metric, gate in self.pairs.items():
-            getter = METRICS[metric][1]
+            getter = value_getter(metric, self.protocol)
             base = self.baseline.get(item_id)
             base_value = None if base is None else getter(base)
             if base_value is None:

@@ -32,9 +32,10 @@ from pytest_pau.models import (
     ScoresReport,
     Summary,
 )
+from pytest_pau.models.paper import DEFAULT_PROTOCOL
 from pytest_pau.stats.compare import compare_reports, mismatches
 from pytest_pau.stats.inference import mean_interval
-from pytest_pau.stats.metrics import BOUNDS, METRICS, is_scored
+from pytest_pau.stats.metrics import BOUNDS, METRICS, counts, value_getter
 
 #: gate key -> (human name, option, metric)
 GATE_TABLE: dict[str, tuple[str, str, str]] = {
@@ -43,7 +44,14 @@ GATE_TABLE: dict[str, tuple[str, str, str]] = {
     "min_mean_match": ("mean code match", "--pau-min-mean-match", "match"),
 }
 #: RunInfo fields a baseline must share with the run: scores are not comparable otherwise.
-REFUSED_MISMATCHES = ("dataset", "split", "judge_model", "coder_model", "prompts_version")
+REFUSED_MISMATCHES = (
+    "dataset",
+    "split",
+    "judge_model",
+    "coder_model",
+    "prompts_version",
+    "protocol",
+)
 
 
 @dataclass(frozen=True)
@@ -57,6 +65,8 @@ class Gates:
     """Compare the one-sided lower confidence bound instead of the mean."""
     confidence: float = 0.95
     """Of that bound (``--pau-gate-confidence``)."""
+    protocol: str = DEFAULT_PROTOCOL
+    """How items count (``--pau-protocol``; :func:`~pytest_pau.stats.metrics.counted`)."""
 
     @property
     def any(self) -> bool:
@@ -67,9 +77,11 @@ class Gates:
         return {k: v for k in GATE_TABLE if (v := getattr(self, k)) is not None}
 
 
-def metric_values(results: Iterable[InstanceResult], metric: str) -> list[float | None]:
-    """Each result's value of ``metric`` (None: errored, skipped or unscored)."""
-    getter = METRICS[metric][1]
+def metric_values(
+    results: Iterable[InstanceResult], metric: str, protocol: str = DEFAULT_PROTOCOL
+) -> list[float | None]:
+    """Each result's value of ``metric`` as ``protocol`` counts it (None: no value)."""
+    getter = value_getter(metric, protocol)
     return [getter(r) for r in results]
 
 
@@ -88,7 +100,7 @@ def evaluate_gates(
         label, option, metric = GATE_TABLE[name]
         if gates.on_ci:
             interval = mean_interval(
-                metric_values(results, metric),
+                metric_values(results, metric, gates.protocol),
                 bounds=BOUNDS[metric],
                 confidence=2.0 * gates.confidence - 1.0,
             )
@@ -120,8 +132,8 @@ def _mean_of(summary: Summary, metric: str) -> float | None:
 def check_baseline(baseline: AnyReport, run: RunInfo, path: str) -> tuple[list[str], list[str]]:
     """``(refusals, warnings)`` of comparing this run with ``baseline``.
 
-    Refused: another dataset, split, judge, coder or prompts version (their scores mean
-    something else). Warned: other settings that change scores (mode, iterations,
+    Refused: another dataset, split, judge, coder, prompts version or protocol (their
+    scores mean something else, or count otherwise). Warned: other settings that change scores (mode, iterations,
     thresholds).
     """
     current = ScoresReport(run=run, instances=[])
@@ -166,12 +178,13 @@ def baseline_gate(
     out = BaselineSummary(path=path, model=baseline.run.model, confidence=confidence)
     out.warnings = check_baseline(baseline, run, path)[1]
     base_ids = {r.id: r for r in baseline.instances}
-    here = {r.id for r in results if is_scored(r)}
-    out.only_here = [r.id for r in results if is_scored(r) and r.id not in base_ids]
+    protocol = run.protocol
+    here = {r.id for r in results if counts(r, protocol)}
+    out.only_here = [r.id for r in results if counts(r, protocol) and r.id not in base_ids]
     out.only_baseline = [
         i
         for i in dict.fromkeys(selected_ids)
-        if i in base_ids and is_scored(base_ids[i]) and i not in here
+        if i in base_ids and counts(base_ids[i], protocol) and i not in here
     ]
     if not current.instances or not any(r.id in base_ids for r in current.instances):
         out.regressions = [

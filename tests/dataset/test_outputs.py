@@ -281,7 +281,10 @@ def test_the_override_reads_a_repr_file_as_json(row: Row, write_jsonl: Writer) -
     loaded = load_dataset(str(path), outputs="json")
     assert loaded.info.describe() == "outputs: json (as given)"
     assert outputs(loaded[0]) == ["\"'abc'\"", "'3'"]
-    with pytest.raises(DatasetError, match=r"outputs must be one of auto, repr, json, got 'yaml'"):
+    with pytest.raises(
+        DatasetError,
+        match=r"outputs must be one of auto, repr, json, reference, recompute, got 'yaml'",
+    ):
         load_dataset(str(path), outputs="yaml")  # type: ignore[arg-type]
 
 
@@ -311,7 +314,12 @@ def test_builtin_and_loaders_say_where_outputs_come_from() -> None:
         unregister_loader(toy)
     assert loaded == [instance]
     assert loaded.info.outputs is None
-    assert loaded.info.as_dict() == {"outputs": None, "outputs_by": "loader", "evidence": ""}
+    assert loaded.info.as_dict() == {
+        "outputs": None,
+        "outputs_by": "loader",
+        "evidence": "",
+        "stored": None,
+    }
 
 
 def test_the_dataset_format_examples_load_the_same(tmp_path: Path) -> None:

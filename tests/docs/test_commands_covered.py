@@ -29,6 +29,8 @@ DATASET_FORMAT = "tests/test_readme_commands.py::test_the_dataset_format_command
 PAU_TRAIN = "tests/train/test_readme_commands.py::test_readme_command_runs"
 
 #: command -> the tests that run it (or, where it cannot run here, check it: say so there).
+PAPER = "tests/plugin/test_docs_paper.py::test_the_paper_pages_commands_run"
+
 COVERED: dict[str, tuple[str, ...]] = {
     # README.md and docs/getting-started.md: the two commands.
     QUICK_START: (
@@ -105,6 +107,26 @@ COVERED: dict[str, tuple[str, ...]] = {
     ),
     "pau train --backend skyrl --policy Qwen/Qwen3-8B --critic openai/your-judge --critic-api-base http://judge:8000/v1 --samples-per-prompt 8 --lora-rank 16 --lora-alpha 16 --epochs 5 --output runs/skyrl -- --pau-dataset=hf:DJ-Research/PAU-Benchmark --pau-split=train": (
         PAU_TRAIN,
+    ),
+    # docs/paper.md and the reference's data in docs/datasets.md (with scripted servers).
+    "vllm serve meta-llama/Llama-3.1-70B-Instruct --port 8001": (
+        "tests/plugin/test_docs_paper.py::test_the_vllm_lines_are_the_ones_a_run_without_servers_prints",
+    ),
+    "vllm serve Qwen/Qwen3-Coder-30B-A3B-Instruct --port 8002": (
+        "tests/plugin/test_docs_paper.py::test_the_vllm_lines_are_the_ones_a_run_without_servers_prints",
+    ),
+    "pytest --pau-protocol=paper --pau-model=gpt-5.4-mini --pau-dataset=hf:DJ-Research/PAU-Benchmark --pau-judge-api-base=http://127.0.0.1:8001/v1 --pau-coder-api-base=http://127.0.0.1:8002/v1 --pau-coder=self --pau-report=gpt-5.4-mini.json": (
+        PAPER,
+    ),
+    "pytest --pau-protocol=paper --pau-model=gpt-5.4-mini --pau-dataset=hf:DJ-Research/PAU-Benchmark --pau-judge-api-base=http://127.0.0.1:8001/v1 --pau-coder-api-base=http://127.0.0.1:8002/v1 --pau-coder=self --pau-mode=incontext --pau-report=gpt-5.4-mini-incontext.json": (
+        PAPER,
+    ),
+    "pau paper gpt-5.4-mini.json gpt-5.4-mini-incontext.json -o paper": (PAPER,),
+    "pytest --collect-only --pau-model=oracle --pau-dataset=hf:DJ-Research/PAU-Benchmark --pau-dataset-outputs=recompute": (
+        PAPER,
+    ),
+    "pytest --collect-only --pau-model=oracle --pau-dataset=pau_reference.jsonl --pau-dataset-outputs=recompute": (
+        "tests/plugin/test_docs_paper.py::test_the_datasets_page_command_prints_what_the_page_shows",
     ),
 }
 

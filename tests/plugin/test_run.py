@@ -154,6 +154,7 @@ def test_report_schema(run_pau, pau_pytester) -> None:
         "selected": 5,
         "items": 5,
         "scored": 4,
+        "counted": 4,  # under --pau-protocol=paper: 5 (the error counts too)
         "passed": 3,
         "failed": 1,
         "errors": 1,

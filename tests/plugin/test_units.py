@@ -168,6 +168,7 @@ def test_build_summary_counts_only_scored_items() -> None:
         "selected": 6,
         "items": 5,
         "scored": 3,
+        "counted": 3,
         "passed": 1,
         "failed": 2,
         "errors": 1,
