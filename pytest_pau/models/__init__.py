@@ -25,7 +25,7 @@ from pytest_pau.models.outcome import (
     Mismatch,
     PassRule,
 )
-from pytest_pau.models.report import Report, RunInfo
+from pytest_pau.models.report import CalibrationRow, Report, RunInfo, ShardInfo
 from pytest_pau.models.scores import AnyReport, Scored, ScoresOnly, ScoresReport
 from pytest_pau.models.summary import (
     BaselineSummary,
@@ -49,6 +49,7 @@ __all__ = [
     "AnyReport",
     "BaselineSummary",
     "Calibration",
+    "CalibrationRow",
     "CallResult",
     "CodeMatchResult",
     "Completion",
@@ -76,6 +77,7 @@ __all__ = [
     "Scored",
     "ScoresOnly",
     "ScoresReport",
+    "ShardInfo",
     "Step",
     "StepKind",
     "Summary",
