@@ -213,15 +213,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 
 def run(args: argparse.Namespace) -> int:
     """Run ``pau cache ACTION``."""
-    from pytest_pau.cli.cache_transfer import export, import_
+    from pytest_pau.cli import cache_transfer
 
-    handler = {
-        "info": _info,
-        "clear": _clear,
-        "prune": _prune,
-        "export": export,
-        "import": import_,
-    }[args.cache_action]
+    if args.cache_action == "export":
+        return cache_transfer.export(args, _existing_cache(args), size=_size)
+    if args.cache_action == "import":
+        return cache_transfer.import_(args, resolve_cache_dir(args.cache_dir)[0].absolute())
+    handler = {"info": _info, "clear": _clear, "prune": _prune}[args.cache_action]
     return handler(args)
 
 

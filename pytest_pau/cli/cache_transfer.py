@@ -68,24 +68,22 @@ def add_transfer_parsers(action: Callable[[str, str], argparse.ArgumentParser]) 
     )
 
 
-def export(args: argparse.Namespace) -> int:
-    """``pau cache export``."""
-    from pytest_pau.cli.cache import _existing_cache, _size
+def export(args: argparse.Namespace, directory: Path, *, size: Callable[[float], str]) -> int:
+    """``pau cache export FILE`` of the cache in ``directory``."""
     from pytest_pau.llm.cache.transfer import export_cache
 
-    result = export_cache(_existing_cache(args), args.file, since=args.since)
+    result = export_cache(directory, args.file, since=args.since)
     entries = f"{result.entries:,} entr{'y' if result.entries == 1 else 'ies'}"
-    print(f"exported {entries} to {result.path} ({_size(result.bytes)})")
+    print(f"exported {entries} to {result.path} ({size(result.bytes)})")
     return 0
 
 
-def import_(args: argparse.Namespace) -> int:
-    """``pau cache import``."""
-    from pytest_pau.cli.cache import resolve_cache_dir
+def import_(args: argparse.Namespace, directory: Path) -> int:
+    """``pau cache import FILE...`` into the cache in ``directory`` (created when missing)."""
     from pytest_pau.llm.cache import ResponseCache
-    from pytest_pau.llm.cache.transfer import import_caches
+    from pytest_pau.llm.cache.transfer import check_sources, import_caches
 
-    directory = resolve_cache_dir(args.cache_dir)[0].absolute()
+    check_sources([Path(f) for f in args.files])  # before the cache is created or touched
     cache = ResponseCache(directory, option="--cache-dir")
     try:
         results = import_caches(cache.connection(), [Path(f) for f in args.files])

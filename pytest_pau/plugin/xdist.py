@@ -126,7 +126,8 @@ def remote_gateways(config: pytest.Config) -> list[str]:
     ``ssh=host``, ``socket=addr`` and the like run workers elsewhere, with their own disk: a
     file the controller names (the budget ledger, the stop file) is not theirs to see.
     """
-    if (config.getoption("dist", "no") or "no") == "no":
+    distributed = (config.getoption("dist", "no") or "no") != "no"
+    if not distributed and not config.getoption("distload", False):  # -d, before xdist reads it
         return []
     remote = []
     for spec in config.getoption("tx", None) or ():

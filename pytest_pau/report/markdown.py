@@ -11,8 +11,8 @@ the calibration line), so the numbers and words are the terminal's
 Sizes: GitHub keeps a comment of at most 65,536 characters and a step summary of at most
 1 MiB. The essentials (verdict, figures, gates, failure modes, cost, notes) take a few KB;
 the long lists (failed items, errors, flips) are folded in ``<details>``, each cut at
-:data:`LISTED` rows, and dropped whole, last first, when the text would not fit
-``max_bytes``. Text a model, a provider or a dataset wrote is escaped (HTML and Markdown),
+:data:`LISTED` rows, fewer when that would not fit ``max_bytes``, and left out (said so)
+when even ten rows would not. Text a model, a provider or a dataset wrote is escaped (HTML and Markdown),
 never rendered.
 """
 
@@ -22,11 +22,12 @@ import re
 from collections.abc import Sequence
 from html import escape
 
-from pytest_pau.models import ItemStatus, Report
+from pytest_pau.models import ItemStatus, PassRule, Report
 from pytest_pau.report.calibration import calibration_line
 from pytest_pau.report.fmt import num, pct, plural
 from pytest_pau.report.render import ci_text, cost_lines, items_line, run_line
 from pytest_pau.report.render_gates import failed_gate_names, render_gates
+from pytest_pau.settings import DEFAULTS
 
 #: GitHub's limit on a comment body is 65,536 characters; this leaves room for a header.
 PR_COMMENT_BYTES = 60_000
@@ -35,7 +36,7 @@ STEP_SUMMARY_BYTES = 1024 * 1024
 #: Rows of a folded list before "... N more in the JSON report".
 LISTED = 200
 #: Characters of an item's error shown in the errors list.
-ERROR_CHARS = 300
+ERROR_CHARS = 200
 _SPECIAL = re.compile(r"([\\`*_\[\]|~#])")
 
 
@@ -147,10 +148,11 @@ def _notes(report: Report) -> str:
     return "\n>\n".join(lines)
 
 
-def _folded(title: str, header: str, rows: Sequence[str]) -> str:
-    shown = list(rows[:LISTED])
-    if len(rows) > LISTED:
-        shown.append(f"| ... {len(rows) - LISTED} more in the JSON report | | | |")
+def _folded(title: str, header: str, rows: Sequence[str], limit: int) -> str:
+    shown = list(rows[:limit])
+    if len(rows) > limit:
+        columns = header.splitlines()[0].count("|") - 1
+        shown.append(f"| ... {len(rows) - limit} more in the JSON report |" + " |" * (columns - 1))
     return (
         f"<details><summary>{escape(title)}</summary>\n\n{header}\n"
         + "\n".join(shown)
@@ -158,22 +160,30 @@ def _folded(title: str, header: str, rows: Sequence[str]) -> str:
     )
 
 
-def _failed_items(report: Report) -> str:
+def _failed_items(report: Report, limit: int) -> str:
     failed = [r for r in report.instances if r.status == ItemStatus.FAILED]
     if not failed:
         return ""
+    thresholds = report.run.thresholds
+    rule = PassRule(
+        float(thresholds.get("judge_threshold") or DEFAULTS.judge_threshold),
+        float(thresholds.get("match_threshold") or DEFAULTS.match_threshold),
+    )
+    # The shortfall in the words of the item's own failure ("judge score 2 < 3").
     rows = [
-        f"| {code(r.id)} | {num(r.judge_score)} | {num(r.code_match)} | {md(str(r.failure_mode))} |"
+        f"| {code(r.id)} | {md('; '.join(rule.shortfalls(r.judge_score, r.code_match)))} "
+        f"| {md(str(r.failure_mode))} |"
         for r in failed
     ]
     return _folded(
         f"{plural(len(failed), 'item')} below their thresholds",
-        "| item | judge | code match | failure mode |\n| --- | ---: | ---: | --- |",
+        "| item | below | failure mode |\n| --- | --- | --- |",
         rows,
+        limit,
     )
 
 
-def _errors(report: Report) -> str:
+def _errors(report: Report, limit: int) -> str:
     errored = [r for r in report.instances if r.status == ItemStatus.ERROR]
     if not errored:
         return ""
@@ -184,18 +194,24 @@ def _errors(report: Report) -> str:
             text = text[: ERROR_CHARS - 3] + "..."
         rows.append(f"| {code(r.id)} | {code(text)} |")
     return _folded(
-        f"{plural(len(errored), 'error')} (infrastructure)", "| item | error |\n| --- | --- |", rows
+        f"{plural(len(errored), 'error')} (infrastructure)",
+        "| item | error |\n| --- | --- |",
+        rows,
+        limit,
     )
 
 
-def _flips(report: Report) -> str:
+def _flips(report: Report, limit: int) -> str:
     b = report.summary.baseline
     if b is None or not (b.pass_to_fail or b.fail_to_pass):
         return ""
     rows = [f"| {code(i)} | pass -> fail |" for i in b.pass_to_fail]
     rows += [f"| {code(i)} | fail -> pass |" for i in b.fail_to_pass]
     return _folded(
-        f"every flip against the baseline ({len(rows)})", "| item | flip |\n| --- | --- |", rows
+        f"every flip against the baseline ({len(rows)})",
+        "| item | flip |\n| --- | --- |",
+        rows,
+        limit,
     )
 
 
@@ -222,18 +238,24 @@ def render_markdown(
     ]
     if closing:
         essentials.append(f"**{md(closing)}**")
-    folded = [_failed_items(report), _errors(report), _flips(report)]
     text = "\n\n".join(part for part in essentials if part) + "\n"
     cut_note = "\n_(lists left out to fit GitHub's size limit: the JSON report has them)_\n"
     left_out = False
-    for part in folded:
-        if not part:
-            continue
-        candidate = text + "\n" + part + "\n"
-        if len((candidate + cut_note).encode()) <= max_bytes:
-            text = candidate
-        else:
-            left_out = True
+    for section in (_failed_items, _errors, _flips):
+        # Each list as long as fits (LISTED rows at most, halved until it fits, 10 at least).
+        limit = LISTED
+        while True:
+            part = section(report, limit)
+            if not part:
+                break
+            candidate = text + "\n" + part + "\n"
+            if len((candidate + cut_note).encode()) <= max_bytes:
+                text = candidate
+                break
+            if limit == 10:
+                left_out = True
+                break
+            limit = max(10, limit // 2)
     if left_out:
         text += cut_note
     if len(text.encode()) > max_bytes:

@@ -222,8 +222,9 @@ def join_shards(reports: Sequence[tuple[str, Report]]) -> Joined:
             said.setdefault(note, []).append(f"{info.index}/{info.count}")
     # A note every shard made is the run's; one some made says which.
     notes = [
-        note if len(where) == count else f"shard{'s' if len(where) > 1 else ''} "
-        f"{', '.join(where)}: {note}"
+        note
+        if len(where) == count
+        else f"shard{'s' if len(where) > 1 else ''} {', '.join(where)}: {note}"
         for note, where in said.items()
     ]
     rows: dict[tuple[str, str], CalibrationRow] = {}

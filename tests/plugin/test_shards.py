@@ -230,3 +230,46 @@ def test_merge_refuses_shards_of_other_selections_or_caches(tmp_path: Path, caps
     assert "is not a shard's report (it was run without --pau-shard=K/N)" in (
         capsys.readouterr().err
     )
+
+
+@pytest.mark.slow
+def test_a_shard_under_xdist_records_the_whole_selection(
+    run_pau: Run, pau_pytester: pytest.Pytester
+) -> None:
+    # The controller does not collect under xdist: its workers tell it the selection.
+    result = run_pau("-n", "2", "--pau-shard=2/3", "--pau-report=s.json", subprocess=True)
+    result.stdout.fnmatch_lines(["2 workers [[]2 items[]]"])
+    report = read_report(pau_pytester.path / "s.json")
+    assert report.shard is not None
+    assert report.shard.selection == TOY_IDS
+    part = partition(TOY_IDS, [], 3)[1]  # a new cache: nothing counted as cached
+    assert report.shard.own == part
+    assert [i.id for i in report.instances] == part
+
+
+def test_two_shards_caches_imported_into_one_answer_a_rerun_with_no_request(
+    pau_pytester: pytest.Pytester,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from .test_concurrency import RULES, args, write_dataset
+
+    path = pau_pytester.path
+    monkeypatch.chdir(path)
+    write_dataset(path, 6)
+    with ScriptedLLM(RULES) as llm:  # the model under test, the judge and the coder
+        for k in (1, 2):  # two machines, two caches
+            shard = pau_pytester.runpytest(
+                *args(llm, f"--pau-shard={k}/2", f"--pau-cache-dir=c{k}")
+            )
+            shard.assert_outcomes(failed=3)
+            assert pau(["cache", "export", f"c{k}.sqlite3", "--cache-dir", f"c{k}"]) == 0
+        asked = llm.requests
+        assert pau(["cache", "import", "c1.sqlite3", "c2.sqlite3", "--cache-dir", "merged"]) == 0
+        assert "entries added from 2 file(s)" in capsys.readouterr().out
+        again = pau_pytester.runpytest(*args(llm, "--pau-cache-dir=merged", "--pau-report=r.json"))
+        again.assert_outcomes(failed=6)
+        assert llm.requests == asked  # the whole selection, and not one request
+    summary = read_report(path / "r.json").summary
+    assert summary.requests == 0
+    assert summary.cache_hits == summary.model_calls > 0

@@ -194,6 +194,27 @@ def _answer(value: str) -> object:
     return data
 
 
+def check_sources(sources: Sequence[Path]) -> list[Path]:
+    """The SQLite file of each source, each checked to be a pytest-pau cache or export.
+
+    Raises:
+        CacheError: naming the first source that is missing or is no cache.
+    """
+    files = []
+    for path in sources:
+        source = _readable(path)
+        try:
+            with contextlib.closing(sqlite3.connect(f"file:{source}?mode=ro", uri=True)) as db:
+                _columns(db, "main", source)
+        except sqlite3.DatabaseError as exc:
+            raise CacheError(
+                f"{str(path)!r} cannot be read as a pytest-pau cache ({type(exc).__name__}: "
+                f"{exc}); expected a file written by `pau cache export` or a cache folder"
+            ) from None
+        files.append(source)
+    return files
+
+
 def import_caches(target: sqlite3.Connection, sources: Sequence[Path]) -> list[ImportResult]:
     """Add every row of ``sources`` whose key ``target`` lacks (see the module docstring).
 
@@ -205,7 +226,7 @@ def import_caches(target: sqlite3.Connection, sources: Sequence[Path]) -> list[I
         CacheError: A source is missing or is not a pytest-pau cache or export (checked
             for every source before any row is added).
     """
-    files = [_readable(p) for p in sources]
+    files = check_sources(sources)
     results = []
     for path in files:
         with contextlib.closing(sqlite3.connect(path, timeout=60.0)) as src:
