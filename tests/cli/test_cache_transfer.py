@@ -110,9 +110,7 @@ def test_export_since_a_time_and_the_refusals(
     empty = tmp_path / "empty.sqlite3"
     sqlite3.connect(empty).execute("CREATE TABLE t (x)").connection.close()
     assert pau("import", empty, "--cache-dir", tmp_path / "d") == 2
-    assert "is not a pytest-pau cache or export: no 'responses' table" in (
-        capsys.readouterr().err
-    )
+    assert "is not a pytest-pau cache or export: no 'responses' table" in (capsys.readouterr().err)
 
 
 @pytest.mark.slow
