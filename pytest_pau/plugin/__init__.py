@@ -23,9 +23,9 @@ from pytest_pau.errors import ConfigError, DatasetError
 from pytest_pau.plugin import ahead, collect, gates, shard
 from pytest_pau.plugin.config import register_pytest_options, settings_from_config
 from pytest_pau.plugin.gates import BelowThreshold
-from pytest_pau.plugin.session import LEDGER_KEY, PauSession, pau_session_key
+from pytest_pau.plugin.session import PauSession, pau_session_key
 from pytest_pau.plugin.state import result_key, sent_key
-from pytest_pau.plugin.stop import INTERRUPT, STOP_FILE_KEY, remove_run_dir
+from pytest_pau.plugin.stop import INTERRUPT, remove_run_dir
 from pytest_pau.settings import PauSettings
 
 if TYPE_CHECKING:
@@ -251,13 +251,7 @@ class PauPlugin:
     def pytest_configure_node(self, node: Any) -> None:
         # Each xdist worker learns where the controller's stop request will appear, where
         # the run's budget ledger is, and (for --pau-shard) what the cache answers.
-        if self.state.stop.path is not None:
-            node.workerinput[STOP_FILE_KEY] = str(self.state.stop.path)
-        run_id = node.workerinput.get("testrunuid")
-        if run_id:
-            node.workerinput[LEDGER_KEY] = str(self.state.ledger_path(str(run_id)))
-        if self.state.settings.shard is not None:
-            node.workerinput[shard.CACHED_KEY] = list(self.state.shard_cached)
+        node.workerinput.update(self.state.worker_input(node.workerinput.get("testrunuid")))
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_testnodedown(self, node: Any, error: Any) -> None:
@@ -289,6 +283,10 @@ class PauPlugin:
         if summary is not None and not summary.gates_passed and session.exitstatus == 0:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
         session.exitstatus = gates.exit_status(self.state, int(session.exitstatus))
+        if session.exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED and shard.empty_part(
+            self.state
+        ):
+            session.exitstatus = pytest.ExitCode.OK
         if self.state.final_report is not None:
             from pytest_pau.plugin.ci import write_markdown
 
@@ -333,6 +331,8 @@ class PauPlugin:
             for line in self.state.outputs:
                 terminalreporter.line(line)
         closing = gate_failure_line(summary)
+        if closing is None and (empty := shard.empty_part(self.state)) is not None:
+            terminalreporter.line(empty, yellow=True)
         if closing is not None:
             terminalreporter.line(closing, red=True, bold=True)
         session = config.pluginmanager.get_plugin("session")

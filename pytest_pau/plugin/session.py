@@ -112,6 +112,21 @@ class PauSession(RunState):
         self.run_dir = make_run_dir()
         self.stop = RunStop(self.run_dir / "stop")
 
+    def worker_input(self, run_id: str | None) -> dict[str, Any]:
+        """What the controller hands an xdist worker: the stop file, the ledger, the cache's
+        finished items for ``--pau-shard``."""
+        from pytest_pau.plugin.shard import CACHED_KEY
+        from pytest_pau.plugin.stop import STOP_FILE_KEY
+
+        out: dict[str, Any] = {}
+        if self.stop.path is not None:
+            out[STOP_FILE_KEY] = str(self.stop.path)
+        if run_id:
+            out[LEDGER_KEY] = str(self.ledger_path(str(run_id)))
+        if self.settings.shard is not None:
+            out[CACHED_KEY] = list(self.shard_cached)
+        return out
+
     def ledger_path(self, run_id: str) -> Path:
         """The budget ledger the controller hands its workers: one file per run, named after
         xdist's test-run id, in the controller's cache folder (an absolute path, so workers

@@ -16,16 +16,25 @@ greedily on that cost (uncached items first, dealt to the least-loaded part), so
 after adding 50 instances gives each shard a fair share of the 50, not whichever part they
 fall in. The cost is an estimate for the balance only: results never depend on it.
 
-**Same cache, same partition.** Shards that restore different caches partition differently,
-and some items would run twice and others never; each shard's report records the selection
-and the instances it counted as cached, and ``pau merge`` refuses shards that disagree,
-naming the items. Restore the same cache in every shard (``docs/ci.md``).
+**One plan per selection.** The shards write finished-item rows as they run, so a shard
+started later on the same cache (shards run one after another on one machine, or a failed
+shard re-run after the others) would see more of the selection cached and partition it
+differently: some items would run twice and others never. So the first shard to partition
+a selection stores its plan (which instances it counted as cached) in the response cache,
+keyed by the settings, N and the selected instances' contents (:func:`plan_key`), and every
+later shard of that selection reads the plan instead of the finished-item rows. The plan is a
+bookkeeping row like the others: it travels with ``pau cache export``/``import``, and a new
+selection, new settings or another N make a new one. Shards that start from different caches
+(no plan, other rows) can still partition differently: each report records the selection and
+the plan, and ``pau merge`` refuses shards that disagree, naming the items. Restore the same
+cache in every shard (``docs/ci.md``).
 
 Tests that are not PAU items run in shard 1 only, so each runs once over the N shards.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import sqlite3
@@ -47,6 +56,8 @@ if TYPE_CHECKING:
 CACHED_KEY = "pau_shard_cached"
 #: The model name of finished-item rows in the response cache (``pau cache info`` lists it).
 MARKER_MODEL = "pytest-pau/finished-items"
+#: The model name of shard plans in the response cache.
+PLAN_MODEL = "pytest-pau/shard-plans"
 #: Expected cost of an item answered by the cache, and of one that is not (integers, so
 #: every machine adds them up exactly alike).
 CACHED_COST, UNCACHED_COST = 1, 20
@@ -160,10 +171,50 @@ def cached_ids(
 # -- pytest glue -------------------------------------------------------------------------
 
 
+def plan_key(settings: PauSettings, selected: Sequence[Instance], count: int) -> str:
+    """The response-cache key of the shard plan of ``selected`` split in ``count`` parts."""
+    text = f"pytest-pau shard plan 1\n{_identity(settings)}\n{count}\n{instances_digest(selected)}"
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _plan(state: RunState, ids: list[str], count: int) -> list[str]:
+    """The instances the partition counts as cached: the stored plan's, else a new plan.
+
+    A new plan takes the controller's finished-item list (``state.shard_cached``) and is
+    stored for the later shards of this selection (not by ``--collect-only``).
+    """
+    s = state.settings
+    found = set(state.shard_cached)
+    fresh = [i for i in ids if i in found]
+    if s.no_cache or s.cache_dir is None:
+        return fresh
+    from pytest_pau.llm.cache.transfer import read_values
+
+    by_id = {inst.id: inst for inst in state.instances}
+    key = plan_key(s, [by_id[i] for i in ids if i in by_id], count)
+    try:
+        stored = read_values(Path(s.cache_dir), [key]).get(key)
+    except (sqlite3.Error, OSError):
+        stored = None
+    selected = set(ids)
+    if isinstance(stored, dict) and isinstance(stored.get("cached"), list):
+        plan = [str(i) for i in stored["cached"]]
+        if set(plan) <= selected:
+            return plan
+    if not state.config.option.collectonly:
+        from pytest_pau.errors import CacheError
+        from pytest_pau.llm.factory import shared_cache
+
+        # An unusable cache: the run's clients report it themselves.
+        with contextlib.suppress(CacheError):
+            shared_cache(Path(s.cache_dir)).put(key, PLAN_MODEL, {"count": count, "cached": fresh})
+    return fresh
+
+
 def apply_shard(items: list[pytest.Item], state: RunState) -> list[pytest.Item]:
     """Keep the items of this shard's instances (and, in shard 1, every other test).
 
-    Records the whole selection and this shard's part on ``state``.
+    Records the whole selection, the plan and this shard's part on ``state``.
 
     Returns:
         The deselected items.
@@ -172,7 +223,8 @@ def apply_shard(items: list[pytest.Item], state: RunState) -> list[pytest.Item]:
     assert part is not None
     index, count = part
     ids = list(dict.fromkeys(inst.id for item in items if (inst := collect.instance_of(item))))
-    own = set(partition(ids, state.shard_cached, count)[index - 1])
+    state.shard_plan = _plan(state, ids, count)
+    own = set(partition(ids, state.shard_plan, count)[index - 1])
     state.shard_selection = ids
     state.shard_own = [i for i in ids if i in own]
     kept: list[pytest.Item] = []
@@ -201,9 +253,27 @@ def prepare_shard(state: RunState) -> None:
         warnings.warn(problem, stacklevel=2)
 
 
+def empty_part(state: RunState) -> str | None:
+    """Why this shard ran nothing, when the selection has items but none fell in its part.
+
+    More shards than selected instances leave some shards empty: that is no failure (pytest
+    would exit 5, "no tests ran"), and the merge still needs this shard's report.
+    """
+    part = state.settings.shard_part
+    if part is None or not state.shard_selection or state.shard_own:
+        return None
+    n = len(state.shard_selection)
+    return (
+        f"PAU shard {part[0]}/{part[1]}: none of the {n} selected instance{'s' if n != 1 else ''} "
+        f"falls in this part ({part[1]} shards for {n}): exit status 0"
+    )
+
+
 def payload_json(state: RunState) -> str:
     """What a worker tells the controller of the shard (it does not collect under xdist)."""
-    return json.dumps({"selection": state.shard_selection, "own": state.shard_own})
+    return json.dumps(
+        {"selection": state.shard_selection, "own": state.shard_own, "plan": state.shard_plan}
+    )
 
 
 def tell_controller(config: pytest.Config, state: RunState) -> None:
@@ -224,6 +294,7 @@ def take_payload_json(state: RunState, text: str) -> None:
     if isinstance(payload, dict) and isinstance(payload.get("selection"), list):
         state.shard_selection = [str(i) for i in payload["selection"]]
         state.shard_own = [str(i) for i in payload.get("own") or []]
+        state.shard_plan = [str(i) for i in payload.get("plan") or []]
 
 
 def instances_digest(instances: Sequence[Instance]) -> str:
@@ -251,7 +322,7 @@ def shard_info(state: RunState, machine_notes: list[str]) -> ShardInfo | None:
     selection = state.shard_selection
     by_id = {inst.id: inst for inst in state.instances}
     chosen = [by_id[i] for i in selection or () if i in by_id]
-    cached = set(state.shard_cached)
+    cached = set(state.shard_plan or ())
     rows, commands = _calibration(state, chosen)
     return ShardInfo(
         index=part[0],

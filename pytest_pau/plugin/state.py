@@ -133,7 +133,9 @@ class RunState:
         self.crashes: list[tuple[str, str]] = []
         """Controller: ``(instance id, worker id)`` of items whose xdist worker died."""
         self.shard_cached: list[str] = []
-        """``--pau-shard``: instances the cache answers, as the controller found them."""
+        """``--pau-shard``: instances with a finished-item row, as the controller found them."""
+        self.shard_plan: list[str] | None = None
+        """``--pau-shard``: the instances the partition counted as cached (the stored plan)."""
         self.shard_selection: list[str] | None = None
         """``--pau-shard``: every selected instance of the whole run, in order (None until
         collection, or under xdist until a worker reports it)."""

@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 import yaml
 
+from pytest_pau.llm import ResponseCache
 from pytest_pau.report.json_report import read_report
 from pytest_pau.testing import ScriptedLLM
 
@@ -138,3 +139,53 @@ def test_the_matrix_runs_here_and_its_merged_cache_answers_a_rerun_with_no_reque
         report = read_report(merger / "again.json")
         assert report.summary.requests == 0
         assert report.summary.cache_hits > 0
+
+
+def bash_blocks(title: str) -> list[list[str]]:
+    """The command lines of each bash block under ``title`` (comments dropped)."""
+    section = PAGE.split(title, 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```bash\n(.*?)```", section, re.S)
+    return [[ln.split("   #")[0].strip() for ln in block.strip().splitlines()] for block in blocks]
+
+
+def test_the_pages_shard_and_cache_commands_run_as_written(
+    pau_pytester: pytest.Pytester,
+    scoring_llm: ScriptedLLM,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import shlex
+
+    from pytest_pau.cli.main import main
+
+    path = pau_pytester.path
+    monkeypatch.chdir(path)
+    shutil.rmtree(path / "project", ignore_errors=True)
+    project(path / "project", scoring_llm)
+    for name in ("toy.jsonl", "pytest.ini"):
+        shutil.copy(path / "project" / name, path / name)
+    (shards,) = bash_blocks("## Shards: one run over several machines")
+    assert len(shards) == 4
+    for line in shards:
+        argv = shlex.split(line.replace("MODEL", "oracle"))
+        if argv[0] == "pytest":
+            result = pau_pytester.runpytest(*argv[1:])
+            assert result.ret == 0, result.stdout.str()[-2000:]
+        else:
+            assert argv[:2] == ["pau", "merge"]
+            assert main(argv[1:]) == 0
+    assert "PAU release gates passed: exit status 0" in capsys.readouterr().out
+    assert read_report(path / "pau-report.json").summary.counts.items == 4
+
+    other = ResponseCache(path / "other" / ".pau_cache")
+    other.put("k-other", "openai/other", {"text": "from another machine"})
+    other.close()
+    (cache,) = bash_blocks("## Caches that travel")
+    assert [shlex.split(ln)[:3] for ln in cache] == [["pau", "cache", "export"]] * 2 + [
+        ["pau", "cache", "import"]
+    ]
+    for line in cache:
+        assert main(shlex.split(line)[1:]) == 0, line
+    out = capsys.readouterr().out
+    assert "other/.pau_cache/llm-cache.sqlite3: 1 read, 1 added" in out.replace(f"{path}/", "")
+    assert ResponseCache(path / ".pau_cache").get("k-other") is not None

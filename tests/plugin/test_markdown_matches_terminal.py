@@ -68,7 +68,7 @@ def run(run_pau: Run, pau_pytester: pytest.Pytester, monkeypatch: pytest.MonkeyP
     return out[out.index("PAU summary") :], path
 
 
-def test_the_markdown_summary_has_the_terminals_numbers_and_words(run) -> None:
+def test_the_markdown_summary_job_summary_and_annotations_read_as_the_terminal(run) -> None:
     terminal, path = run
     markdown = (path / "pr.md").read_text()
     assert len(markdown.encode()) < PR_COMMENT_BYTES
@@ -130,9 +130,7 @@ def test_the_markdown_summary_has_the_terminals_numbers_and_words(run) -> None:
     for figure in NUMBER.findall(text):
         assert figure in terminal, f"{figure!r} of the Markdown is not in the terminal's"
 
-
-def test_the_job_summary_is_appended_and_the_failed_gates_are_annotations(run) -> None:
-    terminal, path = run
+    # The job summary: appended after what an earlier step wrote, the same text.
     step = (path / "step.md").read_text()
     assert step.startswith("## an earlier step's summary\n\n### PAU: ❌ release gate failed")
     assert step.split("\n\n", 1)[1] == (path / "pr.md").read_text()  # the same summary
@@ -153,6 +151,27 @@ def test_the_job_summary_is_appended_and_the_failed_gates_are_annotations(run) -
     assert len(warnings) == 1
     assert warnings[0].startswith(
         "::warning title=PAU%3A 1 item errored (infrastructure)::toy/boom: "
+    )
+
+
+def test_a_markdown_file_that_cannot_be_written_is_refused_before_any_item(
+    run_pau: Run, pau_pytester: pytest.Pytester
+) -> None:
+    (pau_pytester.path / "afile").touch()
+    result = run_pau("-m", "smoke", "--pau-markdown=afile/pr.md")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--pau-markdown='afile/pr.md': cannot write the file there*"])
+    result = run_pau("-m", "smoke", "--pau-markdown=r.json", "--pau-report=r.json")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*both write*one would overwrite the other*"])
+
+
+def test_a_shards_summary_says_the_gates_are_left_to_the_merge() -> None:
+    report = _big_report(3)
+    report.run.shard = "2/3"
+    assert render_markdown(report).startswith(
+        "### PAU shard 2/3: `m` on `d/test`\n\nrelease gates: decided over all shards by "
+        "`pau merge --gate`"
     )
 
 

@@ -18,7 +18,7 @@ import pytest
 
 from pytest_pau.cli.main import main as pau
 from pytest_pau.models import InstanceResult, Report
-from pytest_pau.plugin.shard import CACHED_COST, UNCACHED_COST, partition
+from pytest_pau.plugin.shard import CACHED_COST, MARKER_MODEL, UNCACHED_COST, partition
 from pytest_pau.report.json_report import read_report
 from pytest_pau.settings import PauSettings
 from pytest_pau.testing import ScriptedLLM
@@ -273,3 +273,53 @@ def test_two_shards_caches_imported_into_one_answer_a_rerun_with_no_request(
     summary = read_report(path / "r.json").summary
     assert summary.requests == 0
     assert summary.cache_hits == summary.model_calls > 0
+
+
+def test_other_tests_run_in_shard_one_only_and_an_empty_shard_exits_0(
+    run_pau: Run, pau_pytester: pytest.Pytester
+) -> None:
+    pau_pytester.makepyfile(test_plain="def test_plain():\n    assert True\n")
+    first = run_pau("-k", "double or plain", "--pau-shard=1/3", "--pau-report=a.json")
+    first.assert_outcomes(passed=2)  # toy/double and the project's own test
+    second = run_pau("-k", "double or plain", "--pau-shard=2/3", "--pau-report=b.json")
+    assert second.ret == pytest.ExitCode.OK  # not 5: more shards than instances is no failure
+    second.assert_outcomes()
+    second.stdout.fnmatch_lines(
+        ["PAU shard 2/3: none of the 1 selected instance falls in this part (3 shards for 1)*"]
+    )
+    report = read_report(pau_pytester.path / "b.json")
+    assert report.shard is not None
+    assert (report.shard.selection, report.shard.own) == (["toy/double"], [])
+
+
+def test_shards_run_one_after_another_on_one_cache_keep_the_first_shards_plan(
+    run_pau: Run,
+    pau_pytester: pytest.Pytester,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Shard 1 leaves finished-item rows behind; shard 2, later on the same cache, would
+    # count those items as cached and deal the selection out differently without the plan.
+    monkeypatch.chdir(pau_pytester.path)
+    select = ("-k", "not boom")
+    for k in (1, 2):
+        run_pau(*select, f"--pau-shard={k}/2", f"--pau-report=s{k}.json")
+    plans = [read_report(pau_pytester.path / f"s{k}.json").shard for k in (1, 2)]
+    assert plans[0] is not None
+    assert plans[1] is not None
+    assert plans[0].cached == plans[1].cached == []  # both dealt from the cache shard 1 saw
+    assert merge("s1.json", "s2.json", "-o", "m.json") == 0
+    capsys.readouterr()
+    # Another split of the selection (or another selection) gets a new plan, from the
+    # finished-item rows the two shards left: every item of it is cached now.
+    run_pau(*select, "--pau-shard=1/3", "--pau-report=n1.json")
+    shard = read_report(pau_pytester.path / "n1.json").shard
+    assert shard is not None
+    assert shard.cached == [i for i in TOY_IDS if i != "toy/boom"]
+    assert main_cache_info(pau_pytester.path) >= {"pytest-pau/shard-plans", MARKER_MODEL}
+
+
+def main_cache_info(folder: Path) -> set[str]:
+    from pytest_pau.llm.cache.info import cache_info
+
+    return {m.model for m in cache_info(folder / ".pau_cache", check=False).models}

@@ -39,7 +39,7 @@ EXPORT_TABLE = "pau_export"
 #: answers under one key are compared.
 VOLATILE_FIELDS = ("latency_s", "cached", "cached_other_version")
 #: Models whose rows are bookkeeping, not answers (a differing value is no conflict).
-BOOKKEEPING_MODELS = ("pytest-pau/finished-items",)
+BOOKKEEPING_MODELS = ("pytest-pau/finished-items", "pytest-pau/shard-plans")
 #: Rows per transaction of an import.
 BATCH = 500
 _COLUMNS = (*BASE_COLUMNS, "prompts_version")
@@ -305,6 +305,30 @@ def _import_rows(
     if batch:
         flush()
     return result
+
+
+def read_values(directory: Path, keys: Sequence[str]) -> dict[str, object]:
+    """The stored values of those of ``keys`` the cache in ``directory`` holds (read only).
+
+    Raises:
+        sqlite3.Error, OSError: The file exists but cannot be read.
+    """
+    path = directory.expanduser() / FILENAME
+    if not path.is_file() or not keys:
+        return {}
+    out: dict[str, object] = {}
+    with contextlib.closing(sqlite3.connect(path, timeout=60.0)) as db:
+        for start in range(0, len(keys), BATCH):
+            chunk = list(keys[start : start + BATCH])
+            marks = ", ".join("?" for _ in chunk)
+            for key, value in db.execute(
+                f"SELECT key, value FROM responses WHERE key IN ({marks})", chunk
+            ):
+                try:
+                    out[key] = json.loads(value)
+                except ValueError:
+                    continue  # a damaged row is no value
+    return out
 
 
 def keys_present(directory: Path, keys: Sequence[str]) -> set[str]:
