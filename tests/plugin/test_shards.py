@@ -149,7 +149,10 @@ def test_three_shards_merge_to_the_serial_run_and_a_bad_set_is_refused(
     assert comparable(merged) == comparable(reference)
     assert merged.notes == reference.notes
     # --gate: the exit status pytest gave the serial run, and its closing line.
-    assert merge(*(path / f"shard-{k}.json" for k in (1, 2, 3)), "-o", "m2.json", "--gate") == 1
+    gated = ("-o", "m2.json", "--gate", "--markdown", "m2.md", "--html", "m2.html")
+    assert merge(*(path / f"shard-{k}.json" for k in (1, 2, 3)), *gated) == 1
+    assert (path / "m2.md").read_text().startswith("### PAU: ❌ release gate failed (")
+    assert "<h2>Summary</h2>" in (path / "m2.html").read_text()
     (closing,) = [ln for ln in serial.stdout.lines if ln.startswith("PAU release gate failed")]
     assert "--pau-min-pass-rate=0.9" in closing
     assert closing.endswith("exit status 1")
