@@ -263,9 +263,12 @@ def test_two_shards_caches_imported_into_one_answer_a_rerun_with_no_request(
     with ScriptedLLM(RULES) as llm:  # the model under test, the judge and the coder
         for k in (1, 2):  # two machines, two caches
             shard = pau_pytester.runpytest(
-                *args(llm, f"--pau-shard={k}/2", f"--pau-cache-dir=c{k}")
+                *args(llm, f"--pau-shard={k}/2", f"--pau-cache-dir=c{k}", f"--pau-report=s{k}.json")
             )
             shard.assert_outcomes(failed=3)
+            # --pau-max-connections (64) is the whole run's: each of the 2 shards gets 32.
+            caps = read_report(path / f"s{k}.json").summary.connection_caps
+            assert set(caps.values()) == {32}
             assert pau(["cache", "export", f"c{k}.sqlite3", "--cache-dir", f"c{k}"]) == 0
         asked = llm.requests
         assert pau(["cache", "import", "c1.sqlite3", "c2.sqlite3", "--cache-dir", "merged"]) == 0
