@@ -259,6 +259,8 @@ def test_two_shards_caches_imported_into_one_answer_a_rerun_with_no_request(
 
     path = pau_pytester.path
     monkeypatch.chdir(path)
+    # Run in-process: the outer xdist worker's count must not split the cap here too.
+    monkeypatch.delenv("PYTEST_XDIST_WORKER_COUNT", raising=False)
     write_dataset(path, 6)
     with ScriptedLLM(RULES) as llm:  # the model under test, the judge and the coder
         for k in (1, 2):  # two machines, two caches
