@@ -12,7 +12,8 @@
     ├── BudgetExceeded            --pau-max-cost-usd is spent; no new model calls start
     ├── CacheError                the model cache cannot be opened or written (names the fix)
     │   └── CacheCorruptError     the cache file is damaged (the plugin sets it aside at start)
-    └── LocalModelError           the embedded model is missing, corrupt, or its extra not installed
+    ├── LocalModelError           the embedded model is missing, corrupt, or its extra not installed
+    └── MergeError                shard reports that do not make one run (missing, twice, mismatched)
 
 An error that the model under test did not cause (sandbox build, provider outage, budget)
 is an *infrastructure* failure: the plugin reports it as an error (E), not a failure (F).
@@ -72,6 +73,12 @@ class BudgetExceeded(PauError):
 
 class LocalModelError(PauError):
     """The embedded local model could not be found, verified or loaded."""
+
+
+class MergeError(PauError):
+    """``pau merge`` refused its shards: one is missing or given twice, or they disagree on
+    the selection, the settings, the protocol, the judge, the coder or the prompts (each
+    problem is one line of the message)."""
 
 
 class CacheError(PauError):

@@ -1,10 +1,13 @@
-"""``pau cache info|clear|prune``: inspect and shrink the model-call cache.
+"""``pau cache info|clear|prune|export|import``: inspect, shrink and move the model-call cache.
 
 Every model answer of a run is stored in ``<cache dir>/llm-cache.sqlite3``. ``info`` shows
 its size, entries per model, dates and versions; ``clear`` deletes all entries or one
 model's; ``prune`` deletes the oldest entries (by age or until the file fits a size) and
-gives the space back. All three are safe while a pytest run writes to the cache: rows are
-deleted in short transactions, and rows written meanwhile are kept.
+gives the space back; ``export`` writes the entries to one file and ``import`` adds files'
+entries to the cache (union by key; a key with two different answers is reported and the
+cache's answer kept), so that caches travel between CI machines. All of them are safe while
+a pytest run writes to the cache: rows move in short transactions, and rows written
+meanwhile are kept.
 
 Which cache: ``--cache-dir DIR``; else ``pau_cache_dir`` from the pytest configuration
 file in the current folder (pytest.ini, .pytest.ini, pyproject.toml, tox.ini, setup.cfg:
@@ -202,11 +205,20 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     prune.add_argument(
         "--dry-run", action="store_true", help="Only say what would be deleted. Default: off."
     )
+    from pytest_pau.cli.cache_transfer import add_transfer_parsers
+
+    add_transfer_parsers(action)
     return parser
 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``pau cache ACTION``."""
+    from pytest_pau.cli import cache_transfer
+
+    if args.cache_action == "export":
+        return cache_transfer.export(args, _existing_cache(args), size=_size)
+    if args.cache_action == "import":
+        return cache_transfer.import_(args, resolve_cache_dir(args.cache_dir)[0].absolute())
     handler = {"info": _info, "clear": _clear, "prune": _prune}[args.cache_action]
     return handler(args)
 

@@ -28,6 +28,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "show": ("pytest_pau.cli.show", "Print one instance's trajectory from a JSON report."),
     "compare": ("pytest_pau.cli.compare", "Compare runs: paired statistics between JSON reports."),
+    "merge": (
+        "pytest_pau.cli.merge",
+        "Join the JSON reports of a run's shards (--pau-shard) into one, gates recomputed.",
+    ),
     "plot": ("pytest_pau.cli.plot", "Draw PNG plots from JSON reports."),
     "paper": ("pytest_pau.cli.paper", "The PAU paper's table and figures from JSON reports."),
     "cache": ("pytest_pau.cli.cache", "Inspect, clear or prune the model-call cache."),

@@ -19,16 +19,23 @@ class Budget:
     Args:
         max_cost_usd: The cap; ``None`` means unlimited (spend is still counted).
         ledger: Optional file that holds the run's total spend across processes.
+        name: What messages call the cap (default ``--pau-max-cost-usd``; a shard's share
+            says whose share of which cap it is).
     """
 
     def __init__(
-        self, max_cost_usd: float | None, *, ledger: str | os.PathLike[str] | None = None
+        self,
+        max_cost_usd: float | None,
+        *,
+        ledger: str | os.PathLike[str] | None = None,
+        name: str | None = None,
     ) -> None:
         if max_cost_usd is not None and max_cost_usd < 0:
             raise ValueError(
                 f"--pau-max-cost-usd={max_cost_usd!r}: expected a non-negative amount in USD."
             )
         self.max_cost_usd = max_cost_usd
+        self.name = name or "--pau-max-cost-usd"
         self.ledger = Path(ledger) if ledger is not None else None
         self._spent = 0.0
         self._lock = threading.Lock()
@@ -57,10 +64,15 @@ class Budget:
         if self.exhausted:
             what = f" before calling {model!r}" if model else ""
             raise BudgetExceeded(
-                f"The run's budget --pau-max-cost-usd={self.max_cost_usd:g} is spent "
+                f"The run's budget {self._cap_text()} is spent "
                 f"(${self.spent:.4f}); stopped{what}. Raise the budget, or re-run: answers "
                 "already paid for come from the cache at no cost."
             )
+
+    def _cap_text(self) -> str:
+        if self.name == "--pau-max-cost-usd":
+            return f"--pau-max-cost-usd={self.max_cost_usd:g}"
+        return self.name
 
     def charge(self, cost_usd: float) -> None:
         """Add the cost of a finished call."""

@@ -43,7 +43,7 @@ def make_client(
             from pytest_pau.paths import user_cache_dir
 
             cache_dir = user_cache_dir() / "llm"
-        cache = _shared_cache(Path(cache_dir))
+        cache = shared_cache(Path(cache_dir))
     return LLMClient(
         model,
         api_base=api_base,
@@ -59,7 +59,7 @@ _caches: dict[Path, ResponseCache] = {}
 _caches_lock = threading.Lock()
 
 
-def _shared_cache(directory: Path) -> ResponseCache:
+def shared_cache(directory: Path) -> ResponseCache:
     """One ResponseCache object per folder and process (connections are per thread inside)."""
     key = directory.resolve()
     with _caches_lock:

@@ -33,7 +33,7 @@ from pytest_pau.models.paper import (
     PaperStats,
     ScoringProtocol,
 )
-from pytest_pau.models.report import Report, RunInfo
+from pytest_pau.models.report import CalibrationRow, Report, RunInfo, ShardInfo
 from pytest_pau.models.scores import AnyReport, Scored, ScoresOnly, ScoresReport
 from pytest_pau.models.summary import (
     BaselineSummary,
@@ -59,6 +59,7 @@ __all__ = [
     "AnyReport",
     "BaselineSummary",
     "Calibration",
+    "CalibrationRow",
     "CallResult",
     "CodeMatchResult",
     "Completion",
@@ -91,6 +92,7 @@ __all__ = [
     "ScoresOnly",
     "ScoresReport",
     "ScoringProtocol",
+    "ShardInfo",
     "Step",
     "StepKind",
     "Summary",

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from typing import Any
+
+from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
 
 from pytest_pau.models.instance import OutputDisagreement
 from pytest_pau.models.outcome import InstanceResult
@@ -42,6 +44,48 @@ class RunInfo(BaseModel):
     python: str = ""
     host: str = ""
     interrupted: bool = False
+    shard: str | None = None
+    """``K/N`` for one shard of a run (``--pau-shard``); None for a whole run or a merged one."""
+
+
+class CalibrationRow(BaseModel):
+    """One stored ``oracle``/``null`` score of a selected instance (for ``pau merge``)."""
+
+    instance: str
+    model: str
+    judge: float | None = None
+    match: float | None = None
+
+
+class ShardInfo(BaseModel):
+    """What ``pau merge`` needs of one shard (``--pau-shard=K/N``) besides its items."""
+
+    index: int
+    """K: which part this is (1-based)."""
+    count: int
+    """N: how many parts the selection was split into."""
+    selection: list[str] | None = Field(default=None)
+    """Every selected instance of the whole run (after -k/-m and --pau-limit), in order;
+    None when the shard could not learn it (no xdist worker reported it)."""
+    own: list[str] = Field(default_factory=list)
+    """The instances this shard ran: its part of :attr:`selection`."""
+    cached: list[str] = Field(default_factory=list)
+    """Instances the balance counted as answered by the cache (nearly free); the partition
+    is a function of :attr:`selection` and this list, so shards that disagree on it were
+    partitioned differently."""
+    instances_digest: str = ""
+    """SHA-256 of the selected instances' ids and contents: another dataset file under the
+    same ids gives another digest."""
+    settings: dict[str, Any] = Field(default_factory=dict)
+    """Every setting that decides the scores, the selection or the gates (not the outputs,
+    the cache folder or the concurrency, which may differ per machine)."""
+    calibration: list[CalibrationRow] = Field(default_factory=list)
+    """The calibration store's oracle/null scores of the selected instances on this machine."""
+    calibration_commands: dict[str, str] = Field(default_factory=dict)
+    """``oracle``/``null`` -> the command that measures it on the whole selection."""
+    notes: list[str] = Field(default_factory=list)
+    """The shard's notes about its own machine (cache, endpoints, crashed workers): the
+    notes every run computes from its figures are computed again for the merged run."""
 
 
 class Report(BaseModel):
@@ -53,3 +97,14 @@ class Report(BaseModel):
     notes: list[str] = Field(default_factory=list)
     """The terminal summary's notes when the report was written (low-fidelity scorers,
     items without a result, cache and endpoint warnings); empty in older reports."""
+    shard: ShardInfo | None = None
+    """A shard's selection and settings, for ``pau merge``; None (and no key in the JSON)
+    for a whole run."""
+
+    @model_serializer(mode="wrap")
+    def _without_empty_shard(self, handler: SerializerFunctionWrapHandler) -> Any:
+        # A whole run's report keeps the keys it always had: ``shard`` only for a shard.
+        data = handler(self)
+        if isinstance(data, dict) and data.get("shard") is None:
+            data.pop("shard", None)
+        return data

@@ -20,12 +20,12 @@ import pytest
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 from pytest_pau.errors import ConfigError, DatasetError
-from pytest_pau.plugin import ahead, collect, gates
+from pytest_pau.plugin import ahead, collect, gates, shard
 from pytest_pau.plugin.config import register_pytest_options, settings_from_config
 from pytest_pau.plugin.gates import BelowThreshold
 from pytest_pau.plugin.session import PauSession, pau_session_key
 from pytest_pau.plugin.state import result_key, sent_key
-from pytest_pau.plugin.stop import INTERRUPT, STOP_FILE_KEY, remove_run_dir
+from pytest_pau.plugin.stop import INTERRUPT, remove_run_dir
 from pytest_pau.settings import PauSettings
 
 if TYPE_CHECKING:
@@ -71,6 +71,8 @@ def pytest_configure(config: pytest.Config) -> None:
             state.prepare()
         except ConfigError as exc:
             raise pytest.UsageError(str(exc)) from None
+    if settings.shard is not None:
+        shard.prepare_shard(state)
     for line in collect.marker_lines(instances):
         config.addinivalue_line("markers", line)
     config.stash[pau_session_key] = state
@@ -78,9 +80,11 @@ def pytest_configure(config: pytest.Config) -> None:
     _exit_without_a_final_collection()
     from pytest_pau.llm import limits
 
-    # --pau-max-connections is for the whole run: each xdist worker takes its share.
+    # --pau-max-connections is for the whole run: each xdist worker (of every --tx host)
+    # takes its share, and so does each --pau-shard shard.
     workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1") or 1)
-    limits.configure(-(-settings.max_connections // max(1, workers)))
+    shards = settings.shard_part[1] if settings.shard_part else 1
+    limits.configure(-(-settings.max_connections // max(1, workers * shards)))
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -111,6 +115,7 @@ class PauPlugin:
 
     def __init__(self, state: PauSession) -> None:
         self.state = state
+        self._shard_sent = False
 
     def pytest_report_header(self, config: pytest.Config) -> list[str]:
         s = self.state.settings
@@ -171,6 +176,13 @@ class PauPlugin:
             dropped = collect.apply_limit(items, s.limit, self.state.order)
             if dropped:
                 config.hook.pytest_deselected(items=dropped)
+        if s.shard is not None:
+            # After every other selection: the same partition of the same selection on
+            # every machine (and every xdist worker).
+            dropped = shard.apply_shard(items, self.state)
+            if dropped:
+                config.hook.pytest_deselected(items=dropped)
+            shard.tell_controller(config, self.state)
         if s.early_stop:
             # The first results must be a fair sample: a seeded shuffle, never dataset order.
             collect.shuffle_items(items, s.seed)
@@ -223,6 +235,11 @@ class PauPlugin:
             # report attributes, so it reaches the xdist controller unchanged.
             report.pau_result = result.model_dump_json()
             item.stash[sent_key] = True
+        if self.state.is_worker and self.state.settings.shard and not self._shard_sent:
+            # Under xdist the controller does not collect: the first report of each worker
+            # tells it the whole selection and this shard's part (for the report).
+            report.pau_shard = shard.payload_json(self.state)
+            self._shard_sent = True
         return report
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
@@ -231,6 +248,9 @@ class PauPlugin:
         data = getattr(report, "pau_result", None)
         if data:
             self.state.record(data)
+        selection = getattr(report, "pau_shard", None)
+        if selection:
+            shard.take_payload_json(self.state, selection)
         self.state.ended(report)
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
@@ -239,9 +259,16 @@ class PauPlugin:
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_configure_node(self, node: Any) -> None:
-        # Each xdist worker learns where the controller's stop request will appear.
-        if self.state.stop.path is not None:
-            node.workerinput[STOP_FILE_KEY] = str(self.state.stop.path)
+        # Each xdist worker learns where the controller's stop request will appear, where
+        # the run's budget ledger is, and (for --pau-shard) what the cache answers.
+        node.workerinput.update(self.state.worker_input(node.workerinput.get("testrunuid")))
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node: Any, error: Any) -> None:
+        # A worker that ran no item sent no report: its output still says the selection.
+        selection = (getattr(node, "workeroutput", None) or {}).get("pau_shard")
+        if selection:
+            shard.take_payload_json(self.state, selection)
 
     # -- the end ------------------------------------------------------------------------
 
@@ -266,6 +293,24 @@ class PauPlugin:
         if summary is not None and not summary.gates_passed and session.exitstatus == 0:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
         session.exitstatus = gates.exit_status(self.state, int(session.exitstatus))
+        if session.exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED and shard.empty_part(
+            self.state
+        ):
+            session.exitstatus = pytest.ExitCode.OK
+        if self.state.final_report is not None:
+            from pytest_pau.plugin.ci import write_markdown
+
+            session.exitstatus = write_markdown(
+                self.state, self.state.final_report, int(session.exitstatus)
+            )
+
+    @pytest.hookimpl(trylast=True, specname="pytest_sessionfinish")
+    def pytest_sessionfinish_junit(self, session: pytest.Session) -> None:
+        # trylast: after pytest's own junitxml writer, whose file this rewrites.
+        if not self.state.is_worker:
+            from pytest_pau.plugin.junit import after_junit
+
+            after_junit(self.state)
 
     def pytest_terminal_summary(self, terminalreporter: Any, config: pytest.Config) -> None:
         state = self.state
@@ -296,6 +341,8 @@ class PauPlugin:
             for line in self.state.outputs:
                 terminalreporter.line(line)
         closing = gate_failure_line(summary)
+        if closing is None and (empty := shard.empty_part(self.state)) is not None:
+            terminalreporter.line(empty, yellow=True)
         if closing is not None:
             terminalreporter.line(closing, red=True, bold=True)
         session = config.pluginmanager.get_plugin("session")
@@ -303,6 +350,10 @@ class PauPlugin:
         passed = gates.closing_line(self.state, status)
         if passed is not None:
             terminalreporter.line(passed, green=status == 0, red=status != 0, bold=True)
+        from pytest_pau.plugin.ci import annotation_lines
+
+        for line in annotation_lines(self.state):
+            terminalreporter.line(line)  # GitHub reads a workflow command at a line's start
 
 
 class _UngatedNote:

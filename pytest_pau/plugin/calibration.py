@@ -18,10 +18,11 @@ if TYPE_CHECKING:
     from pytest_pau.plugin.state import RunState
 
 #: ``--pau-*`` options a measuring command leaves out: the model (replaced), its
-#: endpoint, the outputs (they would overwrite this run's), the gates and the baseline
+#: endpoint, the outputs (they would overwrite this run's), the shard (the command measures
+#: the whole selection), the gates and the baseline
 #: (an early stop would leave items unmeasured), and the gold control (the oracle's coder
 #: call is its own gold control; null has nothing to attribute).
-_LEFT_OUT = {"model", "api-base", "report", "html", "plots", "gold-control"}
+_LEFT_OUT = {"model", "api-base", "report", "html", "plots", "markdown", "shard", "gold-control"}
 
 
 def _left_out() -> set[str]:

@@ -20,7 +20,7 @@ import pytest
 
 if TYPE_CHECKING:
     from pytest_pau.models import InstanceResult
-    from pytest_pau.plugin.state import RunState
+    from pytest_pau.plugin.state import RunView
 
 
 class BelowThreshold(pytest.fail.Exception):  # type: ignore[misc,name-defined]
@@ -38,7 +38,7 @@ def blocks(report: pytest.TestReport | pytest.CollectReport) -> bool:
     return bool(report.failed) and not getattr(report, "pau_below_threshold", False)
 
 
-def exit_status(state: RunState, exitstatus: int) -> int:
+def exit_status(state: RunView, exitstatus: int) -> int:
     """The exit status of a run once its summary is built (see the module docstring)."""
     s = state.settings
     summary = state.summary
@@ -56,35 +56,48 @@ def exit_status(state: RunState, exitstatus: int) -> int:
     return int(pytest.ExitCode.TESTS_FAILED if state.blocking else pytest.ExitCode.OK)
 
 
-def closing_line(state: RunState, status: int) -> str | None:
-    """The last line of a gated run whose gates passed: why the exit status is what it is."""
+def closing_line(state: RunView, status: int) -> str | None:
+    """The last line of a gated run whose gates passed: why the exit status is what it is.
+
+    A shard's gates are not decided (``pau merge --gate`` decides them over all shards):
+    its line says so instead of "passed".
+    """
     s = state.settings
     summary = state.summary
     if not s.gated or summary is None or not summary.gates_passed:
         return None
+    done = (
+        "PAU release gates passed"
+        if s.shard is None
+        else f"PAU shard {s.shard}: release gates left to `pau merge --gate` over all shards"
+    )
     below = summary.counts.failed
     if status == 0:
         if not below:
-            return "PAU release gates passed: exit status 0"
+            return f"{done}: exit status 0"
         items = f"{below} item{'s' if below != 1 else ''}"
         return (
-            f"PAU release gates passed: exit status 0 ({items} below their thresholds "
+            f"{done}: exit status 0 ({items} below their thresholds "
             "count in the gates, not as run failures; --pau-exit=items makes them fail it)"
         )
     if state.report_error is not None or state.output_errors:
-        return "PAU release gates passed, but a requested output is missing: exit status 1"
+        return f"{done}, but a requested output is missing: exit status 1"
     if state.blocking:
         first = state.blocking[0]
         more = f" and {len(state.blocking) - 1} more" if len(state.blocking) > 1 else ""
         return (
-            f"PAU release gates passed, but the run failed: {first}{more} "
+            f"{done}, but the run failed: {first}{more} "
             "(an error or another test's failure): exit status 1"
         )
     return None
 
 
-def decide(state: RunState, results: list[InstanceResult]) -> None:
-    """Put the early-stop and baseline verdicts into ``state.summary`` (controller, at the end)."""
+def decide(state: RunView, results: list[InstanceResult]) -> None:
+    """Put the early-stop and baseline verdicts into ``state.summary`` (controller, at the end).
+
+    A shard (``--pau-shard``) decides no gate: its items are a part of the selection, and
+    ``pau merge`` decides the gates over all parts through this same function.
+    """
     from pytest_pau.models import EarlyStop
     from pytest_pau.stats.gates import baseline_gate
 
@@ -97,7 +110,7 @@ def decide(state: RunState, results: list[InstanceResult]) -> None:
     if early is not None:
         early.finish(complete=finished)
         summary.gates = early.level_verdicts(finished=finished)
-    if state.baseline is not None and s.baseline is not None:
+    if state.baseline is not None and s.baseline is not None and s.shard is None:
         summary.baseline = baseline_gate(
             state.baseline,
             state.run_info,

@@ -15,7 +15,8 @@ from pytest_pau.models import Report, RunInfo
 from pytest_pau.plugin.state import now_utc
 
 if TYPE_CHECKING:
-    from pytest_pau.plugin.state import RunState
+    from pytest_pau.models import InstanceResult, Summary
+    from pytest_pau.plugin.state import RunState, RunView
     from pytest_pau.settings import PauSettings
 
 
@@ -36,19 +37,21 @@ def run_info(state: RunState, interrupted: bool) -> RunInfo:
         python=sys.version.split()[0],
         host=platform.node(),
         interrupted=interrupted,
+        shard=state.settings.shard,
     )
 
 
-def notes(state: RunState) -> list[str]:
-    """The summary's notes: fidelity, missing results, cache and endpoint warnings."""
+def run_notes(state: RunView) -> list[str]:
+    """The notes any run's summary has: fidelity, missing results, the shard (and merge's)."""
     out = []
     for role, model, option in state.settings.low_fidelity_roles():
         out.append(
             f"the {role} is the embedded {model!r} model, so these scores are low fidelity; "
             f"set a stronger one with {option}=MODEL (e.g. {option}=gpt-5-mini)"
         )
-    info = state.dataset_info
-    out.extend(f"dataset: {note}" for note in getattr(info, "notes", ()))
+    # The run block carries them (a merged run has no loaded dataset, only its shards' runs).
+    dataset_notes = state.run_info.dataset_notes if state.run_info else []
+    out.extend(f"dataset: {note}" for note in dataset_notes)
     counts = state.summary.counts if state.summary else None
     if counts and counts.selected > counts.items:
         missing = counts.selected - counts.items
@@ -59,6 +62,20 @@ def notes(state: RunState) -> list[str]:
                 f"{missing} selected item{'s' if missing != 1 else ''} produced no PAU "
                 "result (skipped or errored before evaluation: see the test outcomes above)"
             )
+    part = state.settings.shard_part
+    if part is not None:
+        gates = " and the release gates" if state.settings.gated else ""
+        out.append(
+            f"shard {part[0]}/{part[1]}: these figures are of this part of the selection "
+            f"only; the whole selection's figures{gates} come from `pau merge` over "
+            f"the {part[1]} shards' --pau-report files"
+        )
+    return out
+
+
+def notes(state: RunState) -> list[str]:
+    """The summary's notes: fidelity, missing results, cache and endpoint warnings."""
+    out = run_notes(state)
     if state.ahead:
         out.append(
             f"{state.ahead} item{'s' if state.ahead != 1 else ''} finished ahead of pytest "
@@ -123,43 +140,66 @@ def _stopped_early(state: RunState, interrupted: bool) -> bool:
     )
 
 
-def finish(state: RunState, exitstatus: int, interrupted: bool) -> None:
-    """Summary, gates, report files. Called once, on the controller."""
+def summarize(state: RunView, results: list[InstanceResult], *, wall_s: float | None) -> Summary:
+    """The summary and every gate verdict of a run's results, into ``state.summary``.
+
+    The one place a run's figures and verdicts are decided: the plugin's :func:`finish` and
+    ``pau merge`` (over the shards' items) both call it. A shard decides no gate (its items
+    are a part of the selection): ``pau merge`` does, over all of them.
+    """
     # Imported here: numpy is not worth loading in runs that never get this far.
     from pytest_pau.plugin.gates import decide
     from pytest_pau.report.summary import build_summary
     from pytest_pau.stats.gates import Gates
 
     s = state.settings
-    results = state.ordered_results()
-    gates = Gates(
-        s.min_mean_judge,
-        s.min_pass_rate,
-        s.min_mean_match,
-        on_ci=s.gate_on_ci,
-        confidence=s.gate_confidence,
-        protocol=s.protocol,
+    gates = (
+        Gates(
+            s.min_mean_judge,
+            s.min_pass_rate,
+            s.min_mean_match,
+            on_ci=s.gate_on_ci,
+            confidence=s.gate_confidence,
+            protocol=s.protocol,
+        )
+        if s.shard is None
+        else Gates(protocol=s.protocol)
     )
     state.summary = build_summary(
         results,
         gates=gates,
-        wall_s=time.perf_counter() - state.t0,
+        wall_s=wall_s,
         selected=max(state.selected, len(results)),
-        max_cost_usd=s.max_cost_usd,
+        max_cost_usd=s.budget_share(),
         protocol=s.protocol,
     )
+    decide(state, results)
+    return state.summary
+
+
+def finish(state: RunState, exitstatus: int, interrupted: bool) -> None:
+    """Summary, gates, report files. Called once, on the controller."""
+    s = state.settings
+    results = state.ordered_results()
     # A dead xdist worker left its item unfinished: re-run to finish, as after Ctrl-C.
     state.interrupted = _stopped_early(state, interrupted) or bool(state.crashes)
     state.run_info = run_info(state, state.interrupted)
-    decide(state, results)
+    summary = summarize(state, results, wall_s=time.perf_counter() - state.t0)
     from pytest_pau.plugin.calibration import settle
+    from pytest_pau.plugin.shard import shard_info
 
-    state.summary.calibration = settle(state)
+    summary.calibration = settle(state)
     # The notes as the terminal prints them (those about writing the outputs themselves
     # can only follow): the HTML and the JSON report show them too.
+    shown = notes(state)
     report = Report(
-        run=state.run_info, instances=results, summary=state.summary, notes=notes(state)
+        run=state.run_info,
+        instances=results,
+        summary=summary,
+        notes=shown,
+        shard=shard_info(state, shown[len(run_notes(state)) :]),
     )
+    state.final_report = report
     if s.report is not None:
         from pytest_pau.report.json_report import write_report
 

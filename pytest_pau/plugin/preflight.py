@@ -63,9 +63,14 @@ def endpoint_notes(settings: PauSettings) -> list[str]:
 def output_args(
     settings: PauSettings, resolve: Callable[[Path], Path], *, junitxml: str | None = None
 ) -> list[PathArg]:
-    """The run's outputs: ``--pau-report``, ``--pau-html``, ``--pau-plots``, ``--junitxml``."""
+    """The run's outputs: ``--pau-report``, ``--pau-html``, ``--pau-markdown``, ``--pau-plots``,
+    ``--junitxml``."""
     out = []
-    for option, value in (("--pau-report", settings.report), ("--pau-html", settings.html)):
+    for option, value in (
+        ("--pau-report", settings.report),
+        ("--pau-html", settings.html),
+        ("--pau-markdown", settings.markdown),
+    ):
         if value is not None:
             out.append(PathArg(option, str(value), resolve(value.expanduser())))
     if settings.plots is not None:

@@ -23,11 +23,39 @@ from pytest_pau.models import Instance, InstanceResult
 from pytest_pau.plugin.state import RunState
 from pytest_pau.plugin.stop import RunStop, make_run_dir
 
+#: ``workerinput`` key of the budget ledger's path (in the controller's cache folder).
+LEDGER_KEY = "pau_budget_ledger"
+
 if TYPE_CHECKING:
     from pytest_pau.llm import Budget
     from pytest_pau.scoring import Evaluator
+    from pytest_pau.settings import PauSettings
 
 pau_session_key = pytest.StashKey["PauSession"]()
+
+
+def check_remote_budget(config: pytest.Config, settings: PauSettings) -> None:
+    """Refuse ``--pau-max-cost-usd`` with xdist workers on other hosts (``--tx ssh=...``).
+
+    Each host would keep its own ledger, so together they could spend the cap once per
+    host; a cap that is silently multiplied is no cap.
+
+    Raises:
+        ConfigError: naming the remote ``--tx`` and the ways out.
+    """
+    if settings.max_cost_usd is None:
+        return
+    from pytest_pau.plugin.xdist import remote_gateways
+
+    remote = remote_gateways(config)
+    if remote:
+        raise ConfigError(
+            f"--pau-max-cost-usd={settings.max_cost_usd:g} cannot be kept across hosts: "
+            f"--tx {remote[0]} starts workers on another machine, which cannot see this "
+            "one's ledger, so each host would spend up to the whole cap. Run one pytest per "
+            "host with --pau-shard=K/N instead (each shard gets 1/N of the cap) and join "
+            "their --pau-report files with `pau merge`, or run without --pau-max-cost-usd"
+        )
 
 
 class PauSession(RunState):
@@ -73,6 +101,7 @@ class PauSession(RunState):
             preflight.output_args(s, self.resolve, junitxml=junitxml), preflight.input_args(s)
         )
         preflight.check_plots_extra(s)
+        check_remote_budget(self.config, s)
         custom_agent = bool(self.config.hook.pytest_pau_make_agent.get_hookimpls())
         preflight.check_paper_roles(s)
         preflight.check_self_coder(s)
@@ -85,24 +114,63 @@ class PauSession(RunState):
         self.run_dir = make_run_dir()
         self.stop = RunStop(self.run_dir / "stop")
 
+    def worker_input(self, run_id: str | None) -> dict[str, Any]:
+        """What the controller hands an xdist worker: the stop file, the ledger, the cache's
+        finished items for ``--pau-shard``."""
+        from pytest_pau.plugin.shard import CACHED_KEY
+        from pytest_pau.plugin.stop import STOP_FILE_KEY
+
+        out: dict[str, Any] = {}
+        if self.stop.path is not None:
+            out[STOP_FILE_KEY] = str(self.stop.path)
+        if run_id:
+            out[LEDGER_KEY] = str(self.ledger_path(str(run_id)))
+        if self.settings.shard is not None:
+            out[CACHED_KEY] = list(self.shard_cached)
+        return out
+
+    def ledger_path(self, run_id: str) -> Path:
+        """The budget ledger the controller hands its workers: one file per run, named after
+        xdist's test-run id, in the controller's cache folder (an absolute path, so workers
+        started in other folders of this machine, ``--tx popen//chdir=...``, share it)."""
+        s = self.settings
+        base = Path(s.cache_dir) if s.cache_dir is not None else Path(tempfile.gettempdir())
+        return self.resolve(base.expanduser()).absolute() / "budget" / f"run-{run_id}.usd"
+
     # -- evaluation (workers, or the single process) ------------------------------------------
 
     def budget(self) -> Budget | None:
-        """The run's budget: under xdist, one ledger file shared by all workers.
+        """The run's budget: one ledger shared by every process of the run on this machine.
 
-        Every worker charges the same file (named after xdist's test-run id) under a file
-        lock, so ``--pau-max-cost-usd`` caps the whole run, not a share per worker. None
-        without a cap or without workers (the Evaluator then makes a process-local one).
+        Under xdist every worker charges the same file under a file lock, so
+        ``--pau-max-cost-usd`` caps the whole run, not a share per worker: the controller
+        names the file (:meth:`ledger_path`) and hands it to every worker it starts, in
+        whatever folder of this machine; workers on other hosts are refused up front
+        (:func:`check_remote_budget`). A shard
+        (``--pau-shard=K/N``) gets ``1/N`` of the cap: shards share no ledger. None without
+        a cap.
         """
         s = self.settings
-        workerinput = getattr(self.config, "workerinput", None)
-        if s.max_cost_usd is None or workerinput is None:
+        cap = s.budget_share()
+        if cap is None:
             return None
         from pytest_pau.llm import Budget
 
-        base = s.cache_dir if s.cache_dir is not None else Path(tempfile.gettempdir())
-        ledger = Path(base) / "budget" / f"run-{workerinput['testrunuid']}.usd"
-        return Budget(s.max_cost_usd, ledger=ledger)
+        part = s.shard_part
+        name = None
+        if part is not None:
+            name = (
+                f"shard {part[0]}/{part[1]}'s share ${cap:g} of "
+                f"--pau-max-cost-usd={s.max_cost_usd:g}"
+            )
+        workerinput = getattr(self.config, "workerinput", None)
+        if workerinput is None:
+            return Budget(cap, name=name)
+        ledger = workerinput.get(LEDGER_KEY)
+        if ledger is None:  # a controller of another pytest-pau version
+            base = s.cache_dir if s.cache_dir is not None else Path(tempfile.gettempdir())
+            ledger = Path(base) / "budget" / f"run-{workerinput['testrunuid']}.usd"
+        return Budget(cap, ledger=ledger, name=name)
 
     @property
     def evaluator(self) -> Evaluator:
@@ -168,6 +236,9 @@ class PauSession(RunState):
         """One episode, scored, and counted for the streak of unfixable errors."""
         result = self.evaluator.evaluate(instance, progress=progress)
         self.streak.observe(result)
+        from pytest_pau.plugin.shard import record_finished
+
+        record_finished(self.settings, instance, result)
         return result
 
     def _not_run(self, instance: Instance, reason: str) -> InstanceResult:
@@ -190,9 +261,7 @@ class PauSession(RunState):
             return self.streak.reason
         budget = self.evaluator.budget
         if budget is not None and budget.exhausted:
-            return (
-                f"budget --pau-max-cost-usd spent (${budget.spent:.4f} of ${budget.max_cost_usd:g})"
-            )
+            return f"budget {budget.name} spent (${budget.spent:.4f} of ${budget.max_cost_usd:g})"
         return None
 
     # -- gathering (the controller, or the single process) ---------------------------------
@@ -209,6 +278,8 @@ class PauSession(RunState):
 
         if blocks(report):
             self.blocking.append(report.nodeid)
+        elif getattr(report, "pau_below_threshold", False):
+            self.below_threshold.append(report.nodeid)
         if self.early is not None and getattr(report, "when", None) == "teardown":
             instance_id = self.instance_id(report.nodeid)
             if instance_id is not None and instance_id not in self.results:

@@ -13,11 +13,11 @@ import threading
 import time
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import pytest
 
-from pytest_pau.models import Instance, InstanceResult, RunInfo, Summary
+from pytest_pau.models import Instance, InstanceResult, Report, RunInfo, Summary
 from pytest_pau.plugin.stop import STOP_FILE_KEY, RunStop
 from pytest_pau.plugin.streak import FailureStreak
 from pytest_pau.settings import PauSettings
@@ -46,6 +46,29 @@ def default_cache_dir(config: pytest.Config) -> Path:
 
 def now_utc() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+class RunView(Protocol):
+    """What deciding a run's summary and exit status reads of it.
+
+    A :class:`RunState` is one; ``pau merge`` builds another from the shards' reports, so the
+    merged run goes through the very functions a pytest run does
+    (:func:`pytest_pau.plugin.outputs.summarize`, :func:`pytest_pau.plugin.gates.decide`,
+    :func:`~pytest_pau.plugin.gates.exit_status`).
+    """
+
+    settings: PauSettings
+    selected: int
+    selected_ids: list[str]
+    summary: Summary | None
+    run_info: RunInfo | None
+    interrupted: bool
+    baseline: ScoresReport | None
+    early: EarlyStopTracker | None
+    stop: RunStop
+    blocking: list[str]
+    report_error: str | None
+    output_errors: list[str]
 
 
 class RunState:
@@ -109,6 +132,19 @@ class RunState:
         """Stops starting items after several identical errors that no retry fixes."""
         self.crashes: list[tuple[str, str]] = []
         """Controller: ``(instance id, worker id)`` of items whose xdist worker died."""
+        self.shard_cached: list[str] = []
+        """``--pau-shard``: instances with a finished-item row, as the controller found them."""
+        self.shard_plan: list[str] | None = None
+        """``--pau-shard``: the instances the partition counted as cached (the stored plan)."""
+        self.shard_selection: list[str] | None = None
+        """``--pau-shard``: every selected instance of the whole run, in order (None until
+        collection, or under xdist until a worker reports it)."""
+        self.shard_own: list[str] | None = None
+        """``--pau-shard``: this shard's part of :attr:`shard_selection`."""
+        self.below_threshold: list[str] = []
+        """Controller: node ids of items whose model fell below a threshold (for JUnit)."""
+        self.final_report: Report | None = None
+        """The report the run wrote (or would have), once :func:`outputs.finish` ran."""
 
     def resolve(self, path: Path) -> Path:
         """Relative output paths are taken from the invocation folder, as pytest does."""

@@ -118,3 +118,23 @@ def drain_results(config: pytest.Config, *, wait_s: float = 2.0, quiet_s: float 
         if isinstance(data, str):
             found.append(data)
     return found
+
+
+def remote_gateways(config: pytest.Config) -> list[str]:
+    """The ``--tx`` specs of a distributed run that start workers on other hosts (not popen).
+
+    ``ssh=host``, ``socket=addr`` and the like run workers elsewhere, with their own disk: a
+    file the controller names (the budget ledger, the stop file) is not theirs to see.
+    """
+    distributed = (config.getoption("dist", "no") or "no") != "no"
+    if not distributed and not config.getoption("distload", False):  # -d, before xdist reads it
+        return []
+    remote = []
+    for spec in config.getoption("tx", None) or ():
+        text = str(spec)
+        count, star, rest = text.partition("*")  # "2*popen//chdir=x"
+        body = rest if star and count.strip().isdigit() else text
+        keys = {part.split("=", 1)[0].strip() for part in body.split("//")}
+        if "popen" not in keys:
+            remote.append(str(spec))
+    return remote

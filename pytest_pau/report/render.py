@@ -18,7 +18,17 @@ from pytest_pau.report.safe_text import safe_text
 from pytest_pau.report.writer import Writer
 from pytest_pau.stats.inference import MIN_N
 
-__all__ = ["TextWriter", "Writer", "bar", "gate_failure_line", "render"]
+__all__ = [
+    "TextWriter",
+    "Writer",
+    "bar",
+    "ci_text",
+    "cost_lines",
+    "gate_failure_line",
+    "items_line",
+    "render",
+    "run_line",
+]
 
 if TYPE_CHECKING:
     from pytest_pau.models import GroupStats, RunInfo, Summary
@@ -81,7 +91,8 @@ def bar(fraction: float, width: int = BAR_WIDTH, *, unicode: bool = True) -> str
     return "█" * full + (_PARTIALS[rest] if rest else "")
 
 
-def _ci(ci: Sequence[float] | None, n: int, fmt: str = ".2f", pct: bool = False) -> str:
+def ci_text(ci: Sequence[float] | None, n: int, fmt: str = ".2f", pct: bool = False) -> str:
+    """``95% CI [low, high]``; below MIN_N values, why there is none (the terminal's words)."""
     if not ci:
         # Below MIN_N values no interval holds its coverage: say so instead of printing one.
         return f"(n={n}: too few for a 95% CI)" if 0 < n < MIN_N else ""
@@ -147,18 +158,18 @@ def _scores(summary: Summary, writer: Writer, *, run: RunInfo | None, unicode: b
         within = f"({c.passed}/{c.counted} run, errors counted as the paper does)"
     else:
         within = f"({c.passed}/{c.scored} scored)"
-    writer.line(f"  {_ci(summary.pass_rate_ci, c.counted or c.scored, pct=True)}  {within}")
+    writer.line(f"  {ci_text(summary.pass_rate_ci, c.counted or c.scored, pct=True)}  {within}")
 
     j = summary.judge
     writer.line("")
     unparseable = f"  unparseable {j.unparseable}" if j.unparseable else ""
     writer.line(
-        f"judge score  mean {_num(j.mean)}  {_ci(j.ci, j.n)}  n={j.n}{unparseable}", bold=True
+        f"judge score  mean {_num(j.mean)}  {ci_text(j.ci, j.n)}  n={j.n}{unparseable}", bold=True
     )
     if j.n:
         _histogram(writer, j.histogram, ("5", "4", "3", "2", "1"), unicode=unicode, label_w=3)
     m = summary.code_match
-    writer.line(f"code match   mean {_num(m.mean)}  {_ci(m.ci, m.n)}  n={m.n}", bold=True)
+    writer.line(f"code match   mean {_num(m.mean)}  {ci_text(m.ci, m.n)}  n={m.n}", bold=True)
     if m.n:
         order = tuple(reversed(list(m.histogram)))
         _histogram(writer, m.histogram, order, unicode=unicode, label_w=3)
@@ -212,6 +223,48 @@ def _flagged(writer: Writer, summary: Summary) -> None:
         writer.line(f"  ... {len(items) - FLAGGED_SHOWN} more in the JSON report (summary.flagged)")
 
 
+def run_line(run: RunInfo) -> str:
+    """What produced the run: model, dataset, mode, judge, coder (the block's first line)."""
+    return (
+        f"model {run.model} on {run.dataset}/{run.split}: "
+        f"{run.mode}, max {run.max_iterations} iterations, "
+        f"seed {run.seed}; judge {run.judge_model}, "
+        f"coder {run.coder_model}" + ("; protocol paper" if run.protocol == "paper" else "")
+    )
+
+
+def items_line(summary: Summary, run: RunInfo | None) -> str:
+    """``items 5: 3 passed, 1 failed, 1 error (infrastructure)`` and what is missing."""
+    c = summary.counts
+    parts = [f"{c.passed} passed", f"{c.failed} failed"]
+    if c.errors:
+        parts.append(f"{c.errors} error{'s' if c.errors != 1 else ''} (infrastructure)")
+    if c.skipped:
+        parts.append(f"{c.skipped} skipped")
+    head = f"items {c.items}: " + ", ".join(parts)
+    if c.selected > c.items:
+        if run and run.interrupted:
+            head += f"  (of {c.selected} selected: run interrupted)"
+        else:
+            head += f"  (of {c.selected} selected; {c.selected - c.items} without a result)"
+    return head
+
+
+def cost_lines(summary: Summary) -> list[str]:
+    """Requests made, cost and cache hits; tokens."""
+    t = summary.tokens
+    calls, hits = summary.model_calls, summary.cache_hits
+    hit_share = f" ({_pct(hits / calls)} of answers)" if calls else ""
+    reasoning = f" + {t.reasoning:,} reasoning" if t.reasoning else ""
+    # Requests made and cache hits apart: "calls" alone would count free answers as paid.
+    return [
+        f"model requests {summary.requests:,} made, cost ${summary.cost_usd:.4f}; "
+        f"cache hits {hits:,}{hit_share}, free",
+        f"tokens {t.prompt:,} prompt + {t.completion:,} completion{reasoning} "
+        "(of every answer, cached ones included)",
+    ]
+
+
 def render(
     summary: Summary,
     writer: Writer,
@@ -237,24 +290,8 @@ def render(
     writer = _SafeWriter(writer)
     writer.write_sep("=", "PAU summary", bold=True)
     if run:
-        writer.line(
-            f"model {run.model} on {run.dataset}/{run.split}: "
-            f"{run.mode}, max {run.max_iterations} iterations, "
-            f"seed {run.seed}; judge {run.judge_model}, "
-            f"coder {run.coder_model}" + ("; protocol paper" if run.protocol == "paper" else "")
-        )
-    parts = [f"{c.passed} passed", f"{c.failed} failed"]
-    if c.errors:
-        parts.append(f"{c.errors} error{'s' if c.errors != 1 else ''} (infrastructure)")
-    if c.skipped:
-        parts.append(f"{c.skipped} skipped")
-    head = f"items {c.items}: " + ", ".join(parts)
-    if c.selected > c.items:
-        if run and run.interrupted:
-            head += f"  (of {c.selected} selected: run interrupted)"
-        else:
-            head += f"  (of {c.selected} selected; {c.selected - c.items} without a result)"
-    writer.line(head)
+        writer.line(run_line(run))
+    writer.line(items_line(summary, run))
     if not c.scored:
         # Nothing to draw: no histogram, table or rate of zero items (every one errored,
         # was skipped or produced no result). What happened follows below.
@@ -305,19 +342,8 @@ def render(
         )
     elif j.unparseable_answers:
         writer.line(f"unparseable judge answers {j.unparseable_answers}")
-    t = summary.tokens
-    calls, hits = summary.model_calls, summary.cache_hits
-    hit_share = f" ({_pct(hits / calls)} of answers)" if calls else ""
-    reasoning = f" + {t.reasoning:,} reasoning" if t.reasoning else ""
-    # Requests made and cache hits apart: "calls" alone would count free answers as paid.
-    writer.line(
-        f"model requests {summary.requests:,} made, cost ${summary.cost_usd:.4f}; "
-        f"cache hits {hits:,}{hit_share}, free"
-    )
-    writer.line(
-        f"tokens {t.prompt:,} prompt + {t.completion:,} completion{reasoning} "
-        "(of every answer, cached ones included)"
-    )
+    for line in cost_lines(summary):
+        writer.line(line)
     writer.line(f"wall {_num(summary.wall_s, '.1f')} s  (item time {summary.item_time_s:.1f} s)")
     if summary.max_cost_usd is not None and summary.cost_usd > summary.max_cost_usd:
         writer.line(

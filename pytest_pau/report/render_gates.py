@@ -8,7 +8,13 @@ from typing import TYPE_CHECKING
 from pytest_pau.report.fmt import num, pct, plural
 
 if TYPE_CHECKING:
-    from pytest_pau.models import BaselineSummary, EarlyStop, GateVerdict, Summary
+    from pytest_pau.models import (
+        BaselineSummary,
+        EarlyStop,
+        GateVerdict,
+        RegressionVerdict,
+        Summary,
+    )
     from pytest_pau.report.writer import Writer
 
 #: Instance ids listed per line before "+N more".
@@ -28,13 +34,12 @@ def _statistic(g: GateVerdict, fmt: Callable[[float | None], str]) -> str:
     return fmt(g.value)
 
 
-def _level(writer: Writer, g: GateVerdict) -> None:
+def level_line(g: GateVerdict) -> str:
+    """A level gate's line after its PASS/FAIL (the terminal's, JUnit's, Markdown's)."""
     fmt: Callable[[float | None], str] = pct if g.is_rate else num
     head = f"{g.label} >= {fmt(g.threshold)}: {_statistic(g, fmt)}"
     if g.passed:
-        writer.write("  PASS ", green=True, bold=True)
-        writer.line(f"{head}  ({g.option})")
-        return
+        return f"{head}  ({g.option})"
     if g.value is None or g.margin is None:
         short = g.detail or "no scored item"
     elif g.statistic == "sequential" and g.detail and g.detail.startswith("undecided"):
@@ -45,35 +50,60 @@ def _level(writer: Writer, g: GateVerdict) -> None:
         )
     else:
         short = f"short by {num(-g.margin)}" if g.margin < 0 else "not shown to reach it"
+    return f"{head}, {short}  ({g.option})"
+
+
+def level_name(g: GateVerdict) -> str:
+    """A level gate in a few words: ``pass rate >= 90.0%``."""
+    return f"{g.label} >= {pct(g.threshold) if g.is_rate else num(g.threshold)}"
+
+
+def _level(writer: Writer, g: GateVerdict) -> None:
+    if g.passed:
+        writer.write("  PASS ", green=True, bold=True)
+        writer.line(level_line(g))
+        return
     writer.write("  FAIL ", red=True, bold=True)
-    writer.line(f"{head}, {short}  ({g.option})", red=True)
+    writer.line(level_line(g), red=True)
+
+
+def regression_name(r: RegressionVerdict) -> str:
+    """A regression gate in a few words: ``judge score not worse by more than 0.2``."""
+    return f"{r.label} not worse by more than {r.margin:g}"
+
+
+def regression_line(b: BaselineSummary, r: RegressionVerdict) -> str:
+    """A regression gate's line after its PASS/FAIL (the terminal's, JUnit's, Markdown's)."""
+    level = f"{b.confidence:.0%}"
+
+    def fmt(x: float | None) -> str:
+        return num(x, "+.3f")
+
+    if r.mean_diff is None:
+        stat = r.detail or "no instance scored in both runs"
+    elif r.method == "sequential":
+        stat = (
+            f"{fmt(r.mean_diff)} over {r.n} paired items, confidence sequence "
+            f"[{fmt(r.low)}, {fmt(r.high)}] ({r.detail})"
+        )
+    else:
+        differ = "" if r.p_difference is None else f"; differ p={r.p_difference:.3f}"
+        stat = (
+            f"{fmt(r.mean_diff)} over {r.n}, {level} lower bound {fmt(r.low)} "
+            f"(p={num(r.p_value, '.3f')}{differ})"
+        )
+    return f"{regression_name(r)}: {stat}  (--pau-max-regression)"
+
+
+def baseline_head(b: BaselineSummary) -> str:
+    """The baseline block's first line."""
+    return f"baseline {b.path} (model {b.model}): {plural(b.shared, 'instance')} in both runs"
 
 
 def _baseline(writer: Writer, b: BaselineSummary) -> None:
-    level = f"{b.confidence:.0%}"
-    writer.line(
-        f"baseline {b.path} (model {b.model}): {plural(b.shared, 'instance')} in both runs",
-        bold=True,
-    )
+    writer.line(baseline_head(b), bold=True)
     for r in b.regressions:
-
-        def fmt(x: float | None) -> str:
-            return num(x, "+.3f")
-
-        if r.mean_diff is None:
-            stat = r.detail or "no instance scored in both runs"
-        elif r.method == "sequential":
-            stat = (
-                f"{fmt(r.mean_diff)} over {r.n} paired items, confidence sequence "
-                f"[{fmt(r.low)}, {fmt(r.high)}] ({r.detail})"
-            )
-        else:
-            differ = "" if r.p_difference is None else f"; differ p={r.p_difference:.3f}"
-            stat = (
-                f"{fmt(r.mean_diff)} over {r.n}, {level} lower bound {fmt(r.low)} "
-                f"(p={num(r.p_value, '.3f')}{differ})"
-            )
-        text = f"{r.label} not worse by more than {r.margin:g}: {stat}  (--pau-max-regression)"
+        text = regression_line(b, r)
         if r.passed:
             writer.write("  PASS ", green=True, bold=True)
             writer.line(text)

@@ -26,6 +26,7 @@ from pytest_pau.settings.values import (
     ReasoningMode,
     margins_of,
     role_value,
+    shard_of,
 )
 
 AddOption = Callable[..., Any]
@@ -69,6 +70,8 @@ class PauSettings(BaseModel):
     split: str = "test"
     dataset_outputs: Literal["auto", "repr", "json", "reference", "recompute"] = "auto"
     limit: int | None = None
+    shard: str | None = None
+    """``K/N``: run the K-th of N parts of the selection (``pau merge`` joins the reports)."""
     mode: Literal["interactive", "incontext"] = "interactive"
     max_iterations: int = 20
     """The interactive loop's iteration limit (PAU's 20); ``pau train`` episodes use it too."""
@@ -99,6 +102,8 @@ class PauSettings(BaseModel):
     report: Path | None = None
     html: Path | None = None
     plots: Path | None = None
+    markdown: Path | None = None
+    """A Markdown summary for a pull-request comment (GitHub's step summary is automatic)."""
 
     @model_validator(mode="before")
     @classmethod
@@ -134,6 +139,22 @@ class PauSettings(BaseModel):
         """Whether any release gate is set (then the gates decide the exit status)."""
         levels = (self.min_mean_judge, self.min_pass_rate, self.min_mean_match)
         return self.baseline is not None or any(v is not None for v in levels)
+
+    @property
+    def shard_part(self) -> tuple[int, int] | None:
+        """``(K, N)`` of ``--pau-shard=K/N``, or None for a whole run."""
+        return shard_of(self.shard)
+
+    def budget_share(self) -> float | None:
+        """What this process's run may spend: ``--pau-max-cost-usd``, split between shards.
+
+        Shards run on machines that share no ledger, so each gets an even share of the cap
+        (the partition balances their expected cost): together they never spend more.
+        """
+        part = self.shard_part
+        if self.max_cost_usd is None or part is None:
+            return self.max_cost_usd
+        return self.max_cost_usd / part[1]
 
     def regression_margins(self) -> dict[str, float]:
         """``{metric: allowed regression}`` of the baseline gate (empty without a baseline)."""
@@ -278,5 +299,14 @@ def resolve(
         raise ConfigError(
             f"--pau-max-regression={values['max_regression']} needs --pau-baseline=REPORT.json "
             "(the released model's report to compare with)"
+        )
+    if values.get("shard") is not None and values.get("early_stop"):
+        raise ConfigError(
+            f"--pau-early-stop cannot be combined with --pau-shard={values['shard']}: an early "
+            "stop decides from the items of the whole selection seen so far, and a shard sees "
+            "only its part, so its verdict would be a per-shard one that says nothing about "
+            "the whole. Run the shards without --pau-early-stop and decide the gates over all "
+            "of them with `pau merge SHARD.json ... -o REPORT.json --gate`, or stop early on "
+            "one machine (with -n for more processes)"
         )
     return PauSettings(**values)

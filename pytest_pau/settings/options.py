@@ -37,6 +37,7 @@ from pytest_pau.settings.values import (
     parse_path,
     parse_per_role,
     parse_positive_int,
+    parse_shard,
     parse_text,
     parse_usd,
 )
@@ -174,7 +175,8 @@ MODEL_OPTIONS = (
     OptionSpec(
         "max-cost-usd",
         "Stop starting model calls once the run has spent this many US "
-        "dollars; remaining items are skipped.",
+        "dollars; remaining items are skipped. One ledger for every xdist worker on this "
+        "machine; --pau-shard shards get an even share each.",
         parse_usd,
         "USD",
         default_text="no limit",
@@ -207,6 +209,16 @@ DATASET_OPTIONS = (
         parse_positive_int,
         "N",
         default_text="all",
+    ),
+    OptionSpec(
+        "shard",
+        "Run the K-th of N parts of the selection (after -k/-m and --pau-limit): the same "
+        "partition on every machine, balanced by expected uncached cost; the shards' JSON "
+        "reports join with `pau merge`, which decides the gates. Splits --pau-max-cost-usd "
+        "and --pau-max-connections evenly between the shards.",
+        parse_shard,
+        "K/N",
+        default_text="the whole selection",
     ),
 )
 
@@ -260,7 +272,8 @@ RUN_OPTIONS = (
     OptionSpec(
         "max-connections",
         "Requests in flight at once per model endpoint, for the whole run (shared by the "
-        "roles that use it, split between -n workers); halved on rate limits (HTTP 429), "
+        "roles that use it, split between the xdist workers of every host and between "
+        "--pau-shard shards); halved on rate limits (HTTP 429), "
         "grown back while the provider keeps up.",
         parse_positive_int,
         "N",
@@ -369,6 +382,14 @@ REPORT_OPTIONS = (
         "Write PNG plots into this folder (needs the plots extra).",
         parse_path,
         "DIR",
+        default_text="none",
+    ),
+    OptionSpec(
+        "markdown",
+        "Write a Markdown summary here, sized for a pull-request comment (under 64 KB); "
+        "a job summary is appended to $GITHUB_STEP_SUMMARY whenever that is set.",
+        parse_path,
+        "FILE",
         default_text="none",
     ),
 )

@@ -136,6 +136,29 @@ def parse_text(text: str) -> str:
     return value
 
 
+def parse_shard(text: str) -> str:
+    """``K/N`` (``--pau-shard=2/3``): the K-th of N parts of the selection, canonical text."""
+    raw = str(text).strip()
+    k_text, sep, n_text = raw.partition("/")
+    try:
+        k, n = int(k_text), int(n_text)
+    except ValueError:
+        k = n = 0
+    if not sep or not 1 <= k <= n:
+        raise argparse.ArgumentTypeError(
+            f"expected K/N with 1 <= K <= N, such as 2/3 (the second of three shards), got {text!r}"
+        )
+    return f"{k}/{n}"
+
+
+def shard_of(text: str | None) -> tuple[int, int] | None:
+    """``(K, N)`` of a canonical ``--pau-shard`` value, or None without one."""
+    if text is None:
+        return None
+    k, _, n = text.partition("/")
+    return int(k), int(n)
+
+
 def parse_path(text: str) -> Path:
     """A file or folder path (``~`` expanded)."""
     return Path(parse_text(text)).expanduser()

@@ -30,6 +30,7 @@ PAU_TRAIN = "tests/train/test_readme_commands.py::test_readme_command_runs"
 
 #: command -> the tests that run it (or, where it cannot run here, check it: say so there).
 PAPER = "tests/plugin/test_docs_paper.py::test_the_paper_pages_commands_run"
+CI_PAGE = "tests/plugin/test_ci_recipe.py::test_the_pages_shard_and_cache_commands_run_as_written"
 
 COVERED: dict[str, tuple[str, ...]] = {
     # README.md and docs/getting-started.md: the two commands.
@@ -128,6 +129,14 @@ COVERED: dict[str, tuple[str, ...]] = {
     "pytest --collect-only --pau-model=oracle --pau-dataset=pau_reference.jsonl --pau-dataset-outputs=recompute": (
         "tests/plugin/test_docs_paper.py::test_the_datasets_page_command_prints_what_the_page_shows",
     ),
+    # docs/ci.md: shards, merge, caches that travel (run as written, scripted model).
+    "pytest --pau-model=MODEL --pau-shard=1/3 --pau-report=shard-1.json": (CI_PAGE,),
+    "pytest --pau-model=MODEL --pau-shard=2/3 --pau-report=shard-2.json": (CI_PAGE,),
+    "pytest --pau-model=MODEL --pau-shard=3/3 --pau-report=shard-3.json": (CI_PAGE,),
+    "pau merge shard-1.json shard-2.json shard-3.json -o pau-report.json --gate": (CI_PAGE,),
+    "pau cache export answers.sqlite3": (CI_PAGE,),
+    "pau cache export new.sqlite3 --since 2026-12-01T10:00:00Z": (CI_PAGE,),
+    "pau cache import answers.sqlite3 other/.pau_cache": (CI_PAGE,),
 }
 
 

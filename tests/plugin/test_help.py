@@ -10,12 +10,12 @@ import pytest
 OPTIONS = [
     "model", "api-base", "judge-model", "judge-api-base", "coder-model", "coder-api-base",
     "coder", "judge-samples", "judge-logprobs", "gold-control", "reasoning", "reasoning-budget",
-    "reasoning-effort", "max-cost-usd", "dataset", "split", "dataset-outputs", "limit", "mode",
+    "reasoning-effort", "max-cost-usd", "dataset", "split", "dataset-outputs", "limit", "shard", "mode",
     "protocol", "max-iterations", "seed", "sandbox", "cache-dir", "no-cache", "concurrency",
     "max-connections", "judge-threshold",
     "match-threshold", "min-mean-judge", "min-pass-rate", "min-mean-match", "gate-on-ci",
     "baseline", "max-regression", "gate-confidence", "early-stop", "exit",
-    "report", "html", "plots",
+    "report", "html", "plots", "markdown",
 ]  # fmt: skip
 
 

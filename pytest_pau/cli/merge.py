@@ -1,0 +1,266 @@
+"""``pau merge SHARD.json ... -o REPORT.json [--gate]``: the shards of a run as one report.
+
+Each shard (``pytest --pau-shard=K/N --pau-report=shard-K.json``) ran a part of the
+selection. This joins their items and recomputes every figure, interval, failure-mode
+table, calibration line and gate verdict from them, with the functions a pytest run uses,
+so the report equals the one a single run of the whole selection would have written. It
+fails closed, exit status 1 with every cause named, when a shard is missing or given twice,
+or the shards disagree on the selection, the settings, the protocol, the judge, the coder
+or the prompts.
+
+``--gate`` applies the release gates the shards were run with (``--pau-min-*``,
+``--pau-baseline``, read here relative to the current folder) and exits as pytest would:
+0 when every gate passes and no item errored, 1 otherwise. Without it the exit status is 0
+once the report is written. In a GitHub Actions job it also appends the job summary and
+writes the failed gates as annotations; ``--markdown FILE`` writes the pull-request comment.
+
+Exit status: 0 merged (with ``--gate``: and the gates passed), 1 refused or a gate failed,
+2 bad arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pytest_pau.errors import MergeError, PauError
+from pytest_pau.settings.values import parse_path
+
+if TYPE_CHECKING:
+    from pytest_pau.models import (
+        Calibration,
+        InstanceResult,
+        Report,
+        RunInfo,
+        ScoresReport,
+        Summary,
+    )
+    from pytest_pau.plugin.stop import RunStop
+    from pytest_pau.report.shards import Joined
+    from pytest_pau.settings import PauSettings
+    from pytest_pau.stats.early_stop import EarlyStopTracker
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]
+    """Register ``pau merge``."""
+    doc = (__doc__ or "").split("\n\n")
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "merge",
+        help="Join the JSON reports of a run's shards (--pau-shard) into one, gates recomputed.",
+        description="\n\n".join(doc[1:4]),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "shards", nargs="+", type=parse_path, metavar="SHARD.json", help="Every shard's report."
+    )
+    parser.add_argument(
+        "-o",
+        "--output",
+        type=parse_path,
+        required=True,
+        metavar="REPORT.json",
+        help="Write the merged JSON report here (atomically; never over a shard's report).",
+    )
+    parser.add_argument(
+        "--gate",
+        action="store_true",
+        help="Exit as pytest would: 1 when a release gate fails or an item errored. "
+        "Default: exit 0 once merged.",
+    )
+    parser.add_argument(
+        "--markdown",
+        type=parse_path,
+        metavar="FILE",
+        help="Also write the Markdown summary (a pull-request comment). Default: none.",
+    )
+    parser.add_argument(
+        "--html", type=parse_path, metavar="FILE", help="Also write the HTML report. Default: none."
+    )
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``pau merge``: every refusal is exit status 1 with its causes."""
+    try:
+        return _merge(args)
+    except PauError as exc:
+        print(f"pau merge: error: {exc}", file=sys.stderr)
+        return 1
+
+
+@dataclass
+class MergedRun:
+    """The merged run as the plugin's summary and exit-status functions read a run."""
+
+    settings: PauSettings
+    selected: int
+    selected_ids: list[str]
+    run_info: RunInfo | None
+    interrupted: bool
+    baseline: ScoresReport | None
+    stop: RunStop
+    blocking: list[str]
+    summary: Summary | None = None
+    early: EarlyStopTracker | None = None
+    report_error: str | None = None
+    output_errors: list[str] = field(default_factory=list)
+
+
+def settings_of(joined: Joined) -> PauSettings:
+    """The shards' settings as this version's :class:`PauSettings` (no shard, no outputs).
+
+    Raises:
+        MergeError: The shards recorded settings this version does not know.
+    """
+    from pytest_pau.settings import PauSettings
+
+    known = PauSettings.model_fields
+    unknown = sorted(k for k in joined.settings if k not in known)
+    if unknown:
+        raise MergeError(
+            f"the shards were run by pytest-pau {joined.run.plugin_version} with settings this "
+            f"version does not know ({', '.join(unknown)}); merge them with pytest-pau "
+            f"{joined.run.plugin_version}"
+        )
+    return PauSettings.model_validate({k: v for k, v in joined.settings.items() if k in known})
+
+
+def _baseline(settings: PauSettings, run: RunInfo) -> ScoresReport | None:
+    """The shards' ``--pau-baseline``, read from here, refused as a pytest run refuses it."""
+    if settings.baseline is None:
+        return None
+    from pytest_pau.errors import ConfigError
+    from pytest_pau.report.compare_io import read_scores
+    from pytest_pau.stats.gates import check_baseline
+
+    try:
+        baseline = read_scores(settings.baseline)
+    except ConfigError as exc:
+        raise MergeError(
+            f"the shards' --pau-baseline={str(settings.baseline)!r}: {exc}; run pau merge "
+            "from the folder the shards ran in (the path is read relative to it)"
+        ) from None
+    refusals, _ = check_baseline(baseline, run, str(settings.baseline))
+    if refusals:
+        raise MergeError("\n".join(refusals))
+    return baseline
+
+
+def _calibration(
+    view: MergedRun, joined: Joined, results: list[InstanceResult]
+) -> Calibration | None:
+    """The calibration line of the whole selection, from the shards' stored oracle/null rows."""
+    s = view.settings
+    if not s.low_fidelity_roles():
+        return None
+    from pytest_pau.report.calibration import ItemKey, calibrate, scorers_text
+
+    def key(instance: str) -> ItemKey:
+        # The shards matched each row to the instance's content already.
+        return ItemKey(s.dataset, s.split, instance, "")
+
+    found = {(key(r.instance), r.model): (r.judge, r.match) for r in joined.calibration}
+    return calibrate(
+        found,
+        [key(i) for i in joined.selection],
+        {r.id: r for r in results},
+        scorers=scorers_text(s, prompts_version=joined.run.prompts_version),
+        commands=joined.calibration_commands,
+    )
+
+
+def _merge(args: argparse.Namespace) -> int:
+    from pytest_pau.models import ItemStatus, Report
+    from pytest_pau.plugin.outputs import run_notes, summarize
+    from pytest_pau.plugin.stop import RunStop
+    from pytest_pau.report.json_report import read_report
+    from pytest_pau.report.shards import join_shards
+
+    output = Path(args.output).expanduser()
+    for shard in args.shards:
+        if Path(shard).expanduser().resolve() == output.resolve():
+            raise MergeError(
+                f"-o {str(args.output)!r} is one of the shards' reports; write the merged "
+                "report to another file"
+            )
+    reports = [(str(p), read_report(p)) for p in args.shards]
+    joined = join_shards(reports)
+    settings = settings_of(joined)
+    results = joined.results
+    view = MergedRun(
+        settings=settings,
+        selected=len(joined.selection),
+        selected_ids=joined.selection,
+        run_info=joined.run,
+        interrupted=joined.run.interrupted,
+        baseline=_baseline(settings, joined.run),
+        stop=RunStop(None),
+        # As in a gated pytest run: an errored item (E) fails it whatever the gates say.
+        blocking=[r.id for r in results if r.status == ItemStatus.ERROR],
+    )
+    walls = [r.summary.wall_s for _, r in reports if r.summary.wall_s is not None]
+    summary = summarize(view, results, wall_s=max(walls) if walls else None)
+    summary.calibration = _calibration(view, joined, results)
+    report = Report(
+        run=joined.run,
+        instances=results,
+        summary=summary,
+        notes=list(dict.fromkeys(run_notes(view) + joined.notes)),
+    )
+    return _outputs(args, view, report)
+
+
+def _outputs(args: argparse.Namespace, view: MergedRun, report: Report) -> int:
+    from pytest_pau.plugin.ci import closing_text
+    from pytest_pau.plugin.gates import exit_status
+    from pytest_pau.report.github import annotation_commands, append_step_summary, on_github
+    from pytest_pau.report.json_report import write_report
+    from pytest_pau.report.markdown import render_markdown
+    from pytest_pau.report.render import TextWriter, render
+
+    written = write_report(Path(args.output).expanduser(), report)
+    summary = report.summary
+    counts = summary.counts
+    pytest_status = 1 if counts.failed or counts.errors else (0 if counts.items else 5)
+    # What pytest would exit with; --gate makes it pau merge's own exit status.
+    gated = exit_status(view, pytest_status)
+    status = gated if args.gate else 0
+    writer = TextWriter()
+    render(summary, writer, run=report.run, notes=report.notes, unicode=_unicode_ok())
+    print(writer.getvalue(), end="")
+    print(f"PAU report: {written} (merged from {len(args.shards)} shards)")
+    if args.html is not None:
+        from pytest_pau.report.html import write_html
+
+        print(f"HTML report: {write_html(report, Path(args.html).expanduser())}")
+    closing = closing_text(view, gated)
+    if args.markdown is not None:
+        from pytest_pau.paths import write_text_atomic
+
+        path = write_text_atomic(
+            Path(args.markdown).expanduser(), render_markdown(report, closing=closing)
+        )
+        print(f"Markdown summary: {path}")
+    step = os.environ.get("GITHUB_STEP_SUMMARY")
+    if step:
+        append_step_summary(report, closing=closing, path=Path(step))
+    if closing is not None:
+        print(closing)
+    if not args.gate and gated != 0:
+        print(f"pau merge without --gate exits 0; with --gate it would exit {gated}")
+    if on_github():
+        for line in annotation_commands(report):
+            print(line)
+    return status
+
+
+def _unicode_ok() -> bool:
+    try:
+        "█▏".encode(sys.stdout.encoding or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True

@@ -1,0 +1,77 @@
+"""CI-native outputs of a run (controller): the Markdown summary and GitHub's annotations.
+
+* ``--pau-markdown=FILE``: the summary for a pull-request comment, written atomically once
+  the exit status is known (its last line says why the status is what it is).
+* ``$GITHUB_STEP_SUMMARY``: when GitHub Actions sets it, the same summary is appended to the
+  job's summary page (sized to what the step has left of 1 MiB).
+* Annotations: in a GitHub Actions job, at most 10 ``::error``/``::warning`` lines under
+  the summary block, naming each failed gate in the terminal's words.
+
+The drawing is :mod:`pytest_pau.report.markdown` and :mod:`pytest_pau.report.github`;
+``pau merge`` calls the same functions for a merged run.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pytest_pau.models import Report
+    from pytest_pau.plugin.state import RunState, RunView
+
+
+def closing_text(state: RunView, status: int) -> str | None:
+    """The summary's last line: which gate failed, or why the exit status is what it is."""
+    from pytest_pau.plugin.gates import closing_line
+    from pytest_pau.report.render import gate_failure_line
+
+    if state.summary is None:
+        return None
+    return gate_failure_line(state.summary) or closing_line(state, status)
+
+
+def write_markdown(state: RunState, report: Report, status: int) -> int:
+    """``--pau-markdown`` and the step summary; returns the exit status (1 when the file failed).
+
+    A requested Markdown file that cannot be written fails the run like any requested
+    output; the step summary is not requested, so a failure there is a warning.
+    """
+    from pytest_pau.paths import write_text_atomic
+    from pytest_pau.plugin.outputs import warn
+    from pytest_pau.report.github import append_step_summary
+    from pytest_pau.report.markdown import render_markdown
+
+    closing = closing_text(state, status)
+    s = state.settings
+    if s.markdown is not None:
+        path = state.resolve(s.markdown)
+        try:
+            written = write_text_atomic(path, render_markdown(report, closing=closing))
+        except OSError as exc:
+            message = (
+                f"--pau-markdown={str(s.markdown)!r}: could not write the Markdown summary ({exc})"
+            )
+            state.output_errors.append(message)
+            warn(message)
+            status = status or 1
+        else:
+            state.outputs.append(f"Markdown summary: {written}")
+    step = os.environ.get("GITHUB_STEP_SUMMARY")
+    if step:
+        try:
+            if not append_step_summary(report, closing=closing, path=Path(step)):
+                warn(f"$GITHUB_STEP_SUMMARY={step!r} is nearly full (1 MiB): no PAU summary added")
+        except OSError as exc:
+            warn(f"$GITHUB_STEP_SUMMARY={step!r}: could not append the PAU summary ({exc})")
+    return status
+
+
+def annotation_lines(state: RunState) -> list[str]:
+    """GitHub annotations for the end of the terminal summary (none outside GitHub Actions)."""
+    from pytest_pau.report.github import annotation_commands, on_github
+
+    if not on_github() or state.final_report is None:
+        return []
+    return annotation_commands(state.final_report)
