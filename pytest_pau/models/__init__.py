@@ -42,6 +42,7 @@ from pytest_pau.models.summary import (
     RegressionVerdict,
     Summary,
     TokenCounts,
+    Verdict,
 )
 
 __all__ = [
@@ -82,4 +83,5 @@ __all__ = [
     "TokenCounts",
     "Trajectory",
     "Usage",
+    "Verdict",
 ]

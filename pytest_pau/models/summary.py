@@ -10,10 +10,16 @@ Conventions (computed by :func:`pytest_pau.report.summary.build_summary`):
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
 #: Readers ignore keys they do not know, so a newer report still loads.
 _TOLERANT = ConfigDict(extra="ignore")
+
+Decision = Literal["passed", "failed", "not decided"]
+"""A gate's, or the run's, verdict: decided either way on the selection, or not decided
+(the items without a score could change it: the run fails closed)."""
 
 
 class Counts(BaseModel):
@@ -127,7 +133,13 @@ class TokenCounts(BaseModel):
 
 
 class GateVerdict(BaseModel):
-    """One release gate's verdict."""
+    """One release gate's verdict, about the selected items.
+
+    Items of the selection without a score (not run: budget, failure streak,
+    interruption; errored; no result) are *unknown*: the gate is ``passed`` only when it
+    passes whatever their scores, ``failed`` when it fails whatever they are, and ``not
+    decided`` otherwise (:mod:`pytest_pau.stats.selection`).
+    """
 
     model_config = _TOLERANT
 
@@ -139,16 +151,34 @@ class GateVerdict(BaseModel):
     """The option that set it: ``--pau-min-mean-judge``."""
     threshold: float
     statistic: str = "mean"
-    """``mean``; ``ci_low`` (the one-sided lower bound at ``--pau-gate-confidence``) with
-    ``--pau-gate-on-ci``; ``sequential`` (the anytime-valid verdict) with ``--pau-early-stop``."""
+    """``mean`` (the mean over the selection); ``ci_low`` (the exact one-sided lower bound
+    at ``--pau-gate-confidence``, ``--pau-gate-on-ci``); with ``--pau-early-stop``:
+    ``sequential`` (the mean over the selection, anytime-valid without replacement) or
+    ``anytime_bound`` (the model's mean, anytime-valid, with ``--pau-gate-on-ci``)."""
+    status: Decision = "failed"
+    """``passed``, ``failed`` or ``not decided``."""
     value: float | None = None
-    """The measured statistic (for ``sequential``: the mean of the items it saw); None
-    when nothing could be measured."""
+    """The statistic with every unknown item at the bottom of the scale (what ``passed``
+    needs); the plain statistic when no item is unknown. For ``sequential`` and
+    ``anytime_bound``: the mean of the items seen. None when nothing could be measured."""
+    best: float | None = None
+    """The statistic with every unknown item at the top of the scale (below the threshold:
+    ``failed``); None when no item is unknown."""
+    observed: float | None = None
+    """Mean of the scored items (what the run saw)."""
+    scored: int = 0
+    """Selected items with a score."""
+    population: int = 0
+    """Selected items (the gate is about them)."""
+    confidence: float | None = None
+    """Of the bound or the anytime test (``--pau-gate-confidence``); None for ``mean``."""
     margin: float | None = None
     """``value - threshold``."""
     passed: bool = False
+    """``status == "passed"`` (for readers of older reports)."""
     detail: str | None = None
-    """Why, when the verdict is not plain arithmetic (``decided after 120 of 741 items``)."""
+    """Why, when the verdict is not plain arithmetic (``decided after 120 of 741 items``,
+    ``92 of 96 items not run (budget spent)``)."""
 
     @property
     def is_rate(self) -> bool:
@@ -180,8 +210,18 @@ class RegressionVerdict(BaseModel):
     p_difference: float | None = None
     """Two-sided paired sign-flip p-value of "the runs differ at all"."""
     method: str = "non-inferiority"
-    """``non-inferiority`` (paired test after the run) or ``sequential`` (``--pau-early-stop``)."""
+    """``non-inferiority`` (the paired tilted score test after the run), ``exact
+    non-inferiority`` (the exact betting bound, used when some paired items have no score
+    here) or ``sequential`` (the anytime-valid test, ``--pau-early-stop``)."""
+    status: Decision = "failed"
+    """``passed``, ``failed`` or ``not decided`` (paired items without a score here could
+    change it)."""
+    best: float | None = None
+    """With unknown items: the lower bound with each of them at the top of the scale."""
+    population: int = 0
+    """Selected items the baseline scored (the paired population)."""
     passed: bool = False
+    """``status == "passed"``."""
     detail: str | None = None
 
 
@@ -211,6 +251,14 @@ class BaselineSummary(BaseModel):
     def passed(self) -> bool:
         return all(r.passed for r in self.regressions)
 
+    @property
+    def status(self) -> Decision:
+        """``failed`` if a margin failed, ``not decided`` if one is, else ``passed``."""
+        statuses = {r.status for r in self.regressions}
+        if "failed" in statuses:
+            return "failed"
+        return "not decided" if "not decided" in statuses else "passed"
+
 
 class EarlyStop(BaseModel):
     """``--pau-early-stop``: when the verdicts were known, and what the rest would cost."""
@@ -224,10 +272,36 @@ class EarlyStop(BaseModel):
     """Items seen (in the seeded order) when every verdict was decided; None: never early."""
     not_run: int = 0
     """Items skipped because the verdicts were known."""
+    ran: int = 0
+    """Items that ran: the decision needed ``decided_after`` of them, the rest were in
+    flight when it came (``--pau-early-stop`` keeps no more in flight than the next
+    decision could need)."""
     cost_usd: float = 0.0
     """What the run spent."""
     full_cost_usd: float | None = None
     """Estimated cost of running every item (spend per item that ran, times the population)."""
+
+
+class Verdict(BaseModel):
+    """The run's release verdict: what the exit status says, and why (``summary.verdict``).
+
+    Built once on the controller (:func:`pytest_pau.stats.verdict.release_verdict`) and
+    read by the terminal's closing line, the HTML report and ``pau show``.
+    """
+
+    model_config = _TOLERANT
+
+    status: Decision
+    """``passed`` (exit status 0), ``failed`` or ``not decided`` (both non-zero)."""
+    exit_status: int
+    """The exit status of the run."""
+    rule: str
+    """What decided it: ``gates`` (the release gates, ``--pau-exit=gates``), ``items``
+    (``--pau-exit=items``: every failed item fails the run too) or ``pytest`` (no gate
+    set, or pytest's own status: interrupted, internal error)."""
+    reasons: list[str] = Field(default_factory=list)
+    """Every reason, one sentence each: gates failed or not decided, items not run or
+    errored, other failures, missing outputs."""
 
 
 class Calibration(BaseModel):
@@ -322,12 +396,18 @@ class Summary(BaseModel):
     early_stop: EarlyStop | None = None
     calibration: Calibration | None = None
     """Oracle and null on this selection, when the judge or coder is embedded."""
+    unknown: dict[str, int] = Field(default_factory=dict)
+    """Selected items without a score, by cause (``not run (budget spent)``, ``errored``,
+    ``no result``, ``not run (early stop)``...)."""
+    verdict: Verdict | None = None
+    """The release verdict and the exit status (None only in a summary built outside a run)."""
     gates_passed: bool = True
-    """Every level gate and every baseline gate passed (True when none is set)."""
+    """``verdict.status == "passed"`` once the verdict is known (kept for older readers;
+    never true when the exit status is not 0)."""
 
     @property
     def failed_gates(self) -> list[GateVerdict]:
-        """The gates that are not met."""
+        """The gates that are not met (failed or not decided)."""
         return [g for g in self.gates if not g.passed]
 
     @computed_field  # type: ignore[prop-decorator]

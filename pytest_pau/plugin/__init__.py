@@ -20,7 +20,7 @@ import pytest
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 from pytest_pau.errors import ConfigError, DatasetError
-from pytest_pau.plugin import ahead, collect, gates
+from pytest_pau.plugin import ahead, collect
 from pytest_pau.plugin.config import register_pytest_options, settings_from_config
 from pytest_pau.plugin.gates import BelowThreshold
 from pytest_pau.plugin.session import PauSession, pau_session_key
@@ -251,11 +251,10 @@ class PauPlugin:
             return
         from pytest_pau.plugin import outputs
 
-        outputs.finish(self.state, int(exitstatus), interrupted)
+        outputs.finish(self.state, int(session.exitstatus), interrupted)
         summary = self.state.summary
-        if summary is not None and not summary.gates_passed and session.exitstatus == 0:
-            session.exitstatus = pytest.ExitCode.TESTS_FAILED
-        session.exitstatus = gates.exit_status(self.state, int(session.exitstatus))
+        if summary is not None and summary.verdict is not None:
+            session.exitstatus = summary.verdict.exit_status
 
     def pytest_terminal_summary(self, terminalreporter: Any, config: pytest.Config) -> None:
         state = self.state
@@ -267,7 +266,8 @@ class PauPlugin:
         if summary is None:
             return
         from pytest_pau.plugin import outputs
-        from pytest_pau.report.render import gate_failure_line, render
+        from pytest_pau.report.render import render
+        from pytest_pau.report.render_gates import verdict_line
 
         if summary.counts.items:
             extra: list[str] = []
@@ -285,14 +285,12 @@ class PauPlugin:
                 terminalreporter.line(f"PAU report: {self.state.report_written}")
             for line in self.state.outputs:
                 terminalreporter.line(line)
-        closing = gate_failure_line(summary)
-        if closing is not None:
-            terminalreporter.line(closing, red=True, bold=True)
-        session = config.pluginmanager.get_plugin("session")
-        status = int(getattr(session, "exitstatus", 0)) if session is not None else 0
-        passed = gates.closing_line(self.state, status)
-        if passed is not None:
-            terminalreporter.line(passed, green=status == 0, red=status != 0, bold=True)
+        verdict = summary.verdict
+        closing = verdict_line(summary) if verdict is not None and state.settings.gated else None
+        if verdict is not None and closing is not None:
+            # The last line says what the exit status says, and why (summary.verdict).
+            ok = verdict.status == "passed"
+            terminalreporter.line(closing, green=ok, red=not ok, bold=True)
 
 
 class _UngatedNote:

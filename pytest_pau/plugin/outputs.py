@@ -120,9 +120,14 @@ def _stopped_early(state: RunState, interrupted: bool) -> bool:
 
 
 def finish(state: RunState, exitstatus: int, interrupted: bool) -> None:
-    """Summary, gates, report files. Called once, on the controller."""
+    """Summary, gates, the verdict, report files. Called once, on the controller.
+
+    The verdict (and so the exit status) is settled before any file is written, and again
+    after each output that could not be written: the JSON report, written last, says
+    what the exit status says.
+    """
     # Imported here: numpy is not worth loading in runs that never get this far.
-    from pytest_pau.plugin.gates import decide
+    from pytest_pau.plugin.gates import decide, selection, settle
     from pytest_pau.report.summary import build_summary
     from pytest_pau.stats.gates import Gates
 
@@ -135,25 +140,27 @@ def finish(state: RunState, exitstatus: int, interrupted: bool) -> None:
         on_ci=s.gate_on_ci,
         confidence=s.gate_confidence,
     )
+    # A dead xdist worker left its item unfinished: re-run to finish, as after Ctrl-C.
+    state.interrupted = _stopped_early(state, interrupted) or bool(state.crashes)
     state.summary = build_summary(
         results,
         gates=gates,
         wall_s=time.perf_counter() - state.t0,
         selected=max(state.selected, len(results)),
         max_cost_usd=s.max_cost_usd,
+        selection=selection(state) if state.selected_ids else None,
     )
-    # A dead xdist worker left its item unfinished: re-run to finish, as after Ctrl-C.
-    state.interrupted = _stopped_early(state, interrupted) or bool(state.crashes)
     state.run_info = run_info(state, state.interrupted)
     decide(state, results)
-    from pytest_pau.plugin.calibration import settle
+    from pytest_pau.plugin.calibration import settle as settle_calibration
 
-    state.summary.calibration = settle(state)
+    state.summary.calibration = settle_calibration(state)
+    report = Report(run=state.run_info, instances=results, summary=state.summary, notes=[])
+    _write_extras(state, report, exitstatus)
+    settle(state, exitstatus)
     # The notes as the terminal prints them (those about writing the outputs themselves
-    # can only follow): the HTML and the JSON report show them too.
-    report = Report(
-        run=state.run_info, instances=results, summary=state.summary, notes=notes(state)
-    )
+    # can only follow): the JSON report shows them too.
+    report.notes = notes(state)
     if s.report is not None:
         from pytest_pau.report.json_report import write_report
 
@@ -165,28 +172,12 @@ def finish(state: RunState, exitstatus: int, interrupted: bool) -> None:
                 f"--pau-report={str(s.report)!r}: could not write the JSON report ({exc})"
             )
             warn(state.report_error)
-            _fail_session(state)
-    _write_extras(state, report)
+            settle(state, exitstatus)
 
 
-def _fail_session(state: RunState) -> None:
-    """Make the exit status non-zero (a requested output is missing), unless it already is."""
-    session = state.config.pluginmanager.get_plugin("session")
-    if session is not None and session.exitstatus == pytest.ExitCode.OK:
-        session.exitstatus = pytest.ExitCode.TESTS_FAILED
-
-
-def _write_extras(state: RunState, report: Report) -> None:
+def _write_extras(state: RunState, report: Report, exitstatus: int) -> None:
+    """Plots, then the HTML report (which shows the verdict, a failed plot included)."""
     s = state.settings
-    if s.html is not None:
-        try:
-            from pytest_pau.report.html import write_html
-
-            state.outputs.append(f"HTML report: {write_html(report, state.resolve(s.html))}")
-        except (ImportError, PauError, OSError) as exc:
-            _output_failed(
-                state, f"--pau-html={str(s.html)!r}: could not write the HTML report ({exc})"
-            )
     if s.plots is not None:
         try:
             from pytest_pau.report.plots import write_plots
@@ -200,13 +191,25 @@ def _write_extras(state: RunState, report: Report) -> None:
                 f"--pau-plots={str(s.plots)!r}: could not write the plots ({exc})"
                 + (hint if isinstance(exc, ImportError) else ""),
             )
+    if s.html is not None:
+        from pytest_pau.plugin.gates import settle
+
+        settle(state, exitstatus)
+        report.notes = notes(state)
+        try:
+            from pytest_pau.report.html import write_html
+
+            state.outputs.append(f"HTML report: {write_html(report, state.resolve(s.html))}")
+        except (ImportError, PauError, OSError) as exc:
+            _output_failed(
+                state, f"--pau-html={str(s.html)!r}: could not write the HTML report ({exc})"
+            )
 
 
 def _output_failed(state: RunState, message: str) -> None:
-    """A requested output is missing: say so in the summary and exit non-zero."""
+    """A requested output is missing: say so in the summary (the verdict fails the run)."""
     state.output_errors.append(message)
     warn(message)
-    _fail_session(state)
 
 
 def warn(message: str, category: type[Warning] = UserWarning) -> None:

@@ -207,6 +207,10 @@ class PauSession(RunState):
 
         if blocks(report):
             self.blocking.append(report.nodeid)
+        if report.skipped and getattr(report, "when", None) == "setup":
+            instance_id = self.instance_id(report.nodeid)
+            if instance_id is not None and instance_id not in self.results:
+                self.user_skipped.add(instance_id)
         if self.early is not None and getattr(report, "when", None) == "teardown":
             instance_id = self.instance_id(report.nodeid)
             if instance_id is not None and instance_id not in self.results:
@@ -242,4 +246,5 @@ class PauSession(RunState):
                 margins=s.regression_margins(),
                 baseline={r.id: r for r in self.baseline.instances} if self.baseline else None,
                 confidence=s.gate_confidence,
+                on_ci=s.gate_on_ci,
             )

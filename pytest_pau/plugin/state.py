@@ -90,6 +90,9 @@ class RunState:
         """Runs upcoming items' episodes ahead of pytest (``--pau-concurrency`` > 1)."""
         self.selected_ids: list[str] = []
         """Controller: the selected instances, in the order their items run."""
+        self.user_skipped: set[str] = set()
+        """Controller: instances whose item a skip mark (or the user's own fixture) skipped
+        before it was evaluated: not part of the selection the gates are about."""
         self.blocking: list[str] = []
         """Controller: node ids of failed reports that fail a gated run (not a model below
         its thresholds: errors, other tests, collection errors)."""

@@ -27,8 +27,9 @@ from pytest_pau.models import (
     Summary,
     TokenCounts,
 )
+from pytest_pau.stats import missing
 from pytest_pau.stats.describe import mean
-from pytest_pau.stats.gates import Gates, evaluate_gates
+from pytest_pau.stats.gates import Gates, evaluate_gates, selection_values
 from pytest_pau.stats.inference import mean_interval
 from pytest_pau.stats.metrics import BOUNDS
 
@@ -105,6 +106,7 @@ def build_summary(
     selected: int | None = None,
     confidence: float = 0.95,
     max_cost_usd: float | None = None,
+    selection: Sequence[str] | None = None,
 ) -> Summary:
     """Aggregate item results into the :class:`~pytest_pau.models.Summary`.
 
@@ -118,6 +120,9 @@ def build_summary(
         confidence: Coverage of the intervals (0.95); none is given below
             :data:`~pytest_pau.stats.inference.MIN_N` values (too few for an honest one).
         max_cost_usd: The run's budget, to say how far the spend went past it.
+        selection: The selected instance ids: the gates are about them, and an id without
+            a result (or whose result has no score) is unknown (``Summary.unknown``).
+            Default: the ids of ``results``.
     """
     results = list(results)
     statuses = Counter(r.status for r in results)
@@ -213,6 +218,11 @@ def build_summary(
         by_source=_breakdown(results, lambda r: [r.source]),
         by_tag=_breakdown(results, lambda r: r.tags),
     )
-    summary.gates = evaluate_gates(summary, gates or Gates(), scored)
+    ids = list(dict.fromkeys(selection)) if selection is not None else [r.id for r in results]
+    if selection is not None:
+        summary.counts.selected = max(summary.counts.selected, len(ids))
+    values, found = selection_values(ids, {r.id: r for r in results}, "pass")
+    summary.unknown = dict(missing.count(zip(found, values, strict=True)))
+    summary.gates = evaluate_gates(gates or Gates(), results, ids)
     summary.gates_passed = all(g.passed for g in summary.gates)
     return summary
