@@ -61,7 +61,8 @@ def settle(state: RunState, pytest_status: int) -> Verdict:
         problems=problems,
     )
     summary.verdict = verdict
-    summary.gates_passed = verdict.status == "passed"
+    # Never "passed" beside a non-zero exit status (True without a gate, as ever).
+    summary.gates_passed = verdict.status == "passed" if s.gated else True
     return verdict
 
 

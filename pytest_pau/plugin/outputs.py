@@ -199,7 +199,8 @@ def _write_extras(state: RunState, report: Report, exitstatus: int) -> None:
         try:
             from pytest_pau.report.html import write_html
 
-            state.outputs.append(f"HTML report: {write_html(report, state.resolve(s.html))}")
+            # Listed first, as the report it is (the plots were written before it).
+            state.outputs.insert(0, f"HTML report: {write_html(report, state.resolve(s.html))}")
         except (ImportError, PauError, OSError) as exc:
             _output_failed(
                 state, f"--pau-html={str(s.html)!r}: could not write the HTML report ({exc})"

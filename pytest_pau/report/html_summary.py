@@ -13,7 +13,12 @@ from html import escape
 
 from pytest_pau.models import GateVerdict, Summary
 from pytest_pau.report.fmt import num, pct, plural
-from pytest_pau.report.render_gates import early_stop_text, verdict_line
+from pytest_pau.report.render_gates import (
+    early_stop_text,
+    failed_gate_names,
+    gate_statistic,
+    verdict_line,
+)
 
 
 def _ci(ci: Sequence[float] | None, *, rate: bool = False) -> str:
@@ -102,7 +107,7 @@ def _gates(summary: Summary) -> str:
         return ""
     rows = "".join(
         f"<tr><td>{escape(g.label)} ({escape(g.option)})</td>"
-        f'<td class="num">{escape(_gate_value(g, g.value))}</td>'
+        f'<td class="num">{escape(gate_statistic(g))}</td>'
         f'<td class="num">{escape(_gate_value(g, g.threshold))}</td>'
         f'<td class="{"st-passed" if g.passed else "st-failed"}">'
         f"{_WORDS.get(g.status, 'NOT MET')}</td></tr>"
@@ -136,12 +141,26 @@ def verdict_html(summary: Summary) -> str:
     shows here as in the terminal.
     """
     v = summary.verdict
-    if v is None or (v.rule == "pytest" and not summary.gates and summary.baseline is None):
+    if v is None:  # a summary built outside a run (an older report): from its gates
+        if not summary.gates and summary.baseline is None:
+            return (
+                '<p class="verdict">No release gate set (<code>--pau-min-*</code>, '
+                "<code>--pau-baseline</code>).</p>"
+            )
+        for status, words in (("failed", "NOT MET"), ("not decided", "NOT DECIDED")):
+            names = failed_gate_names(summary, status)
+            if names:
+                return (
+                    f'<p class="verdict st-failed">Release gates {words}: '
+                    f"{escape(', '.join(names))}.</p>"
+                )
+        return '<p class="verdict st-passed">Release gates: all met.</p>'
+    if v.rule == "pytest" and not summary.gates and summary.baseline is None:
         gates = (
             '<p class="verdict">No release gate set (<code>--pau-min-*</code>, '
             "<code>--pau-baseline</code>).</p>"
         )
-        return gates if v is None else gates + _verdict_reasons(v.status, v.reasons[1:])
+        return gates + _verdict_reasons(v.status, v.reasons[1:])
     line = verdict_line(summary) or ""
     css = "st-passed" if v.status == "passed" else "st-failed"
     return f'<p class="verdict {css}">{escape(line)}</p>' + _verdict_reasons(v.status, v.reasons)
@@ -150,7 +169,7 @@ def verdict_html(summary: Summary) -> str:
 def _verdict_reasons(status: str, reasons: Sequence[str]) -> str:
     if not reasons or (status == "passed" and len(reasons) == 1):
         return ""
-    items = "".join(f"<li>{escape(r)}</li>" for r in reasons)
+    items = "".join(f'<li class="reason">{escape(r)}</li>' for r in reasons)
     return f'<ul class="verdict-reasons">{items}</ul>'
 
 

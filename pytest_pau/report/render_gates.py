@@ -20,6 +20,11 @@ def _ids(ids: Sequence[str]) -> str:
     return shown + (f", +{len(ids) - LISTED} more" if len(ids) > LISTED else "")
 
 
+def gate_statistic(g: GateVerdict) -> str:
+    """The gate's figure as the terminal and the HTML report show it."""
+    return _statistic(g, pct if g.is_rate else num)
+
+
 def _statistic(g: GateVerdict, fmt: Callable[[float | None], str]) -> str:
     """The gate's figure, named for what it is (and how the unknown items bound it)."""
     level = f"{g.confidence:.0%}" if g.confidence is not None else ""
