@@ -1,0 +1,168 @@
+"""A release verdict no combination of options can make wrong (issue 26), through real pytest.
+
+Every run here speaks HTTP to one scripted server whose judge grades each instance
+differently (:mod:`tests.plugin.graded`), so a selection's true means are known and a run
+that sees only some items can be caught passing what the selection fails. Each test also
+checks that the JSON report's ``summary.verdict`` says what the exit status says.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_pau.testing import ScriptedLLM
+
+from .graded import RULES, args, grades, write_graded
+
+PRICED = "openai/gpt-4o-mini"  # litellm knows its price: every call costs money
+
+
+@pytest.fixture
+def priced() -> Iterator[ScriptedLLM]:
+    with ScriptedLLM(RULES, model=PRICED) as llm:
+        yield llm
+
+
+@pytest.fixture
+def free() -> Iterator[ScriptedLLM]:
+    with ScriptedLLM(RULES) as llm:
+        yield llm
+
+
+def report_of(folder: Path, name: str = "r.json") -> dict[str, Any]:
+    return json.loads((folder / name).read_text())
+
+
+def verdict_is_the_exit_status(folder: Path, ret: int, name: str = "r.json") -> dict[str, Any]:
+    summary = report_of(folder, name)["summary"]
+    verdict = summary["verdict"]
+    assert verdict["exit_status"] == int(ret)
+    assert summary["gates_passed"] == (verdict["status"] == "passed") == (int(ret) == 0)
+    return verdict
+
+
+def item_cost(pytester: pytest.Pytester, llm: ScriptedLLM) -> float:
+    """What one item of the graded set costs at litellm's price (measured, one item)."""
+    one = pytester.runpytest(*args(llm, "graded.jsonl", "--pau-limit=1", "--pau-report=one.json"))
+    assert one.ret == pytest.ExitCode.TESTS_FAILED  # code match 0: the item fails
+    cost = report_of(pytester.path, "one.json")["summary"]["cost_usd"]
+    assert cost > 0
+    return float(cost)
+
+
+# 24 items, the first four graded 5 (what a budget cut in dataset order keeps), the
+# rest low: the selection's mean judge score is 63 / 24 = 2.625, below the gate of 3.
+TRUNCATED = grades([8, 5, 4, 2, 1], first=[5, 5, 5, 5])
+
+
+@pytest.mark.parametrize("on_ci", [False, True])
+def test_a_spent_budget_does_not_pass_the_gate_on_the_items_that_ran(
+    pau_pytester: pytest.Pytester, priced: ScriptedLLM, on_ci: bool
+) -> None:
+    assert sum(TRUNCATED) / len(TRUNCATED) == pytest.approx(2.625)
+    write_graded(pau_pytester.path, TRUNCATED)
+    budget = 4.5 * item_cost(pau_pytester, priced)
+    result = pau_pytester.runpytest(
+        *args(priced, "graded.jsonl", "--pau-min-mean-judge=3", "--pau-concurrency=1"),
+        f"--pau-max-cost-usd={budget:.8f}",
+        "--pau-report=r.json",
+        *(["--pau-gate-on-ci"] if on_ci else []),
+    )
+    # Before: "PASS mean judge score >= 3.00: 5.00" (lower bound 3.39 with --pau-gate-on-ci)
+    # on the four items that ran, and exit status 0.
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(
+        [
+            "  NOT DECIDED mean judge score >= 3.00: *5.00 over 4 scored items; * over all 24 "
+            "selected (20 of 24 items not run (budget spent))  (--pau-min-mean-judge)",
+            "PAU release gates not decided (--pau-min-mean-judge=3 not decided: 20 of 24 items "
+            "not run (budget spent)): exit status 1",
+        ]
+    )
+    verdict = verdict_is_the_exit_status(pau_pytester.path, result.ret)
+    assert verdict["status"] == "not decided"
+    assert "20 of 24 items not run (budget spent)" in " ".join(verdict["reasons"])
+
+
+def test_early_stop_and_a_spent_budget_do_not_decide_on_the_few_that_ran(
+    pau_pytester: pytest.Pytester, priced: ScriptedLLM
+) -> None:
+    # Selection mean 2.9 against a gate of 3.0; the budget runs out early.
+    write_graded(pau_pytester.path, grades([9, 6, 5, 5, 5]))
+    budget = 5.5 * item_cost(pau_pytester, priced)
+    result = pau_pytester.runpytest(
+        *args(priced, "graded.jsonl", "--pau-min-mean-judge=3", "--pau-early-stop"),
+        f"--pau-max-cost-usd={budget:.8f}",
+        "--pau-concurrency=2",
+        "--pau-report=r.json",
+    )
+    # Before: PASS (decided after 29 of 30 items) with a handful scored, exit status 0.
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(
+        [
+            "  NOT DECIDED mean judge score >= 3.00: * (mean over the selection, sequential: not "
+            "decided after * of 30 items: * items not run (budget spent))  (--pau-min-mean-judge)",
+        ]
+    )
+    verdict = verdict_is_the_exit_status(pau_pytester.path, result.ret)
+    assert verdict["status"] == "not decided"
+
+
+# 40 items of mean 3.3 judged against 3.0: not shown beyond noise at 95%.
+BORDERLINE = grades([5, 7, 8, 11, 9])
+
+
+def test_early_stop_keeps_what_gate_on_ci_means(
+    pau_pytester: pytest.Pytester, free: ScriptedLLM
+) -> None:
+    assert sum(BORDERLINE) / len(BORDERLINE) == pytest.approx(3.3)
+    write_graded(pau_pytester.path, BORDERLINE)
+    gate = (*args(free, "graded.jsonl", "--pau-min-mean-judge=3", "--pau-gate-on-ci"),)
+    alone = pau_pytester.runpytest(*gate, "--pau-report=alone.json")
+    assert alone.ret == pytest.ExitCode.TESTS_FAILED
+    alone.stdout.fnmatch_lines(
+        ["  FAIL mean judge score >= 3.00: 95% lower confidence bound (exact) 2.*"]
+    )
+    early = pau_pytester.runpytest(*gate, "--pau-early-stop", "--pau-report=early.json")
+    # Before: exit status 0, "PASS ... 3.29 (decided after ...)": the observed mean.
+    assert early.ret == pytest.ExitCode.TESTS_FAILED
+    early.stdout.fnmatch_lines(
+        [
+            "  FAIL mean judge score >= 3.00: 3.30 (95% anytime test of the model's mean: not "
+            "shown after all 40 items), not shown to reach it  (--pau-min-mean-judge)",
+        ]
+    )
+    verdict_is_the_exit_status(pau_pytester.path, alone.ret, "alone.json")
+    verdict_is_the_exit_status(pau_pytester.path, early.ret, "early.json")
+
+
+def test_errors_fail_the_run_and_the_json_verdict_says_so(
+    pau_pytester: pytest.Pytester, free: ScriptedLLM
+) -> None:
+    # 20 items of grade 4 and one whose judge never answers with a rating: the gate is
+    # met even with that item at 1, but the error fails the run.
+    path = write_graded(pau_pytester.path, [4] * 20)
+    with path.open("a") as f:
+        row = json.loads(path.read_text().splitlines()[0])
+        row.update(id="boom", description="Returns the argument plus 0. NORATING")
+        f.write(json.dumps(row) + "\n")
+    result = pau_pytester.runpytest(
+        *args(free, "graded.jsonl", "--pau-min-mean-judge=3"), "--pau-report=r.json"
+    )
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(
+        [
+            "  PASS mean judge score >= 3.00: 4.00 over 20 scored items; at least 3.86 over all "
+            "21 selected (1 of 21 items errored)  (--pau-min-mean-judge)",
+            "PAU release gates passed, but the run failed: *boom* failed (an error or another "
+            "test's failure)*: exit status 1",
+        ]
+    )
+    verdict = verdict_is_the_exit_status(pau_pytester.path, result.ret)
+    assert verdict["status"] == "failed"
+    assert any("1 item errored (graded/boom)" in r for r in verdict["reasons"])
