@@ -12,6 +12,7 @@ module take that and never import the session.
 from __future__ import annotations
 
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -19,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from pytest_pau.errors import ConfigError, PauError
+from pytest_pau.llm.budget import WAIT, Wait
 from pytest_pau.models import Instance, InstanceResult
 from pytest_pau.plugin.state import RunState
 from pytest_pau.plugin.stop import RunStop, make_run_dir
@@ -86,21 +88,26 @@ class PauSession(RunState):
     # -- evaluation (workers, or the single process) ------------------------------------------
 
     def budget(self) -> Budget | None:
-        """The run's budget: under xdist, one ledger file shared by all workers.
+        """The run's budget, made once: under xdist, one ledger file shared by all workers.
 
         Every worker charges the same file (named after xdist's test-run id) under a file
-        lock, so ``--pau-max-cost-usd`` caps the whole run, not a share per worker. None
-        without a cap or without workers (the Evaluator then makes a process-local one).
+        lock, so ``--pau-max-cost-usd`` caps the whole run, not a share per worker; its
+        reservations and running items are shared too (``llm/budget.py``). None without a
+        cap.
         """
         s = self.settings
-        workerinput = getattr(self.config, "workerinput", None)
-        if s.max_cost_usd is None or workerinput is None:
+        if s.max_cost_usd is None:
             return None
-        from pytest_pau.llm import Budget
+        if self._budget is None:
+            from pytest_pau.llm import Budget
 
-        base = s.cache_dir if s.cache_dir is not None else Path(tempfile.gettempdir())
-        ledger = Path(base) / "budget" / f"run-{workerinput['testrunuid']}.usd"
-        return Budget(s.max_cost_usd, ledger=ledger)
+            workerinput = getattr(self.config, "workerinput", None)
+            ledger = None
+            if workerinput is not None:
+                base = s.cache_dir if s.cache_dir is not None else Path(tempfile.gettempdir())
+                ledger = Path(base) / "budget" / f"run-{workerinput['testrunuid']}.usd"
+            self._budget = Budget(s.max_cost_usd, ledger=ledger)
+        return self._budget
 
     @property
     def evaluator(self) -> Evaluator:
@@ -152,7 +159,10 @@ class PauSession(RunState):
                 except NotStarted as exc:
                     result = self._not_run(instance, str(exc))
             else:
-                stop = self.stop_reason()
+                stop = self.admission(instance)
+                while isinstance(stop, Wait):  # other workers' items may free the budget
+                    time.sleep(0.05)
+                    stop = self.admission(instance)
                 if stop is not None:
                     result = self._not_run(instance, stop)
                 else:
@@ -163,10 +173,38 @@ class PauSession(RunState):
     def evaluate_one(
         self, instance: Instance, progress: Callable[[str], None] | None
     ) -> InstanceResult:
-        """One episode, scored, and counted for the streak of unfixable errors."""
-        result = self.evaluator.evaluate(instance, progress=progress)
+        """One admitted episode, scored, counted for the streak of unfixable errors and
+        for the budget's estimate of what an item costs."""
+        budget = self.budget()
+        try:
+            result = self.evaluator.evaluate(instance, progress=progress)
+        except BaseException:
+            if budget is not None:
+                budget.finished(0.0)
+            raise
+        if budget is not None:
+            budget.finished(result.cost_usd)
         self.streak.observe(result)
         return result
+
+    def admission(self, instance: Instance) -> str | Wait | None:
+        """Whether ``instance``'s episode may start now: None (it is admitted), a reason
+        not to start it (:meth:`stop_reason`; the budget left cannot pay for an item), or
+        :data:`~pytest_pau.llm.budget.WAIT` (once items in flight finish: the early stop's
+        look-ahead, the budget's running items). Admitting counts the item as running."""
+        stop = self.stop_reason()
+        if stop is not None:
+            return stop
+        if self.ahead_of_window(instance):
+            return WAIT
+        budget = self.budget()
+        return None if budget is None else budget.admit()
+
+    def ahead_of_window(self, instance: Instance) -> bool:
+        """``--pau-early-stop``: the item lies past what the next decision could need."""
+        position = self.position.get(instance.id)
+        allowed = self.stop.allowed()
+        return position is not None and allowed is not None and position >= allowed
 
     def _not_run(self, instance: Instance, reason: str) -> InstanceResult:
         return InstanceResult(
@@ -186,7 +224,7 @@ class PauSession(RunState):
             return f"not run: {stop}"
         if self.streak.reason is not None:
             return self.streak.reason
-        budget = self.evaluator.budget
+        budget = self.budget()
         if budget is not None and budget.exhausted:
             return (
                 f"budget --pau-max-cost-usd spent (${budget.spent:.4f} of ${budget.max_cost_usd:g})"
@@ -228,11 +266,29 @@ class PauSession(RunState):
             self.stop.request(
                 f"--pau-early-stop: every gate was decided after {n} of {total} items"
             )
+        else:
+            self.look_ahead()
+
+    def look_ahead(self) -> None:
+        """Let items start only as far into the seeded order as the next decision could
+        need: the fed prefix plus the fewest further items that could decide every gate
+        (at most what the run keeps in flight)."""
+        if self.early is None:
+            return
+        try:
+            workers = max(1, int(getattr(self.config.option, "numprocesses", 0) or 1))
+        except (TypeError, ValueError):  # "auto" before xdist resolved it
+            workers = 1
+        limit = max(1, self.settings.episodes_in_flight() * workers)
+        with self._gate_lock:
+            allowed = self.early.fed + self.early.window(limit)
+        self.stop.allow(allowed)
 
     def count_selected(self, ids: list[str]) -> None:
         """The distinct instances among the selected item ids, in the order they run."""
         found = [i for nodeid in ids if (i := self.instance_id(nodeid)) is not None]
         self.selected_ids = list(dict.fromkeys(found))
+        self.position = {i: k for k, i in enumerate(self.selected_ids)}
         self.selected = len(self.selected_ids)
         s = self.settings
         if s.early_stop and self.early is None and not self.is_worker:
@@ -248,3 +304,4 @@ class PauSession(RunState):
                 confidence=s.gate_confidence,
                 on_ci=s.gate_on_ci,
             )
+            self.look_ahead()

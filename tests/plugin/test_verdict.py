@@ -66,7 +66,7 @@ def test_a_spent_budget_does_not_pass_the_gate_on_the_items_that_ran(
 ) -> None:
     assert sum(TRUNCATED) / len(TRUNCATED) == pytest.approx(2.625)
     write_graded(pau_pytester.path, TRUNCATED)
-    budget = 4.5 * item_cost(pau_pytester, priced)
+    budget = 8 * item_cost(pau_pytester, priced)  # four items: each call reserves its worst case
     result = pau_pytester.runpytest(
         *args(priced, "graded.jsonl", "--pau-min-mean-judge=3", "--pau-concurrency=1"),
         f"--pau-max-cost-usd={budget:.8f}",
@@ -166,3 +166,34 @@ def test_errors_fail_the_run_and_the_json_verdict_says_so(
     verdict = verdict_is_the_exit_status(pau_pytester.path, result.ret)
     assert verdict["status"] == "failed"
     assert any("1 item errored (graded/boom)" in r for r in verdict["reasons"])
+
+
+@pytest.mark.slow
+def test_a_small_budget_under_xdist_and_many_in_flight_buys_finished_items(
+    pau_pytester: pytest.Pytester,
+) -> None:
+    # Issue 31: a $0.10 cap on 60 items at -n 2 --pau-concurrency=64 spent $0.27 and
+    # scored no item (every episode started, none could finish). Here, before: $0.0023 of
+    # a $0.0015 cap spent, 0 of 30 items scored.
+    write_graded(pau_pytester.path, grades([6, 6, 6, 6, 6]))
+    with ScriptedLLM(RULES, model=PRICED, delay_s=0.05) as llm:
+        cost = item_cost(pau_pytester, llm)
+        # Ten items' worth; a call reserves its worst case (the coder's 768 tokens cost 3
+        # of these scripted items), so fewer than ten fit at once.
+        cap = 10 * cost
+        result = pau_pytester.runpytest_subprocess(
+            *args(llm, "graded.jsonl", "--pau-min-mean-judge=3"),
+            "-n",
+            "2",
+            "--pau-concurrency=16",
+            f"--pau-max-cost-usd={cap:.8f}",
+            "--pau-report=r.json",
+        )
+    report = report_of(pau_pytester.path)
+    summary = report["summary"]
+    assert summary["cost_usd"] <= cap
+    assert summary["counts"]["scored"] >= 3, "a spent budget buys finished items"
+    unfinished = [i for i in report["instances"] if i["skipped"] and i["cost_usd"] > 0]
+    assert len(unfinished) <= 2, f"{len(unfinished)} items spent money and did not finish"
+    assert result.ret == pytest.ExitCode.TESTS_FAILED  # the gate is not decided on 30 items
+    verdict_is_the_exit_status(pau_pytester.path, result.ret)
