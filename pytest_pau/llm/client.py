@@ -14,7 +14,7 @@ from pytest_pau.llm.accounting import charge
 from pytest_pau.llm.budget import Budget
 from pytest_pau.llm.cache import ResponseCache, cache_key
 from pytest_pau.llm.failures import final_error
-from pytest_pau.llm.limits import Cancelled, endpoint_of, limiter_for
+from pytest_pau.llm.limits import SENDING, Cancelled, endpoint_of, limiter_for
 from pytest_pau.llm.litellm_setup import get_litellm
 from pytest_pau.llm.prices import has_price, worst_case
 from pytest_pau.llm.reasoning import (
@@ -316,14 +316,21 @@ class LLMClient:
             return completion(**kwargs)
         limiter.acquire(self.cancel)
         rate_limited = False
+        sending = SENDING.set(self.cancel)
         try:
             return completion(**kwargs)
         except Exception as exc:
             rate_limited = status_of(exc) == 429 or type(exc).__name__ == "RateLimitError"
             if rate_limited:
                 charge(Usage(rate_limited=1))  # the item's count of rate limits
+            if self.cancel is not None and self.cancel.is_set():
+                # Stopped by the transport (or cancelled meanwhile): not an outage to retry.
+                raise Cancelled(
+                    f"the run was cancelled during a request to {self.model!r}"
+                ) from exc
             raise
         finally:
+            SENDING.reset(sending)
             limiter.release(rate_limited=rate_limited)
 
     def _sleep(self, seconds: float) -> None:

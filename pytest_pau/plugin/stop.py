@@ -90,7 +90,7 @@ class RunStop:
                     if reason.startswith(INTERRUPT):
                         cancel.set()
                     return
-                time.sleep(0.2)
+                time.sleep(0.05)  # a cheap stat; Ctrl-C reaches the workers within it
 
         threading.Thread(target=poll, name="pau-stop-watch", daemon=True).start()
 
