@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from pydantic import ValidationError
 
 from pytest_pau.errors import ConfigError, PauError
 from pytest_pau.llm.budget import WAIT, Wait
@@ -234,8 +235,15 @@ class PauSession(RunState):
     # -- gathering (the controller, or the single process) ---------------------------------
 
     def record(self, data: str) -> None:
-        """Take one item's result from its report."""
-        result = InstanceResult.model_validate_json(data)
+        """Take one item's result from its report.
+
+        A result whose score is none (NaN, out of its scale: a hook or a test changed it
+        after scoring) is refused: the item counts as errored, saying which field.
+        """
+        try:
+            result = InstanceResult.model_validate_json(data)
+        except ValidationError as exc:
+            result = refused_result(data, exc)
         self.results[result.id] = result
         self.feed_gates(result.id, result)
 
@@ -305,3 +313,22 @@ class PauSession(RunState):
                 on_ci=s.gate_on_ci,
             )
             self.look_ahead()
+
+
+def refused_result(data: str, exc: ValidationError) -> InstanceResult:
+    """An errored result in place of one whose scores do not validate (named, with values)."""
+    import json
+
+    raw = json.loads(data)  # Python's reader takes NaN, which the report carries as such
+    problems = "; ".join(
+        f"{'.'.join(str(x) for x in e.get('loc', ()))} {e.get('input')!r}: {e.get('msg')}"
+        for e in exc.errors()
+    )
+    return InstanceResult(
+        id=str(raw.get("id", "?")),
+        source=str(raw.get("source", "?")),
+        arity=int(raw.get("arity", 0) or 0),
+        tags=[str(t) for t in raw.get("tags", [])],
+        error=f"ScoreError: the item's result was refused: {problems}",
+        cost_usd=float(raw.get("cost_usd", 0.0) or 0.0),
+    )

@@ -197,3 +197,34 @@ def test_a_small_budget_under_xdist_and_many_in_flight_buys_finished_items(
     assert len(unfinished) <= 2, f"{len(unfinished)} items spent money and did not finish"
     assert result.ret == pytest.ExitCode.TESTS_FAILED  # the gate is not decided on 30 items
     verdict_is_the_exit_status(pau_pytester.path, result.ret)
+
+
+def test_a_nan_score_is_refused_where_it_enters(run_pau, pau_pytester: pytest.Pytester) -> None:
+    # A conftest hook sees the scored result of a failed item and writes NaN into it.
+    pau_pytester.makeconftest(
+        """
+        def pytest_pau_classify_failure(config, instance, result, trajectory):
+            result.code_match = float("nan")
+            return None
+        """
+    )
+    result = run_pau("-k", "tricky or double", "--pau-min-mean-judge=1", "--pau-report=r.json")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    report = report_of(pau_pytester.path)
+    tricky = next(i for i in report["instances"] if i["id"] == "toy/tricky")
+    # Before: NaN went into the report as null ("no code match"), without a word.
+    assert tricky["error"].startswith("ScoreError: the item's result was refused: code_match nan")
+    verdict = verdict_is_the_exit_status(pau_pytester.path, result.ret)
+    assert "1 item errored (toy/tricky)" in verdict["reasons"]
+    # A baseline whose scores are NaN is refused before any model call, naming the field.
+    base = report_of(pau_pytester.path)
+    base["instances"][0]["judge_score"] = float("nan")
+    (pau_pytester.path / "base.json").write_text(json.dumps(base))
+    refused = run_pau("-k", "double", "--pau-baseline=base.json")
+    assert refused.ret == pytest.ExitCode.USAGE_ERROR
+    refused.stderr.fnmatch_lines(
+        [
+            "*--pau-baseline='base.json': *at instances.0.judge_score: Input should be a finite "
+            "number (got nan)*"
+        ]
+    )
