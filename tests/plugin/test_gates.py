@@ -200,6 +200,9 @@ def test_early_stop_ends_a_clearly_bad_run_after_a_fraction_of_the_items(
     ids = [r["id"] for r in report["instances"]]
     ran = [r["id"] for r in report["instances"] if not r["skipped"]]
     assert ran != ids[: len(ran)]  # not the first items of the dataset: a fair sample
+    # No more items in flight than the decision could need (before: 23 ran for a
+    # decision after 8, at the default --pau-concurrency=16).
+    assert stop["ran"] == len(ran) <= stop["decided_after"] + 2
     full = run_pau("--pau-min-mean-judge=3", dataset="many.jsonl", model="null")
     assert full.ret == early.ret  # the same verdict as the full run
     full.stdout.fnmatch_lines(["  FAIL mean judge score >= 3.00: 1.00, short by 2.00*"])
