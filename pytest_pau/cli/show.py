@@ -50,6 +50,9 @@ def run(args: argparse.Namespace) -> int:
     report = read_report(args.report)
     if args.instance is None:
         print(list_instances(report, failed_only=args.failed))
+        verdict = verdict_text(report)
+        if verdict:
+            print(verdict)
         return 0
     print(show_instance(report, find_instance(report, args.instance), full=args.full))
     return 0
@@ -119,6 +122,22 @@ def list_instances(report: Report, *, failed_only: bool = False) -> str:
             f"{status(r):<8} {_num(r.judge_score, '.2g'):>5} {_num(r.code_match, '.2f'):>5}  "
             f"{mode:<25} {r.id}"
         )
+    return safe_text("\n".join(lines))
+
+
+def verdict_text(report: Report) -> str:
+    """The run's release verdict as its closing line said it, with every reason.
+
+    Read from ``summary.verdict``, what the run's exit status was; a report written
+    before the verdict existed says so rather than guessing.
+    """
+    from pytest_pau.report.render_gates import verdict_line
+
+    v = report.summary.verdict
+    if v is None:
+        return "release verdict: not recorded (a report of an older pytest-pau)"
+    lines = [verdict_line(report.summary) or f"release verdict: {v.status}"]
+    lines += [f"  - {reason}" for reason in v.reasons]
     return safe_text("\n".join(lines))
 
 

@@ -142,7 +142,7 @@ def test_early_stop_keeps_what_gate_on_ci_means(
 
 
 def test_errors_fail_the_run_and_the_json_verdict_says_so(
-    pau_pytester: pytest.Pytester, free: ScriptedLLM
+    pau_pytester: pytest.Pytester, free: ScriptedLLM, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # 20 items of grade 4 and one whose judge never answers with a rating: the gate is
     # met even with that item at 1, but the error fails the run.
@@ -166,6 +166,15 @@ def test_errors_fail_the_run_and_the_json_verdict_says_so(
     verdict = verdict_is_the_exit_status(pau_pytester.path, result.ret)
     assert verdict["status"] == "failed"
     assert any("1 item errored (graded/boom)" in r for r in verdict["reasons"])
+    # pau show says what the closing line said, and every reason.
+    from pytest_pau.cli.main import main
+
+    capsys.readouterr()
+    assert main(["show", str(pau_pytester.path / "r.json")]) == 0
+    shown = capsys.readouterr().out
+    closing = next(ln for ln in result.outlines if ln.startswith("PAU release gates passed, but"))
+    assert closing in shown.splitlines()
+    assert "  - 1 item errored (graded/boom)" in shown.splitlines()
 
 
 @pytest.mark.slow
