@@ -28,9 +28,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from tests.plugin.graded import RULES, args, write_graded  # noqa: E402
-
 from pytest_pau.testing import ScriptedLLM  # noqa: E402
+from tests.plugin.graded import RULES, args, write_graded  # noqa: E402
 
 CONFIGS = {
     "1 process, --pau-concurrency=64": ["--pau-concurrency=64"],
