@@ -191,3 +191,20 @@ def test_four_paired_items_each_one_point_worse_get_no_star(
     assert "*" not in line
     low, high = (float(x) for x in re.findall(r"\[([-+.\d]+), ([-+.\d]+)\]", line)[0])
     assert low < 0 < high
+
+
+def test_the_docs_sample_is_what_pau_compare_prints() -> None:
+    from pytest_pau.cli.compare import render_comparison
+    from pytest_pau.stats.compare import compare_reports
+
+    a = make_report(
+        [result("x", 2, 0.5), result("y", 4, 1.0), result("z", 1, 0.0), result("w", 5, 0.9)]
+    )
+    b = make_report(
+        [result("x", 3, 0.9), result("y", 2, 1.0), result("z", 1, 0.2), result("w", 5, 1.0)],
+        model="b",
+    )
+    printed = render_comparison(compare_reports([a, b]))
+    docs = (Path(__file__).parents[2] / "docs" / "gates.md").read_text()
+    sample = docs.split("## Comparing runs: `pau compare`")[1].split("```")[1].strip("\n")
+    assert sample in printed
