@@ -237,3 +237,16 @@ def test_a_nan_score_is_refused_where_it_enters(run_pau, pau_pytester: pytest.Py
             "number (got nan)*"
         ]
     )
+
+
+def test_the_default_baseline_margin_is_the_judge_score_alone(
+    run_pau, pau_pytester: pytest.Pytester
+) -> None:
+    # With judge, match and pass each a chance to fail, a same-quality re-run of 100 items
+    # passed 22% of the time (tests/stats/test_power.py); judge:0.2 alone 57%.
+    base = run_pau("-k", "double or add or clamp", "--pau-report=base.json")
+    assert base.ret == pytest.ExitCode.OK
+    result = run_pau("-k", "double or add or clamp", "--pau-baseline=base.json")
+    lines = [ln for ln in result.outlines if "not worse by more than" in ln]
+    assert len(lines) == 1
+    assert "judge score not worse by more than 0.2" in lines[0]
