@@ -2,12 +2,13 @@
 
 Prints, with more simulations than ``tests/stats/test_error_rates.py``:
 
-- the paired sign-flip test's rejection rate over null comparisons (randomised and
-  ordinary p-value), beside the old ``paired_bootstrap`` of ``report/stats.py``;
+- the exact sign-flip test's rejection rate over null comparisons, beside the old
+  ``paired_bootstrap`` of ``report/stats.py``;
 - coverage of :func:`mean_interval` per realistic distribution and n (the table behind
   ``MIN_N``), beside the old percentile ``bootstrap_ci``; Wilson's exact coverage;
 - the non-inferiority test's size at the margin, and its power with no regression;
-- how often the paired test and its interval agree;
+- how often ``pau compare``'s test of means and its interval agree (always: the interval
+  is the test inverted);
 - early-stopping gates: wrong verdicts at the threshold, mean items run away from it,
   and the time per update.
 
@@ -29,13 +30,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from baseline_stats import bootstrap_ci, paired_bootstrap
 
+from pytest_pau.stats.anytime import AnytimeMonitor
+from pytest_pau.stats.compare_tests import means_test
 from pytest_pau.stats.inference import (
     mean_interval_batch,
     non_inferiority_batch,
-    paired_test,
     wilson_bounds,
 )
-from pytest_pau.stats.sequential import GateMonitor, PairedGateMonitor
+from pytest_pau.stats.signflip import sign_flip_test
 from tests.stats import error_models as em
 
 
@@ -44,27 +46,23 @@ def pct(x: float) -> str:
 
 
 def paired_size(sims: int, old_sims: int) -> None:
-    print("\n## Paired test: rejection rate at alpha = 0.05 over null comparisons")
-    print("kind   n    randomised  ordinary  | old paired_bootstrap (2,000 resamples)")
+    print("\n## Exact sign-flip test: rejection rate at alpha = 0.05 over null comparisons")
+    print("kind   n    exact sign flip | old paired_bootstrap (2,000 resamples)")
     for kind in ("judge", "match", "pass"):
         for n in (4, 10, 30, 240):
             rng = np.random.default_rng(1 + n)
             base, new = em.paired_null(kind, rng, sims, n)
-            rand = cons = 0
-            for i in range(sims):
-                res = paired_test(
-                    base[i], new[i], bounds=em.BOUNDS[kind], seed=i, resamples=2000, interval=False
-                )
-                assert res is not None
-                rand += res.rejected
-                cons += res.p_value_conservative <= 0.05
+            span = em.BOUNDS[kind][1] - em.BOUNDS[kind][0]
+            rejected = sum(
+                sign_flip_test(new[i] - base[i], span=span).p_value <= 0.05 for i in range(sims)
+            )
             old = 0
             for i in range(old_sims):
                 _, _, p = paired_bootstrap(base[i], new[i], resamples=2000, seed=i)
                 old += p is not None and p <= 0.05
             se = math.sqrt(0.05 * 0.95 / sims)
             print(
-                f"{kind:6s} {n:3d}  {pct(rand / sims)}      {pct(cons / sims)}    | "
+                f"{kind:6s} {n:3d}  {pct(rejected / sims)}          | "
                 f"{pct(old / old_sims)}   (se {pct(se)})"
             )
 
@@ -144,7 +142,7 @@ def non_inferiority_rates(sims: int) -> None:
 
 
 def agreement(sims: int) -> None:
-    print("\n## paired_test: decision (p <= 0.05) vs interval excluding 0")
+    print("\n## pau compare's test of means: decision (p <= 0.05) vs interval excluding 0")
     rng = np.random.default_rng(5)
     for n in (10, 30, 240):
         agree = total = 0
@@ -152,11 +150,10 @@ def agreement(sims: int) -> None:
             base, new = em.paired_null("judge", rng, sims // 8, n)
             new = np.clip(new + (rng.random(new.shape) < shift), 1, 5)
             for i in range(base.shape[0]):
-                res = paired_test(base[i], new[i], bounds=(1, 5), seed=i, resamples=2000)
+                res = means_test(new[i] - base[i], span=4.0)
                 assert res is not None
-                assert res.interval is not None
-                outside = res.interval.low > 0 or res.interval.high < 0
-                agree += outside == res.rejected
+                outside = res.low > 0 or res.high < 0
+                agree += outside == (res.p_value <= 0.05)
                 total += 1
         print(f"  judge n={n:3d}: agree in {pct(agree / total)} of {total} comparisons")
 
@@ -240,18 +237,18 @@ def early_stop(runs: int) -> None:
     rng = np.random.default_rng(0)
     values = rng.integers(1, 6, 741).astype(float)
     start = time.perf_counter()
-    gates = [GateMonitor(3.0, bounds=(1, 5), population=741) for _ in range(3)]
-    paired = PairedGateMonitor(0.2, bounds=(1, 5), population=741)
+    gates = [AnytimeMonitor(0.5, 741, 0.05) for _ in range(3)]
+    paired = AnytimeMonitor(0.475, None, 0.05)
     for v in values:
         for g in gates:
-            g.update(v)
-        paired.update_pair(v, 3.0)
+            g.update((v - 1) / 4)
+        paired.update((v - 3.0 + 4) / 8)
     per = (time.perf_counter() - start) / (4 * 741)
     start = time.perf_counter()
-    paired.state()
+    steps = paired.steps_to_decide(128)
     print(
         f"time per update: {1e6 * per:.0f} us (741 updates x 4 gates: {4 * 741 * per:.2f} s); "
-        f"confidence sequence on demand: {1e3 * (time.perf_counter() - start):.0f} ms"
+        f"look-ahead ({steps} steps): {1e3 * (time.perf_counter() - start):.1f} ms"
     )
 
 

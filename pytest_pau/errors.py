@@ -10,6 +10,7 @@
     │   ├── LLMUnavailableError   retryable errors persisted past the retry budget
     │   └── ReasoningBudgetError  a reasoning model spent every cap on hidden reasoning
     ├── BudgetExceeded            --pau-max-cost-usd is spent; no new model calls start
+    ├── ScoreError                a judge, coder or hook gave a score that is none (NaN...)
     ├── CacheError                the model cache cannot be opened or written (names the fix)
     │   └── CacheCorruptError     the cache file is damaged (the plugin sets it aside at start)
     ├── LocalModelError           the embedded model is missing, corrupt, or its extra not installed
@@ -69,6 +70,10 @@ class ReasoningBudgetError(LLMError):
 
 class BudgetExceeded(PauError):
     """The run's ``--pau-max-cost-usd`` budget is spent."""
+
+
+class ScoreError(PauError):
+    """A score that is not a number on its scale (NaN, out of range): refused where it enters."""
 
 
 class LocalModelError(PauError):

@@ -1,10 +1,12 @@
 """``pau compare A.json B.json [C.json ...]``: paired statistics between runs.
 
 Prints, per metric, each run's mean with its 95% interval, the ``Max`` row, and for each
-pair (on the instances both runs scored) the paired mean difference, its interval, the
-paired sign-flip test's p-value and the Spearman rank correlation; then the instances that
-flipped between pass and fail, those only one run has, and any warning about runs that
-are not comparable. ``--fail-if-worse METRIC:DELTA`` makes it a CI gate (non-inferiority):
+pair (on the instances both runs scored) the paired mean difference, its interval and the
+two-sided test of equal means whose inversion that interval is (a star when they differ),
+the exact sign-flip p of "the runs are interchangeable" (no star: it is not a test of
+means) and the Spearman rank correlation; then the instances that flipped between pass
+and fail, those only one run has, and any warning about runs that are not comparable.
+Every p-value is deterministic: the same reports always print the same numbers. ``--fail-if-worse METRIC:DELTA`` makes it a CI gate (non-inferiority):
 exit status 1 unless every later run is shown, at ``--confidence``, to be worse than the
 first by less than DELTA.
 
@@ -28,7 +30,6 @@ from pytest_pau.stats.compare import (
     parse_fail_if_worse,
     regressions,
 )
-from pytest_pau.stats.signflip import DEFAULT_RESAMPLES
 
 
 def _gate(text: str) -> tuple[str, float]:
@@ -65,14 +66,25 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         help="Confidence of the intervals and the --fail-if-worse test (default 0.95).",
     )
     p.add_argument(
-        "--resamples",
-        type=int,
-        default=DEFAULT_RESAMPLES,
-        help="Random sign patterns of the paired test above 16 shared instances; below, "
-        f"every pattern is enumerated (default {DEFAULT_RESAMPLES}).",
+        "--exact",
+        action="store_true",
+        help="Test means with the exact betting test (valid for any scores and any number "
+        "of instances, about half the power at 100) instead of the tilted score test. "
+        "Default: off.",
     )
     p.add_argument(
-        "--seed", type=int, default=0, help="Seed of the paired test's randomisation (default 0)."
+        "--seed",
+        type=int,
+        default=0,
+        help="Ignored: every p-value is exact or deterministic (no randomisation); kept so "
+        "that older scripts still run.",
+    )
+    p.add_argument(
+        "--resamples",
+        type=int,
+        default=None,
+        help="Ignored: the sign-flip test is exact at every size; kept so that older scripts "
+        "still run.",
     )
     p.add_argument(
         "--json", type=Path, metavar="PATH", help="Also write the comparison as JSON to PATH."
@@ -95,12 +107,11 @@ def _ci(ci: tuple[float, float] | None, fmt: str = ".3f") -> str:
     return "" if ci is None else f"[{format(ci[0], fmt)}, {format(ci[1], fmt)}]"
 
 
-def _p(p: float | None, alpha: float) -> str:
+def _p(p: float | None, star: bool = False) -> str:
     if p is None:
         return "-"
-    # A randomisation p-value is never exactly 0: below the printed precision say so.
     text = "<0.0001" if p < 0.0001 else f"{p:.4f}"
-    return text + (" *" if p <= alpha else "")
+    return text + (" *" if star else "")
 
 
 def _ids(ids: list[str], limit: int) -> str:
@@ -112,9 +123,10 @@ def render_comparison(comp: Comparison, *, max_flips: int = 20) -> str:
     """The comparison as the text ``pau compare`` prints."""
     alpha = round(1 - comp.confidence, 12)
     pct = f"{comp.confidence:.0%}"
+    test = "exact betting" if comp.exact else "tilted score"
     lines = [
         f"pau compare: {len(comp.runs)} runs, {comp.shared} shared instances "
-        f"(paired sign-flip test, seed {comp.seed})"
+        f"(test of means: {test}, two-sided; no randomisation)"
     ]
     for run in comp.runs:
         src = f"  {run.source}" if run.source else ""
@@ -126,20 +138,27 @@ def render_comparison(comp: Comparison, *, max_flips: int = 20) -> str:
             lines.append(f"  {stat.label:<12} {_num(stat.mean):>8}  {_ci(stat.ci):<18} {stat.n:>6}")
         for pair in block.pairs:
             diff = _num(pair.mean_diff, "+.3f")
+            higher = ""
+            if pair.differ and pair.mean_diff is not None:
+                higher = f" ({pair.b if pair.mean_diff > 0 else pair.a} higher)"
             lines.append(
                 f"  {pair.b + ' - ' + pair.a:<12} {diff:>8}  {_ci(pair.ci, '+.3f'):<18} {pair.n:>6}"
-                f"  p={_p(pair.p_value, alpha)}  spearman {_num(pair.spearman)}"
+                f"  p(means)={_p(pair.p_value, pair.differ)}{higher}"
+                f"  sign-flip p={_p(pair.p_sign_flip)} (interchangeable?)"
+                f"  spearman {_num(pair.spearman)}"
             )
         for reg in block.regressions:
             bound = _num(reg.lower_bound, "+.3f")
             lines.append(
                 f"  {reg.b} vs {reg.a} not worse by {reg.margin:g}: "
                 f"{'passed' if reg.passed else 'FAILED'} ({pct} lower bound {bound}, "
-                f"p={_p(reg.p_value, -1.0)}, n={reg.n})"
+                f"p={_p(reg.p_value)}, n={reg.n})"
             )
     lines.append("")
     lines.append(
-        f"* p <= {alpha:g} (paired sign-flip test); Max: per instance the best value over "
+        f"* the means differ at {alpha:g}: the {pct} CI of the difference excludes 0 (it is the "
+        f"{test} test of equal means, inverted); sign-flip p tests whether the runs are "
+        "interchangeable, not their means (no star). Max: per instance the best value over "
         "the runs (an upper bound)"
     )
     for f in comp.flips:
@@ -166,10 +185,6 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         raise ConfigError(
             f"pau compare needs at least two reports, got {len(args.reports)}: {args.reports!r}"
         )
-    if args.resamples < 1000:
-        raise ConfigError(
-            f"--resamples must be at least 1000 for a usable p-value, got {args.resamples!r}"
-        )
     margins: dict[str, float] = {}
     for metric, delta in args.fail_if_worse:
         if metric in margins and margins[metric] != delta:
@@ -183,8 +198,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         sources=list(args.reports),
         margins=margins,
         confidence=args.confidence,
-        resamples=args.resamples,
-        seed=args.seed,
+        exact=args.exact,
     )
     print(render_comparison(comp, max_flips=args.max_flips), file=out)
     if args.json is not None:

@@ -108,6 +108,9 @@ class MergedRun:
     early: EarlyStopTracker | None = None
     report_error: str | None = None
     output_errors: list[str] = field(default_factory=list)
+    user_skipped: set[str] = field(default_factory=set)
+    """Items a skip mark took out of a shard: not recorded in shard reports, so none here
+    (such an item counts as unknown: it can leave a gate not decided, never pass one)."""
 
 
 def settings_of(joined: Joined) -> PauSettings:
@@ -216,19 +219,20 @@ def _merge(args: argparse.Namespace) -> int:
 
 def _outputs(args: argparse.Namespace, view: MergedRun, report: Report) -> int:
     from pytest_pau.plugin.ci import closing_text
-    from pytest_pau.plugin.gates import exit_status
+    from pytest_pau.plugin.gates import settle
     from pytest_pau.report.github import annotation_commands, append_step_summary, on_github
     from pytest_pau.report.json_report import write_report
     from pytest_pau.report.markdown import render_markdown
     from pytest_pau.report.render import TextWriter, render
 
-    written = write_report(Path(args.output).expanduser(), report)
     summary = report.summary
     counts = summary.counts
     pytest_status = 1 if counts.failed or counts.errors else (0 if counts.items else 5)
-    # What pytest would exit with; --gate makes it pau merge's own exit status.
-    gated = exit_status(view, pytest_status)
+    # The verdict a pytest run of the whole selection would give (what the merged JSON
+    # report says); --gate makes its exit status pau merge's own.
+    gated = settle(view, pytest_status).exit_status
     status = gated if args.gate else 0
+    written = write_report(Path(args.output).expanduser(), report)
     writer = TextWriter()
     render(summary, writer, run=report.run, notes=report.notes, unicode=_unicode_ok())
     print(writer.getvalue(), end="")
@@ -237,7 +241,7 @@ def _outputs(args: argparse.Namespace, view: MergedRun, report: Report) -> int:
         from pytest_pau.report.html import write_html
 
         print(f"HTML report: {write_html(report, Path(args.html).expanduser())}")
-    closing = closing_text(view, gated)
+    closing = closing_text(view)
     if args.markdown is not None:
         from pytest_pau.paths import write_text_atomic
 

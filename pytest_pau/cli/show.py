@@ -50,6 +50,9 @@ def run(args: argparse.Namespace) -> int:
     report = read_report(args.report)
     if args.instance is None:
         print(list_instances(report, failed_only=args.failed))
+        verdict = verdict_text(report)
+        if verdict:
+            print(verdict)
         return 0
     print(show_instance(report, find_instance(report, args.instance), full=args.full))
     return 0
@@ -129,6 +132,22 @@ def _self_coder(r: InstanceResult) -> str:
     if r.self_code_match is None and not r.self_code:
         return ""
     return f", self coder {_num(r.self_code_match, '.2f')} (the model's own code)"
+
+
+def verdict_text(report: Report) -> str:
+    """The run's release verdict as its closing line said it, with every reason.
+
+    Read from ``summary.verdict``, what the run's exit status was; a report written
+    before the verdict existed says so rather than guessing.
+    """
+    from pytest_pau.report.render_gates import verdict_line
+
+    v = report.summary.verdict
+    if v is None:
+        return "release verdict: not recorded (a report of an older pytest-pau)"
+    lines = [verdict_line(report.summary) or f"release verdict: {v.status}"]
+    lines += [f"  - {reason}" for reason in v.reasons]
+    return safe_text("\n".join(lines))
 
 
 def _wrap(label: str, text: str | None, *, limit: int | None = None) -> str:

@@ -14,8 +14,9 @@ from pytest_pau.llm.accounting import charge
 from pytest_pau.llm.budget import Budget
 from pytest_pau.llm.cache import ResponseCache, cache_key
 from pytest_pau.llm.failures import final_error
-from pytest_pau.llm.limits import Cancelled, endpoint_of, limiter_for
+from pytest_pau.llm.limits import SENDING, Cancelled, endpoint_of, limiter_for
 from pytest_pau.llm.litellm_setup import get_litellm
+from pytest_pau.llm.prices import has_price, worst_case
 from pytest_pau.llm.reasoning import (
     DEFAULT_REASONING,
     MAX_ATTEMPTS,
@@ -200,18 +201,28 @@ class LLMClient:
                     latency_s=time.perf_counter() - start,
                 )
                 return self._record(Completion.model_validate(value))
-        if self.budget is not None:
-            self.budget.check(self.model)
         if self.local and not self._local_checked:
             from pytest_pau.llm.local.provider import check_available
 
             check_available(self.litellm_model.split("/", 1)[1])
             self._local_checked = True
-        response = self._call_with_retries(messages, params)
-        completion = self._to_completion(response, time.perf_counter() - start)
+        # The call's worst case is reserved before it is sent (llm/budget.py): the cap
+        # holds however many calls are in flight.
+        reservation = (
+            None
+            if self.budget is None
+            else self.budget.reserve(self.worst_case(messages, params), self.model, self.cancel)
+        )
+        try:
+            response = self._call_with_retries(messages, params)
+            completion = self._to_completion(response, time.perf_counter() - start)
+        except BaseException:
+            if self.budget is not None and reservation is not None:
+                self.budget.settle(reservation, 0.0)  # no answer: nothing billed
+            raise
         # Paid for: count it before storing it (a failed put warns, never raises).
-        if self.budget is not None:
-            self.budget.charge(completion.cost_usd)
+        if self.budget is not None and reservation is not None:
+            self.budget.settle(reservation, completion.cost_usd)
         if self.cache is not None:
             self.cache.put(
                 key,
@@ -222,6 +233,13 @@ class LLMClient:
                 prompts_version=PROMPTS_VERSION,
             )
         return self._record(completion)
+
+    def worst_case(self, messages: list[dict[str, str]], params: dict[str, Any]) -> float:
+        """The most this call can cost (:func:`pytest_pau.llm.prices.worst_case`); 0 for
+        the embedded models and models litellm has no price for."""
+        if self.local or self._unpriced:
+            return 0.0
+        return worst_case(self.litellm_model, messages, int(params["max_tokens"]))
 
     def _server_key(self) -> dict[str, str | None] | None:
         """What identifies the model behind ``api_base`` in the cache key (None: hosted)."""
@@ -298,14 +316,21 @@ class LLMClient:
             return completion(**kwargs)
         limiter.acquire(self.cancel)
         rate_limited = False
+        sending = SENDING.set(self.cancel)
         try:
             return completion(**kwargs)
         except Exception as exc:
             rate_limited = status_of(exc) == 429 or type(exc).__name__ == "RateLimitError"
             if rate_limited:
                 charge(Usage(rate_limited=1))  # the item's count of rate limits
+            if self.cancel is not None and self.cancel.is_set():
+                # Stopped by the transport (or cancelled meanwhile): not an outage to retry.
+                raise Cancelled(
+                    f"the run was cancelled during a request to {self.model!r}"
+                ) from exc
             raise
         finally:
+            SENDING.reset(sending)
             limiter.release(rate_limited=rate_limited)
 
     def _sleep(self, seconds: float) -> None:
@@ -349,7 +374,7 @@ class LLMClient:
                 try:
                     cost = float(get_litellm().completion_cost(completion_response=response) or 0.0)
                 except Exception:  # litellm has no price for this model: report 0, not fail
-                    self._unpriced = not _has_price(self.litellm_model)
+                    self._unpriced = not has_price(self.litellm_model)
         return Completion(
             text=text,
             model=self.model,
@@ -363,12 +388,3 @@ class LLMClient:
             reasoning=reasoning_text_of(message),
             logprobs=logprobs_of(choice),
         )
-
-
-def _has_price(model: str) -> bool:
-    """Whether litellm's price map has a non-zero price of any kind for ``model``."""
-    try:
-        info = get_litellm().get_model_info(model=model)
-    except Exception:  # litellm raises when the model is not in its map
-        return False
-    return any(isinstance(v, (int, float)) and v > 0 for k, v in info.items() if "cost" in k)

@@ -30,6 +30,8 @@ from typing import Any
 
 import httpx
 
+from pytest_pau.llm.limits import SENDING, Cancelled
+
 #: Connections a thread keeps alive: one per origin it talks to (agent, judge, coder,
 #: classifier endpoints), with room to spare.
 KEEPALIVE_PER_THREAD = 8
@@ -57,6 +59,10 @@ class PerThreadTransport(httpx.BaseTransport):
         self._lock = threading.Lock()
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
+        cancel = SENDING.get()
+        if cancel is not None and cancel.is_set():
+            # Ctrl-C came while the request was being built: it never leaves.
+            raise Cancelled(f"the run was cancelled before a request to {request.url.host}")
         pool = getattr(self._local, "pool", None)
         if pool is None:
             pool = self._local.pool = self._new_pool()

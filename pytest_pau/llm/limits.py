@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import threading
 import time
+from contextvars import ContextVar
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -28,6 +29,12 @@ _POLL_S = 0.1
 
 class Cancelled(Exception):
     """The run was cancelled (Ctrl-C) while this call waited or before it started."""
+
+
+#: The cancel event of the call being sent in this thread (set by ``LLMClient`` around the
+#: provider call): the HTTP transport checks it as the last thing before the request
+#: leaves, so no request starts after Ctrl-C (``llm/http_pool.py``).
+SENDING: ContextVar[threading.Event | None] = ContextVar("pau_sending_cancel", default=None)
 
 
 @dataclass

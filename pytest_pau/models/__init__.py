@@ -50,6 +50,7 @@ from pytest_pau.models.summary import (
     RegressionVerdict,
     Summary,
     TokenCounts,
+    Verdict,
 )
 
 __all__ = [
@@ -99,4 +100,5 @@ __all__ = [
     "TokenCounts",
     "Trajectory",
     "Usage",
+    "Verdict",
 ]

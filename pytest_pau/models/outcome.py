@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Annotated
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from pytest_pau.models.episode import Step, Usage
 
@@ -86,6 +87,25 @@ class PassRule:
         return not self.shortfalls(judge_score, code_match)
 
 
+JudgeScore = Annotated[float, Field(ge=1.0, le=5.0, allow_inf_nan=False)]
+"""A judge score: a number in [1, 5] (NaN refused where a score enters: a result read from
+a worker, a report or a baseline; the evaluator checks what the judge gave)."""
+UnitScore = Annotated[float, Field(ge=0.0, le=1.0, allow_inf_nan=False)]
+"""A code match: a number in [0, 1], NaN refused."""
+
+
+def score_problem(name: str, value: float | None, bounds: tuple[float, float]) -> str | None:
+    """Why ``value`` is no score on ``bounds`` (None: it is one, or it is missing)."""
+    if value is None:
+        return None
+    if not isinstance(value, (int, float)) or not bounds[0] <= value <= bounds[1]:  # NaN too
+        return (
+            f"{name} {value!r} is not a number in [{bounds[0]:g}, {bounds[1]:g}]: refused "
+            "(a score must be a finite number on its scale)"
+        )
+    return None
+
+
 class JudgeResult(BaseModel):
     """The judge's verdict on one prediction."""
 
@@ -138,12 +158,16 @@ class CodeMatchResult(BaseModel):
 class InstanceResult(BaseModel):
     """The scored outcome of one item: one entry of the JSON report's ``instances``."""
 
+    # NaN is written as NaN (not null), so that a worker's NaN score reaches the
+    # controller and is refused there rather than turning silently into "no score".
+    model_config = ConfigDict(ser_json_inf_nan="constants")
+
     id: str
     source: str
     arity: int
     tags: list[str] = Field(default_factory=list)
     passed: bool = False
-    judge_score: float | None = None
+    judge_score: JudgeScore | None = None
     judge_explanation: str = ""
     judge_ratings: list[int | None] = Field(default_factory=list)
     judge_spread: float | None = None
@@ -151,15 +175,15 @@ class InstanceResult(BaseModel):
     judge_unparseable: int = 0
     judge_manipulation: list[str] = Field(default_factory=list)
     """Text of the prediction addressed to the grader (see ``JudgeResult.manipulation``)."""
-    judge_raw_score: float | None = None
+    judge_raw_score: JudgeScore | None = None
     """When the prediction addressed the grader: its score as written (``judge_score`` is
     the lower of this and the score without that text)."""
-    judge_defended_score: float | None = None
+    judge_defended_score: JudgeScore | None = None
     """When the prediction addressed the grader: its score without that text."""
-    code_match: float | None = None
+    code_match: UnitScore | None = None
     code: str = ""
     mismatches: list[Mismatch] = Field(default_factory=list)
-    gold_code_match: float | None = None
+    gold_code_match: UnitScore | None = None
     """``--pau-gold-control``: code match of the coder on the gold description."""
     self_code_match: float | None = None
     """``--pau-coder=self``: code match of code the model under test wrote from its own

@@ -12,6 +12,7 @@ from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict
 
+from pytest_pau.models.outcome import JudgeScore, UnitScore
 from pytest_pau.models.report import Report, RunInfo
 
 
@@ -39,8 +40,8 @@ class ScoresOnly(BaseModel):
 
     id: str
     passed: bool = False
-    judge_score: float | None = None
-    code_match: float | None = None
+    judge_score: JudgeScore | None = None
+    code_match: UnitScore | None = None
     error: str | None = None
     skipped: str | None = None
     self_code_match: float | None = None

@@ -16,6 +16,33 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
 from pytest_pau.models.paper import PaperStats
+from pytest_pau.models.verdicts import (
+    BaselineSummary,
+    Decision,
+    EarlyStop,
+    GateVerdict,
+    RegressionVerdict,
+    Verdict,
+)
+
+__all__ = [
+    "BaselineSummary",
+    "Calibration",
+    "Counts",
+    "Decision",
+    "EarlyStop",
+    "FlaggedItem",
+    "GateVerdict",
+    "GoldStats",
+    "GroupStats",
+    "ItemError",
+    "JudgeStats",
+    "MatchStats",
+    "RegressionVerdict",
+    "Summary",
+    "TokenCounts",
+    "Verdict",
+]
 
 #: Readers ignore keys they do not know, so a newer report still loads.
 _TOLERANT = ConfigDict(extra="ignore")
@@ -134,110 +161,6 @@ class TokenCounts(BaseModel):
     """Hidden reasoning tokens of reasoning models (billed; in ``cost_usd``)."""
 
 
-class GateVerdict(BaseModel):
-    """One release gate's verdict."""
-
-    model_config = _TOLERANT
-
-    name: str
-    """``min_mean_judge``, ``min_pass_rate`` or ``min_mean_match``."""
-    label: str
-    """What it measures, for people: ``mean judge score``."""
-    option: str
-    """The option that set it: ``--pau-min-mean-judge``."""
-    threshold: float
-    statistic: str = "mean"
-    """``mean``; ``ci_low`` (the one-sided lower bound at ``--pau-gate-confidence``) with
-    ``--pau-gate-on-ci``; ``sequential`` (the anytime-valid verdict) with ``--pau-early-stop``."""
-    value: float | None = None
-    """The measured statistic (for ``sequential``: the mean of the items it saw); None
-    when nothing could be measured."""
-    margin: float | None = None
-    """``value - threshold``."""
-    passed: bool = False
-    detail: str | None = None
-    """Why, when the verdict is not plain arithmetic (``decided after 120 of 741 items``)."""
-
-    @property
-    def is_rate(self) -> bool:
-        """Whether the value is a share, shown in percent."""
-        return self.name == "min_pass_rate"
-
-
-class RegressionVerdict(BaseModel):
-    """The baseline gate on one metric: is this run worse by less than ``margin``?"""
-
-    model_config = _TOLERANT
-
-    metric: str
-    """``judge``, ``match`` or ``pass``."""
-    label: str
-    """``judge score``, ``code match``, ``pass rate``."""
-    margin: float
-    """The allowed regression (``--pau-max-regression``)."""
-    n: int = 0
-    """Instances both runs scored (the paired sample)."""
-    mean_diff: float | None = None
-    """``mean(this run - baseline)`` over those."""
-    low: float | None = None
-    """One-sided lower confidence bound of the mean difference (the verdict's statistic)."""
-    high: float | None = None
-    """Upper end of the interval (the one-sided upper bound, or the confidence sequence's)."""
-    p_value: float | None = None
-    """Non-inferiority p-value of "worse by the margin or more" (None for ``sequential``)."""
-    p_difference: float | None = None
-    """Two-sided paired sign-flip p-value of "the runs differ at all"."""
-    method: str = "non-inferiority"
-    """``non-inferiority`` (paired test after the run) or ``sequential`` (``--pau-early-stop``)."""
-    passed: bool = False
-    detail: str | None = None
-
-
-class BaselineSummary(BaseModel):
-    """``--pau-baseline``: this run against the released model's report, paired."""
-
-    model_config = _TOLERANT
-
-    path: str
-    model: str
-    """The baseline's ``--pau-model``."""
-    confidence: float = 0.95
-    shared: int = 0
-    """Instances both runs have a result for."""
-    regressions: list[RegressionVerdict] = Field(default_factory=list)
-    pass_to_fail: list[str] = Field(default_factory=list)
-    """Passed in the baseline, failed here."""
-    fail_to_pass: list[str] = Field(default_factory=list)
-    only_here: list[str] = Field(default_factory=list)
-    """Scored here, absent from the baseline: not in the comparison."""
-    only_baseline: list[str] = Field(default_factory=list)
-    """Selected here and scored in the baseline, but without a score here."""
-    warnings: list[str] = Field(default_factory=list)
-    """Settings the runs differ in that may change scores."""
-
-    @property
-    def passed(self) -> bool:
-        return all(r.passed for r in self.regressions)
-
-
-class EarlyStop(BaseModel):
-    """``--pau-early-stop``: when the verdicts were known, and what the rest would cost."""
-
-    model_config = _TOLERANT
-
-    confidence: float = 0.95
-    population: int = 0
-    """Selected items the gates are about."""
-    decided_after: int | None = None
-    """Items seen (in the seeded order) when every verdict was decided; None: never early."""
-    not_run: int = 0
-    """Items skipped because the verdicts were known."""
-    cost_usd: float = 0.0
-    """What the run spent."""
-    full_cost_usd: float | None = None
-    """Estimated cost of running every item (spend per item that ran, times the population)."""
-
-
 class Calibration(BaseModel):
     """How far ``oracle`` and ``null`` are apart on this run's selection, with its scorers.
 
@@ -339,12 +262,18 @@ class Summary(BaseModel):
     early_stop: EarlyStop | None = None
     calibration: Calibration | None = None
     """Oracle and null on this selection, when the judge or coder is embedded."""
+    unknown: dict[str, int] = Field(default_factory=dict)
+    """Selected items without a score, by cause (``not run (budget spent)``, ``errored``,
+    ``no result``, ``not run (early stop)``...)."""
+    verdict: Verdict | None = None
+    """The release verdict and the exit status (None only in a summary built outside a run)."""
     gates_passed: bool = True
-    """Every level gate and every baseline gate passed (True when none is set)."""
+    """With a gate set: ``verdict.status == "passed"`` (kept for older readers; never true
+    beside a non-zero exit status). True when no gate is set."""
 
     @property
     def failed_gates(self) -> list[GateVerdict]:
-        """The gates that are not met."""
+        """The gates that are not met (failed or not decided)."""
         return [g for g in self.gates if not g.passed]
 
     @computed_field  # type: ignore[prop-decorator]

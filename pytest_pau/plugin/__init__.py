@@ -1,4 +1,7 @@
-"""The pytest plugin (entry point ``pytest11: pau``): its hooks; the fixtures are in ``_fixtures``.
+"""The pytest plugin (entry point ``pytest11: pau``): whether a run is active, and its set-up.
+
+The hooks of an active run are :class:`~pytest_pau.plugin.hooks.PauPlugin`; the fixtures
+are in :mod:`pytest_pau.plugin.fixtures`.
 
 Inactive unless ``--pau-model`` (or ini ``pau_model``) is set: then it loads the
 instances, registers their markers, collects one item per instance, evaluates items in
@@ -10,8 +13,6 @@ applies the release gates and writes the report. The work is delegated to
 from __future__ import annotations
 
 import os
-import sys
-from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -20,12 +21,11 @@ import pytest
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 from pytest_pau.errors import ConfigError, DatasetError
-from pytest_pau.plugin import ahead, collect, gates, shard
+from pytest_pau.plugin import collect, shard
 from pytest_pau.plugin.config import register_pytest_options, settings_from_config
-from pytest_pau.plugin.gates import BelowThreshold
+from pytest_pau.plugin.hooks import PauPlugin
 from pytest_pau.plugin.session import PauSession, pau_session_key
-from pytest_pau.plugin.state import result_key, sent_key
-from pytest_pau.plugin.stop import INTERRUPT, remove_run_dir
+from pytest_pau.plugin.stop import remove_run_dir
 from pytest_pau.settings import PauSettings
 
 if TYPE_CHECKING:
@@ -110,252 +110,6 @@ def pytest_pau_load_dataset(config: pytest.Config, spec: str, split: str) -> lis
     return load_dataset(spec, split, outputs=s.dataset_outputs, protocol=s.protocol)
 
 
-class PauPlugin:
-    """The hooks of an active run (registered by ``pytest_configure``)."""
-
-    def __init__(self, state: PauSession) -> None:
-        self.state = state
-        self._shard_sent = False
-
-    def pytest_report_header(self, config: pytest.Config) -> list[str]:
-        s = self.state.settings
-        n = len(self.state.instances)
-        lines = [
-            f"pau: model {s.model}, judge {s.judge_model}, coder {s.coder_model}, "
-            f"dataset {s.dataset}/{s.split} ({n} instance{'' if n == 1 else 's'}), "
-            f"{s.mode} mode, max {s.max_iterations} iterations, cache "
-            f"{'off' if s.no_cache else s.cache_dir}"
-        ]
-        info = self.state.dataset_info
-        if info is not None and config.get_verbosity() > 0:
-            lines.append(f"pau: dataset {s.dataset} [{s.split}]: {info.describe()}")
-        if s.protocol == "paper":
-            lines.append(
-                "pau: --pau-protocol=paper: a missing judge rating counts 1 and a missing "
-                "code match 0 in every mean, interval and gate (the items stay listed)"
-            )
-        # What the loader did beyond reading is never silent (recompute, paper expectations).
-        lines += [f"pau: dataset: {note}" for note in getattr(info, "notes", ())]
-        if config.get_verbosity() > 0:
-            lines += collect.disagreement_lines(getattr(info, "disagreements", ()))
-        return lines
-
-    # -- collection ---------------------------------------------------------------------
-
-    def pytest_generate_tests(self, metafunc: pytest.Metafunc) -> None:
-        if collect.ARGNAME not in metafunc.fixturenames:
-            return
-        for mark in metafunc.definition.iter_markers("parametrize"):
-            names = mark.args[0] if mark.args else mark.kwargs.get("argnames", "")
-            if collect.ARGNAME in (
-                names
-                if isinstance(names, (list, tuple))
-                else str(names).replace(" ", "").split(",")
-            ):
-                return  # the user parametrizes pau_instance themselves
-        metafunc.parametrize(collect.ARGNAME, collect.params(self.state.instances))
-
-    @pytest.hookimpl(tryfirst=True, specname="pytest_collection_modifyitems")
-    def pytest_collection_modifyitems_inject(
-        self, session: pytest.Session, items: list[pytest.Item]
-    ) -> None:
-        # Before -k/-m deselection, so those select among the builtin items too.
-        if not collect.uses_instances(items):
-            items.extend(collect.builtin_items(session))
-
-    @pytest.hookimpl(wrapper=True, tryfirst=True, specname="pytest_collection_modifyitems")
-    def pytest_collection_modifyitems_limit(
-        self, config: pytest.Config, items: list[pytest.Item]
-    ) -> Generator[None, None, None]:
-        # --pau-limit takes the first N of what every other selection left: after -k/-m
-        # (plain hooks) and after --lf/--ff, whose tryfirst wrapper was registered before
-        # this one, so it runs inside it.
-        yield
-        s = self.state.settings
-        if s.limit is not None:
-            dropped = collect.apply_limit(items, s.limit, self.state.order)
-            if dropped:
-                config.hook.pytest_deselected(items=dropped)
-        if s.shard is not None:
-            # After every other selection: the same partition of the same selection on
-            # every machine (and every xdist worker).
-            dropped = shard.apply_shard(items, self.state)
-            if dropped:
-                config.hook.pytest_deselected(items=dropped)
-            shard.tell_controller(config, self.state)
-        if s.early_stop:
-            # The first results must be a fair sample: a seeded shuffle, never dataset order.
-            collect.shuffle_items(items, s.seed)
-
-    def pytest_collection_finish(self, session: pytest.Session) -> None:
-        self.state.count_selected([item.nodeid for item in session.items])
-
-    @pytest.hookimpl(optionalhook=True)
-    def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
-        self.state.count_selected(list(ids))
-
-    # -- running ------------------------------------------------------------------------
-
-    @pytest.hookimpl(wrapper=True)
-    def pytest_runtestloop(self, session: pytest.Session) -> Generator[None, object, object]:
-        # The items are final now: start their episodes ahead of pytest (threads, at most
-        # --pau-concurrency at once). Not on the xdist controller: it runs no item.
-        if not session.config.option.collectonly and not _is_xdist_controller(session.config):
-            ahead.start_episodes(self.state, session)
-        return (yield)
-
-    @pytest.hookimpl(optionalhook=True, tryfirst=True)
-    def pytest_xdist_make_scheduler(self, config: pytest.Config, log: Any) -> Any:
-        # xdist's load scheduling keeps two items on a worker once items are slow: too few
-        # for many episodes in flight. Ours keeps twice the concurrency queued on each.
-        from pytest_pau.plugin.xdist import make_scheduler, uses_load_scheduling
-
-        n = self.state.settings.episodes_in_flight()
-        if n > 1 and uses_load_scheduling(config):
-            return make_scheduler(config, log, depth=2 * n)
-        return None
-
-    @pytest.hookimpl(optionalhook=True, trylast=True)
-    def pytest_handlecrashitem(self, crashitem: str, report: pytest.TestReport, sched: Any) -> None:
-        # A dead worker's item: an infrastructure error (E), with its PAU result.
-        from pytest_pau.plugin.crash import handle_crash
-
-        handle_crash(self.state, crashitem, report)
-
-    @pytest.hookimpl(wrapper=True)
-    def pytest_runtest_makereport(
-        self, item: pytest.Item, call: pytest.CallInfo[None]
-    ) -> Generator[None, Any, Any]:
-        report = yield
-        if call.excinfo is not None and call.excinfo.errisinstance(BelowThreshold):
-            report.pau_below_threshold = True  # data for the gates (serialized under xdist)
-        result = item.stash.get(result_key, None)
-        if result is not None and not item.stash.get(sent_key, False):
-            # The first report after evaluation carries the result; pytest serializes extra
-            # report attributes, so it reaches the xdist controller unchanged.
-            report.pau_result = result.model_dump_json()
-            item.stash[sent_key] = True
-        if self.state.is_worker and self.state.settings.shard and not self._shard_sent:
-            # Under xdist the controller does not collect: the first report of each worker
-            # tells it the whole selection and this shard's part (for the report).
-            report.pau_shard = shard.payload_json(self.state)
-            self._shard_sent = True
-        return report
-
-    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        if self.state.is_worker:
-            return
-        data = getattr(report, "pau_result", None)
-        if data:
-            self.state.record(data)
-        selection = getattr(report, "pau_shard", None)
-        if selection:
-            shard.take_payload_json(self.state, selection)
-        self.state.ended(report)
-
-    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
-        if not self.state.is_worker:
-            self.state.ended(report)
-
-    @pytest.hookimpl(optionalhook=True)
-    def pytest_configure_node(self, node: Any) -> None:
-        # Each xdist worker learns where the controller's stop request will appear, where
-        # the run's budget ledger is, and (for --pau-shard) what the cache answers.
-        node.workerinput.update(self.state.worker_input(node.workerinput.get("testrunuid")))
-
-    @pytest.hookimpl(optionalhook=True)
-    def pytest_testnodedown(self, node: Any, error: Any) -> None:
-        # A worker that ran no item sent no report: its output still says the selection.
-        selection = (getattr(node, "workeroutput", None) or {}).get("pau_shard")
-        if selection:
-            shard.take_payload_json(self.state, selection)
-
-    # -- the end ------------------------------------------------------------------------
-
-    @pytest.hookimpl(tryfirst=True)
-    def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
-        # tryfirst: before xdist's own hook tears the workers down.
-        config = session.config
-        interrupted = exitstatus == pytest.ExitCode.INTERRUPTED
-        if interrupted and not self.state.is_worker:
-            from pytest_pau.plugin.xdist import drain_results
-
-            self.state.stop.request(f"{INTERRUPT}: Ctrl-C on the controller")
-            for data in drain_results(config):
-                self.state.record(data)
-        ahead.stop_episodes(self.state, interrupted=interrupted)
-        if self.state.is_worker or config.option.collectonly:
-            return
-        from pytest_pau.plugin import outputs
-
-        outputs.finish(self.state, int(exitstatus), interrupted)
-        summary = self.state.summary
-        if summary is not None and not summary.gates_passed and session.exitstatus == 0:
-            session.exitstatus = pytest.ExitCode.TESTS_FAILED
-        session.exitstatus = gates.exit_status(self.state, int(session.exitstatus))
-        if session.exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED and shard.empty_part(
-            self.state
-        ):
-            session.exitstatus = pytest.ExitCode.OK
-        if self.state.final_report is not None:
-            from pytest_pau.plugin.ci import write_markdown
-
-            session.exitstatus = write_markdown(
-                self.state, self.state.final_report, int(session.exitstatus)
-            )
-
-    @pytest.hookimpl(trylast=True, specname="pytest_sessionfinish")
-    def pytest_sessionfinish_junit(self, session: pytest.Session) -> None:
-        # trylast: after pytest's own junitxml writer, whose file this rewrites.
-        if not self.state.is_worker:
-            from pytest_pau.plugin.junit import after_junit
-
-            after_junit(self.state)
-
-    def pytest_terminal_summary(self, terminalreporter: Any, config: pytest.Config) -> None:
-        state = self.state
-        if not state.selected and not state.results and state.instances:
-            s = state.settings
-            hint = collect.no_match_hint(config, len(state.instances), s.dataset, s.split)
-            terminalreporter.line(hint, yellow=True)
-        summary = state.summary
-        if summary is None:
-            return
-        from pytest_pau.plugin import outputs
-        from pytest_pau.report.render import gate_failure_line, render
-
-        if summary.counts.items:
-            extra: list[str] = []
-            for lines in config.hook.pytest_pau_summary_extra(config=config, summary=summary):
-                extra.extend(lines or [])
-            render(
-                summary,
-                terminalreporter,
-                run=self.state.run_info,
-                notes=outputs.notes(self.state),
-                extra_lines=extra,
-                unicode=_unicode_ok(),
-            )
-            if self.state.report_written:
-                terminalreporter.line(f"PAU report: {self.state.report_written}")
-            for line in self.state.outputs:
-                terminalreporter.line(line)
-        closing = gate_failure_line(summary)
-        if closing is None and (empty := shard.empty_part(self.state)) is not None:
-            terminalreporter.line(empty, yellow=True)
-        if closing is not None:
-            terminalreporter.line(closing, red=True, bold=True)
-        session = config.pluginmanager.get_plugin("session")
-        status = int(getattr(session, "exitstatus", 0)) if session is not None else 0
-        passed = gates.closing_line(self.state, status)
-        if passed is not None:
-            terminalreporter.line(passed, green=status == 0, red=status != 0, bold=True)
-        from pytest_pau.plugin.ci import annotation_lines
-
-        for line in annotation_lines(self.state):
-            terminalreporter.line(line)  # GitHub reads a workflow command at a line's start
-
-
 class _UngatedNote:
     """Says, at the end of a run without a model, that the configured gates were not run."""
 
@@ -396,15 +150,3 @@ def _exit_without_a_final_collection() -> None:
 
         atexit.register(gc.freeze)
         _freeze_registered = True
-
-
-def _is_xdist_controller(config: pytest.Config) -> bool:
-    return not hasattr(config, "workerinput") and bool(config.getoption("numprocesses", None))
-
-
-def _unicode_ok() -> bool:
-    try:
-        "█▏".encode(sys.stdout.encoding or "ascii")
-    except (UnicodeEncodeError, LookupError):
-        return False
-    return True

@@ -55,10 +55,10 @@ def start_episodes(state: PauSession, session: pytest.Session) -> None:
 
     _ = state.evaluator  # built once, here, in pytest's thread (hooks run there)
 
-    def may_start() -> str | None:
+    def may_start(instance: Instance) -> object:
         if session.shouldstop or session.shouldfail:
             return f"not run: pytest stopped the run ({session.shouldstop or session.shouldfail})"
-        return state.stop_reason()
+        return state.admission(instance)
 
     state.pool = EpisodePool(
         state.evaluate_one,

@@ -1,7 +1,7 @@
 """CI-native outputs of a run (controller): the Markdown summary and GitHub's annotations.
 
 * ``--pau-markdown=FILE``: the summary for a pull-request comment, written atomically once
-  the exit status is known (its last line says why the status is what it is).
+  the verdict is known (its last line is the verdict's closing line).
 * ``$GITHUB_STEP_SUMMARY``: when GitHub Actions sets it, the same summary is appended to the
   job's summary page (sized to what the step has left of 1 MiB).
 * Annotations: in a GitHub Actions job, at most 10 ``::error``/``::warning`` lines under
@@ -22,28 +22,29 @@ if TYPE_CHECKING:
     from pytest_pau.plugin.state import RunState, RunView
 
 
-def closing_text(state: RunView, status: int) -> str | None:
-    """The summary's last line: which gate failed, or why the exit status is what it is."""
-    from pytest_pau.plugin.gates import closing_line
-    from pytest_pau.report.render import gate_failure_line
+def closing_text(state: RunView) -> str | None:
+    """The summary's last line: the verdict's closing line (the terminal's), for a gated run."""
+    from pytest_pau.report.render_gates import verdict_line
 
-    if state.summary is None:
+    if state.summary is None or not state.settings.gated:
         return None
-    return gate_failure_line(state.summary) or closing_line(state, status)
+    return verdict_line(state.summary)
 
 
-def write_markdown(state: RunState, report: Report, status: int) -> int:
-    """``--pau-markdown`` and the step summary; returns the exit status (1 when the file failed).
+def write_markdown(state: RunState, report: Report) -> bool:
+    """``--pau-markdown`` and the step summary; True when the requested file failed.
 
     A requested Markdown file that cannot be written fails the run like any requested
-    output; the step summary is not requested, so a failure there is a warning.
+    output (the caller settles the verdict again); the step summary is not requested, so a
+    failure there is a warning.
     """
     from pytest_pau.paths import write_text_atomic
-    from pytest_pau.plugin.outputs import warn
+    from pytest_pau.plugin.notices import warn
     from pytest_pau.report.github import append_step_summary
     from pytest_pau.report.markdown import render_markdown
 
-    closing = closing_text(state, status)
+    closing = closing_text(state)
+    failed = False
     s = state.settings
     if s.markdown is not None:
         path = state.resolve(s.markdown)
@@ -55,7 +56,7 @@ def write_markdown(state: RunState, report: Report, status: int) -> int:
             )
             state.output_errors.append(message)
             warn(message)
-            status = status or 1
+            failed = True
         else:
             state.outputs.append(f"Markdown summary: {written}")
     step = os.environ.get("GITHUB_STEP_SUMMARY")
@@ -65,7 +66,7 @@ def write_markdown(state: RunState, report: Report, status: int) -> int:
                 warn(f"$GITHUB_STEP_SUMMARY={step!r} is nearly full (1 MiB): no PAU summary added")
         except OSError as exc:
             warn(f"$GITHUB_STEP_SUMMARY={step!r}: could not append the PAU summary ({exc})")
-    return status
+    return failed
 
 
 def annotation_lines(state: RunState) -> list[str]:

@@ -164,11 +164,11 @@ def shuffle_items(items: list[pytest.Item], seed: int) -> None:
     """Put the PAU items in the seeded random order of ``--pau-early-stop``, in place.
 
     The order depends on the seed and the set of selected instances only
-    (:func:`pytest_pau.stats.sequential.early_stop_order`), so every xdist worker
+    (:func:`pytest_pau.stats.anytime.early_stop_order`), so every xdist worker
     computes the same one. Other tests keep their places; several tests of one instance
     stay together in their order.
     """
-    from pytest_pau.stats.sequential import early_stop_order
+    from pytest_pau.stats.anytime import early_stop_order
 
     slots = [i for i, item in enumerate(items) if instance_of(item) is not None]
     ids = list(dict.fromkeys(inst.id for i in slots if (inst := instance_of(items[i]))))

@@ -62,8 +62,10 @@ class EpisodePool:
         concurrency: Episodes in flight at most.
         source: The upcoming instances (read whenever a thread looks for work).
         cancel: The run's cancel event; also set by :meth:`cancel`.
-        may_start: Called before an episode starts: a reason not to start it (a spent
-            budget, a decided gate), or None.
+        may_start: Called with the instance before its episode starts: a reason not to
+            start it (a spent budget, a decided gate), None to start it, or anything else
+            (:data:`~pytest_pau.llm.budget.WAIT`) to try again once an episode ends (the
+            early stop's look-ahead, a budget that running items may free).
         on_result: Called in the episode's thread with each result as it is made (the
             early stop learns of results before pytest reaches their items).
     """
@@ -75,7 +77,7 @@ class EpisodePool:
         concurrency: int,
         source: Source,
         cancel: threading.Event,
-        may_start: Callable[[], str | None] = lambda: None,
+        may_start: Callable[[Instance], object] = lambda _instance: None,
         on_result: Callable[[InstanceResult], None] | None = None,
     ) -> None:
         if concurrency < 1:
@@ -186,8 +188,13 @@ class EpisodePool:
                 return None
             self._refill()
             if self._order:
-                episode = self._episodes[self._order.pop(0)]
-                reason = self.may_start()
+                episode = self._episodes[self._order[0]]
+                reason = self.may_start(episode.instance)
+                if reason is not None and not isinstance(reason, str):
+                    # Not yet: an episode ending (or a poll) may let it start.
+                    self._cond.wait(_POLL_S)
+                    continue
+                self._order.pop(0)
                 if reason is not None:
                     episode.state, episode.not_started = "not-started", reason
                     episode.done.set()

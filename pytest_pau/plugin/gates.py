@@ -1,14 +1,18 @@
-"""Release gates inside a pytest run: the exit status, the baseline, the early stop.
+"""Release gates inside a pytest run: the verdict, the exit status, the baseline, the early stop.
 
-* **Exit status.** With a gate set (``--pau-min-*`` or ``--pau-baseline``) and
-  ``--pau-exit=gates`` (the default), the gates decide: 0 when all pass, 1 when one fails
-  or cannot be measured. PAU items below their thresholds still show as failed (F), as the
-  data they are, but do not fail the run; errors (E), failures of the project's other
-  tests and collection errors still do. pytest's own statuses 2-4 (interrupted, internal
-  error, usage error) are kept. Without a gate, pytest's status stands.
+* **The verdict.** :func:`settle` builds the run's one :class:`~pytest_pau.models.Verdict`
+  with :func:`pytest_pau.stats.verdict.release_verdict` (the rules are there) and puts it
+  in the summary before any report is written; the exit status is its ``exit_status``,
+  and the JSON report, the HTML report, the closing line and ``pau show`` read it.
+* **The selection.** The gates are about the selected items, minus those a skip mark (or
+  a skip in the user's own fixture) took out: :func:`selection`.
 * **Which failures count.** The plugin's item raises :class:`BelowThreshold` when a model
   misses a threshold; the report of that call carries ``pau_below_threshold`` (pytest
   serializes the attribute to the xdist controller). Every other failed report blocks.
+* **A shard decides no gate** (``--pau-shard=K/N``): its verdict is ``not decided`` with
+  rule ``shard``, and its exit status fails only for what fails any gated run (an errored
+  item, another test's failure, a missing output); ``pau merge --gate`` decides the gates
+  over all shards. ``pau merge`` runs :func:`decide` and :func:`settle` on the merged run.
 * **Stopping every process** is :mod:`pytest_pau.plugin.stop`'s.
 """
 
@@ -19,7 +23,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 if TYPE_CHECKING:
-    from pytest_pau.models import InstanceResult
+    from pytest_pau.models import InstanceResult, Verdict
     from pytest_pau.plugin.state import RunView
 
 
@@ -38,66 +42,65 @@ def blocks(report: pytest.TestReport | pytest.CollectReport) -> bool:
     return bool(report.failed) and not getattr(report, "pau_below_threshold", False)
 
 
-def exit_status(state: RunView, exitstatus: int) -> int:
-    """The exit status of a run once its summary is built (see the module docstring)."""
-    s = state.settings
-    summary = state.summary
-    kept = (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED, pytest.ExitCode.NO_TESTS_COLLECTED)
-    if exitstatus not in kept or summary is None:
-        return exitstatus
-    if not s.gated:
-        return exitstatus
-    if not summary.gates_passed or state.report_error is not None or state.output_errors:
-        # A requested output that is missing fails the run whatever the gates say.
-        return int(pytest.ExitCode.TESTS_FAILED)
-    if s.exit == "items":
-        failed = exitstatus == pytest.ExitCode.TESTS_FAILED
-        return int(pytest.ExitCode.TESTS_FAILED if failed else pytest.ExitCode.OK)
-    return int(pytest.ExitCode.TESTS_FAILED if state.blocking else pytest.ExitCode.OK)
+def selection(state: RunView, results: list[InstanceResult]) -> list[str]:
+    """The selected instances the gates are about, in run order: an item skipped by a mark
+    (the user's choice) is not part of it; one that has a result always is."""
+    done = {r.id for r in results}
+    return [i for i in state.selected_ids if i in done or i not in state.user_skipped]
 
 
-def closing_line(state: RunView, status: int) -> str | None:
-    """The last line of a gated run whose gates passed: why the exit status is what it is.
+def settle(state: RunView, pytest_status: int, *, empty_part: bool = False) -> Verdict:
+    """Decide the run's verdict (and exit status) and put it into ``state.summary``.
 
-    A shard's gates are not decided (``pau merge --gate`` decides them over all shards):
-    its line says so instead of "passed".
+    ``empty_part``: a shard that none of the selected instances fell in (pytest's "no tests
+    ran" is then no failure: the merge still needs its report).
     """
+    from pytest_pau.models import Verdict
+    from pytest_pau.stats.verdict import NO_TESTS, OK, release_verdict
+
     s = state.settings
     summary = state.summary
-    if not s.gated or summary is None or not summary.gates_passed:
-        return None
-    done = (
-        "PAU release gates passed"
-        if s.shard is None
-        else f"PAU shard {s.shard}: release gates left to `pau merge --gate` over all shards"
+    assert summary is not None
+    problems = [*([state.report_error] if state.report_error else []), *state.output_errors]
+    if empty_part and pytest_status == NO_TESTS:
+        pytest_status = OK
+    verdict = release_verdict(
+        summary,
+        gated=s.gated,
+        pytest_status=pytest_status,
+        exit_on=s.exit,
+        blocking=[_named(nodeid, state.selected_ids) for nodeid in state.blocking],
+        problems=problems,
     )
-    below = summary.counts.failed
-    if status == 0:
-        if not below:
-            return f"{done}: exit status 0"
-        items = f"{below} item{'s' if below != 1 else ''}"
-        return (
-            f"{done}: exit status 0 ({items} below their thresholds "
-            "count in the gates, not as run failures; --pau-exit=items makes them fail it)"
+    if s.shard is not None and s.gated and verdict.rule == "gates":
+        # No gate was computed on a part: say who decides, and fail only for what fails
+        # any gated run (the reasons release_verdict gave besides the gates).
+        left = f"shard {s.shard}: release gates left to `pau merge --gate` over all shards"
+        failing = verdict.status == "failed"
+        verdict = Verdict(
+            status="failed" if failing else "not decided",
+            exit_status=verdict.exit_status,
+            rule="shard",
+            reasons=[left, *(r for r in verdict.reasons if r != "every release gate passed")],
         )
-    if state.report_error is not None or state.output_errors:
-        return f"{done}, but a requested output is missing: exit status 1"
-    if state.blocking:
-        first = state.blocking[0]
-        more = f" and {len(state.blocking) - 1} more" if len(state.blocking) > 1 else ""
-        return (
-            f"{done}, but the run failed: {first}{more} "
-            "(an error or another test's failure): exit status 1"
-        )
-    return None
+    summary.verdict = verdict
+    # Never "passed" beside a non-zero exit status (True without a gate, as ever).
+    summary.gates_passed = verdict.status == "passed" if s.gated else True
+    return verdict
+
+
+def _named(nodeid: str, selected: list[str]) -> str:
+    """A PAU item's node id as its instance id (``toy/boom``), the way ``pau merge`` names
+    it too; any other test's node id as it is."""
+    if nodeid.endswith("]") and "[" in nodeid:
+        param = nodeid[nodeid.index("[") + 1 : -1]
+        if param in selected:
+            return param
+    return nodeid
 
 
 def decide(state: RunView, results: list[InstanceResult]) -> None:
-    """Put the early-stop and baseline verdicts into ``state.summary`` (controller, at the end).
-
-    A shard (``--pau-shard``) decides no gate: its items are a part of the selection, and
-    ``pau merge`` decides the gates over all parts through this same function.
-    """
+    """Put the early-stop and baseline verdicts into ``state.summary`` (controller, at the end)."""
     from pytest_pau.models import EarlyStop
     from pytest_pau.stats.gates import baseline_gate
 
@@ -105,11 +108,10 @@ def decide(state: RunView, results: list[InstanceResult]) -> None:
     summary = state.summary
     assert summary is not None
     assert state.run_info is not None
-    finished = not state.interrupted
     early = state.early
     if early is not None:
-        early.finish(complete=finished)
-        summary.gates = early.level_verdicts(finished=finished)
+        early.finish()
+        summary.gates = early.level_verdicts()
     if state.baseline is not None and s.baseline is not None and s.shard is None:
         summary.baseline = baseline_gate(
             state.baseline,
@@ -118,28 +120,24 @@ def decide(state: RunView, results: list[InstanceResult]) -> None:
             path=str(s.baseline),
             margins=s.regression_margins(),
             confidence=s.gate_confidence,
-            selected_ids=state.selected_ids,
-            seed=s.seed,
+            selected_ids=selection(state, results),
         )
         if early is not None:
-            sequential = early.regression_verdicts(finished=finished)
+            sequential = early.regression_verdicts()
             summary.baseline.regressions = [
                 sequential[r.metric].model_copy(update={"p_difference": r.p_difference})
                 for r in summary.baseline.regressions
             ]
     if early is not None:
-        reason = state.stop.reason() or ""
-        not_run = sum(1 for r in results if r.skipped is not None and r.skipped.endswith(reason))
+        not_run = [r for r in results if r.skipped is not None and "--pau-early-stop" in r.skipped]
         ran = [r for r in results if r.skipped is None]
         population = len(early.order)
         summary.early_stop = EarlyStop(
             confidence=s.gate_confidence,
             population=population,
             decided_after=early.decided_after if early.decided_after != population else None,
-            not_run=not_run if reason.startswith("--pau-early-stop") else 0,
+            not_run=len(not_run),
+            ran=len(ran),
             cost_usd=summary.cost_usd,
             full_cost_usd=summary.cost_usd / len(ran) * population if ran else None,
         )
-    summary.gates_passed = all(g.passed for g in summary.gates) and (
-        summary.baseline is None or summary.baseline.passed
-    )

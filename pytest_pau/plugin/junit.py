@@ -169,6 +169,6 @@ def after_junit(state: RunState) -> None:
     try:
         rewrite(state, Path(xml.logfile))
     except (OSError, ET.ParseError) as exc:
-        from pytest_pau.plugin.outputs import warn
+        from pytest_pau.plugin.notices import warn
 
         warn(f"--junitxml={xml.logfile!r}: could not add the release gates to it ({exc})")

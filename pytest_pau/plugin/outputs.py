@@ -5,13 +5,14 @@ from __future__ import annotations
 import platform
 import sys
 import time
-import warnings
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import pytest
 
 from pytest_pau.errors import PauError
 from pytest_pau.models import Report, RunInfo
+from pytest_pau.plugin.notices import warn
 from pytest_pau.plugin.state import now_utc
 
 if TYPE_CHECKING:
@@ -144,11 +145,12 @@ def summarize(state: RunView, results: list[InstanceResult], *, wall_s: float | 
     """The summary and every gate verdict of a run's results, into ``state.summary``.
 
     The one place a run's figures and verdicts are decided: the plugin's :func:`finish` and
-    ``pau merge`` (over the shards' items) both call it. A shard decides no gate (its items
-    are a part of the selection): ``pau merge`` does, over all of them.
+    ``pau merge`` (over the shards' items) both call it, and then
+    :func:`pytest_pau.plugin.gates.settle` for the verdict. A shard decides no gate (its
+    items are a part of the selection): ``pau merge`` does, over all of them.
     """
     # Imported here: numpy is not worth loading in runs that never get this far.
-    from pytest_pau.plugin.gates import decide
+    from pytest_pau.plugin.gates import decide, selection
     from pytest_pau.report.summary import build_summary
     from pytest_pau.stats.gates import Gates
 
@@ -171,6 +173,7 @@ def summarize(state: RunView, results: list[InstanceResult], *, wall_s: float | 
         wall_s=wall_s,
         selected=max(state.selected, len(results)),
         max_cost_usd=s.budget_share(),
+        selection=selection(state, results) if state.selected_ids else None,
         protocol=s.protocol,
     )
     decide(state, results)
@@ -178,28 +181,41 @@ def summarize(state: RunView, results: list[InstanceResult], *, wall_s: float | 
 
 
 def finish(state: RunState, exitstatus: int, interrupted: bool) -> None:
-    """Summary, gates, report files. Called once, on the controller."""
+    """Summary, gates, the verdict, report files. Called once, on the controller.
+
+    The verdict (and so the exit status) is settled before any file is written, and again
+    after each output that could not be written: the JSON report, written last, says
+    what the exit status says.
+    """
+    from pytest_pau.plugin.calibration import settle as settle_calibration
+    from pytest_pau.plugin.gates import settle
+    from pytest_pau.plugin.shard import empty_part, shard_info
+
     s = state.settings
     results = state.ordered_results()
     # A dead xdist worker left its item unfinished: re-run to finish, as after Ctrl-C.
     state.interrupted = _stopped_early(state, interrupted) or bool(state.crashes)
     state.run_info = run_info(state, state.interrupted)
     summary = summarize(state, results, wall_s=time.perf_counter() - state.t0)
-    from pytest_pau.plugin.calibration import settle
-    from pytest_pau.plugin.shard import shard_info
-
-    summary.calibration = settle(state)
-    # The notes as the terminal prints them (those about writing the outputs themselves
-    # can only follow): the HTML and the JSON report show them too.
-    shown = notes(state)
-    report = Report(
-        run=state.run_info,
-        instances=results,
-        summary=summary,
-        notes=shown,
-        shard=shard_info(state, shown[len(run_notes(state)) :]),
-    )
+    summary.calibration = settle_calibration(state)
+    report = Report(run=state.run_info, instances=results, summary=summary, notes=[])
     state.final_report = report
+    empty = empty_part(state) is not None
+
+    def verdict() -> None:
+        settle(state, exitstatus, empty_part=empty)
+        # The notes as the terminal prints them (those about writing the outputs themselves
+        # can only follow): the HTML, the Markdown and the JSON report show them too.
+        shown = notes(state)
+        report.notes = shown
+        report.shard = shard_info(state, shown[len(run_notes(state)) :])
+
+    _write_extras(state, report, verdict)
+    verdict()
+    from pytest_pau.plugin.ci import write_markdown
+
+    if write_markdown(state, report):
+        verdict()  # the Markdown file failed: a requested output is missing
     if s.report is not None:
         from pytest_pau.report.json_report import write_report
 
@@ -211,28 +227,12 @@ def finish(state: RunState, exitstatus: int, interrupted: bool) -> None:
                 f"--pau-report={str(s.report)!r}: could not write the JSON report ({exc})"
             )
             warn(state.report_error)
-            _fail_session(state)
-    _write_extras(state, report)
+            verdict()
 
 
-def _fail_session(state: RunState) -> None:
-    """Make the exit status non-zero (a requested output is missing), unless it already is."""
-    session = state.config.pluginmanager.get_plugin("session")
-    if session is not None and session.exitstatus == pytest.ExitCode.OK:
-        session.exitstatus = pytest.ExitCode.TESTS_FAILED
-
-
-def _write_extras(state: RunState, report: Report) -> None:
+def _write_extras(state: RunState, report: Report, verdict: Callable[[], None]) -> None:
+    """Plots, then the HTML report (which shows the verdict, a failed plot included)."""
     s = state.settings
-    if s.html is not None:
-        try:
-            from pytest_pau.report.html import write_html
-
-            state.outputs.append(f"HTML report: {write_html(report, state.resolve(s.html))}")
-        except (ImportError, PauError, OSError) as exc:
-            _output_failed(
-                state, f"--pau-html={str(s.html)!r}: could not write the HTML report ({exc})"
-            )
     if s.plots is not None:
         try:
             from pytest_pau.report.plots import write_plots
@@ -246,18 +246,20 @@ def _write_extras(state: RunState, report: Report) -> None:
                 f"--pau-plots={str(s.plots)!r}: could not write the plots ({exc})"
                 + (hint if isinstance(exc, ImportError) else ""),
             )
+    if s.html is not None:
+        verdict()  # the HTML shows the verdict (a failed plot included)
+        try:
+            from pytest_pau.report.html import write_html
+
+            # Listed first, as the report it is (the plots were written before it).
+            state.outputs.insert(0, f"HTML report: {write_html(report, state.resolve(s.html))}")
+        except (ImportError, PauError, OSError) as exc:
+            _output_failed(
+                state, f"--pau-html={str(s.html)!r}: could not write the HTML report ({exc})"
+            )
 
 
 def _output_failed(state: RunState, message: str) -> None:
-    """A requested output is missing: say so in the summary and exit non-zero."""
+    """A requested output is missing: say so in the summary (the verdict fails the run)."""
     state.output_errors.append(message)
     warn(message)
-    _fail_session(state)
-
-
-def warn(message: str, category: type[Warning] = UserWarning) -> None:
-    """A warning in pytest's summary; never an exception (``-W error``) at session end."""
-    try:
-        warnings.warn(message, category, stacklevel=2)
-    except Warning:
-        print(f"warning: {message}", file=sys.stderr)

@@ -12,13 +12,16 @@ module take that and never import the session.
 from __future__ import annotations
 
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from pydantic import ValidationError
 
 from pytest_pau.errors import ConfigError, PauError
+from pytest_pau.llm.budget import WAIT, Wait
 from pytest_pau.models import Instance, InstanceResult
 from pytest_pau.plugin.state import RunState
 from pytest_pau.plugin.stop import RunStop, make_run_dir
@@ -93,7 +96,7 @@ class PauSession(RunState):
             return
         from pytest_pau.errors import CacheWarning
         from pytest_pau.plugin import preflight
-        from pytest_pau.plugin.outputs import warn
+        from pytest_pau.plugin.notices import warn
 
         s = self.settings
         junitxml = getattr(self.config.option, "xmlpath", None)
@@ -140,37 +143,40 @@ class PauSession(RunState):
     # -- evaluation (workers, or the single process) ------------------------------------------
 
     def budget(self) -> Budget | None:
-        """The run's budget: one ledger shared by every process of the run on this machine.
+        """The run's budget, made once: one ledger shared by every process of the run on
+        this machine.
 
         Under xdist every worker charges the same file under a file lock, so
-        ``--pau-max-cost-usd`` caps the whole run, not a share per worker: the controller
-        names the file (:meth:`ledger_path`) and hands it to every worker it starts, in
-        whatever folder of this machine; workers on other hosts are refused up front
-        (:func:`check_remote_budget`). A shard
-        (``--pau-shard=K/N``) gets ``1/N`` of the cap: shards share no ledger. None without
-        a cap.
+        ``--pau-max-cost-usd`` caps the whole run, not a share per worker; its reservations
+        and running items are shared too (``llm/budget.py``). The controller names the file
+        (:meth:`ledger_path`) and hands it to every worker it starts, in whatever folder of
+        this machine; workers on other hosts are refused up front
+        (:func:`check_remote_budget`). A shard (``--pau-shard=K/N``) gets ``1/N`` of the
+        cap: shards share no ledger. None without a cap.
         """
         s = self.settings
         cap = s.budget_share()
         if cap is None:
             return None
-        from pytest_pau.llm import Budget
+        if self._budget is None:
+            from pytest_pau.llm import Budget
 
-        part = s.shard_part
-        name = None
-        if part is not None:
-            name = (
-                f"shard {part[0]}/{part[1]}'s share ${cap:g} of "
-                f"--pau-max-cost-usd={s.max_cost_usd:g}"
-            )
-        workerinput = getattr(self.config, "workerinput", None)
-        if workerinput is None:
-            return Budget(cap, name=name)
-        ledger = workerinput.get(LEDGER_KEY)
-        if ledger is None:  # a controller of another pytest-pau version
-            base = s.cache_dir if s.cache_dir is not None else Path(tempfile.gettempdir())
-            ledger = Path(base) / "budget" / f"run-{workerinput['testrunuid']}.usd"
-        return Budget(cap, ledger=ledger, name=name)
+            part = s.shard_part
+            name = None
+            if part is not None:
+                name = (
+                    f"shard {part[0]}/{part[1]}'s share ${cap:g} of "
+                    f"--pau-max-cost-usd={s.max_cost_usd:g}"
+                )
+            workerinput = getattr(self.config, "workerinput", None)
+            ledger = None
+            if workerinput is not None:
+                ledger = workerinput.get(LEDGER_KEY)
+                if ledger is None:  # a controller of another pytest-pau version
+                    base = s.cache_dir if s.cache_dir is not None else Path(tempfile.gettempdir())
+                    ledger = Path(base) / "budget" / f"run-{workerinput['testrunuid']}.usd"
+            self._budget = Budget(cap, ledger=ledger, name=name)
+        return self._budget
 
     @property
     def evaluator(self) -> Evaluator:
@@ -222,7 +228,10 @@ class PauSession(RunState):
                 except NotStarted as exc:
                     result = self._not_run(instance, str(exc))
             else:
-                stop = self.stop_reason()
+                stop = self.admission(instance)
+                while isinstance(stop, Wait):  # other workers' items may free the budget
+                    time.sleep(0.05)
+                    stop = self.admission(instance)
                 if stop is not None:
                     result = self._not_run(instance, stop)
                 else:
@@ -233,13 +242,41 @@ class PauSession(RunState):
     def evaluate_one(
         self, instance: Instance, progress: Callable[[str], None] | None
     ) -> InstanceResult:
-        """One episode, scored, and counted for the streak of unfixable errors."""
-        result = self.evaluator.evaluate(instance, progress=progress)
+        """One admitted episode, scored, counted for the streak of unfixable errors and
+        for the budget's estimate of what an item costs."""
+        budget = self.budget()
+        try:
+            result = self.evaluator.evaluate(instance, progress=progress)
+        except BaseException:
+            if budget is not None:
+                budget.finished(0.0)
+            raise
+        if budget is not None:
+            budget.finished(result.cost_usd)
         self.streak.observe(result)
         from pytest_pau.plugin.shard import record_finished
 
         record_finished(self.settings, instance, result)
         return result
+
+    def admission(self, instance: Instance) -> str | Wait | None:
+        """Whether ``instance``'s episode may start now: None (it is admitted), a reason
+        not to start it (:meth:`stop_reason`; the budget left cannot pay for an item), or
+        :data:`~pytest_pau.llm.budget.WAIT` (once items in flight finish: the early stop's
+        look-ahead, the budget's running items). Admitting counts the item as running."""
+        stop = self.stop_reason()
+        if stop is not None:
+            return stop
+        if self.ahead_of_window(instance):
+            return WAIT
+        budget = self.budget()
+        return None if budget is None else budget.admit()
+
+    def ahead_of_window(self, instance: Instance) -> bool:
+        """``--pau-early-stop``: the item lies past what the next decision could need."""
+        position = self.position.get(instance.id)
+        allowed = self.stop.allowed()
+        return position is not None and allowed is not None and position >= allowed
 
     def _not_run(self, instance: Instance, reason: str) -> InstanceResult:
         return InstanceResult(
@@ -259,7 +296,7 @@ class PauSession(RunState):
             return f"not run: {stop}"
         if self.streak.reason is not None:
             return self.streak.reason
-        budget = self.evaluator.budget
+        budget = self.budget()
         if budget is not None and budget.exhausted:
             return f"budget {budget.name} spent (${budget.spent:.4f} of ${budget.max_cost_usd:g})"
         return None
@@ -267,8 +304,15 @@ class PauSession(RunState):
     # -- gathering (the controller, or the single process) ---------------------------------
 
     def record(self, data: str) -> None:
-        """Take one item's result from its report."""
-        result = InstanceResult.model_validate_json(data)
+        """Take one item's result from its report.
+
+        A result whose score is none (NaN, out of its scale: a hook or a test changed it
+        after scoring) is refused: the item counts as errored, saying which field.
+        """
+        try:
+            result = InstanceResult.model_validate_json(data)
+        except ValidationError as exc:
+            result = refused_result(data, exc)
         self.results[result.id] = result
         self.feed_gates(result.id, result)
 
@@ -280,6 +324,10 @@ class PauSession(RunState):
             self.blocking.append(report.nodeid)
         elif getattr(report, "pau_below_threshold", False):
             self.below_threshold.append(report.nodeid)
+        if report.skipped and getattr(report, "when", None) == "setup":
+            instance_id = self.instance_id(report.nodeid)
+            if instance_id is not None and instance_id not in self.results:
+                self.user_skipped.add(instance_id)
         if self.early is not None and getattr(report, "when", None) == "teardown":
             instance_id = self.instance_id(report.nodeid)
             if instance_id is not None and instance_id not in self.results:
@@ -297,11 +345,29 @@ class PauSession(RunState):
             self.stop.request(
                 f"--pau-early-stop: every gate was decided after {n} of {total} items"
             )
+        else:
+            self.look_ahead()
+
+    def look_ahead(self) -> None:
+        """Let items start only as far into the seeded order as the next decision could
+        need: the fed prefix plus the fewest further items that could decide every gate
+        (at most what the run keeps in flight)."""
+        if self.early is None:
+            return
+        try:
+            workers = max(1, int(getattr(self.config.option, "numprocesses", 0) or 1))
+        except (TypeError, ValueError):  # "auto" before xdist resolved it
+            workers = 1
+        limit = max(1, self.settings.episodes_in_flight() * workers)
+        with self._gate_lock:
+            allowed = self.early.fed + self.early.window(limit)
+        self.stop.allow(allowed)
 
     def count_selected(self, ids: list[str]) -> None:
         """The distinct instances among the selected item ids, in the order they run."""
         found = [i for nodeid in ids if (i := self.instance_id(nodeid)) is not None]
         self.selected_ids = list(dict.fromkeys(found))
+        self.position = {i: k for k, i in enumerate(self.selected_ids)}
         self.selected = len(self.selected_ids)
         s = self.settings
         if s.early_stop and self.early is None and not self.is_worker:
@@ -315,5 +381,26 @@ class PauSession(RunState):
                 margins=s.regression_margins(),
                 baseline={r.id: r for r in self.baseline.instances} if self.baseline else None,
                 confidence=s.gate_confidence,
+                on_ci=s.gate_on_ci,
                 protocol=s.protocol,
             )
+            self.look_ahead()
+
+
+def refused_result(data: str, exc: ValidationError) -> InstanceResult:
+    """An errored result in place of one whose scores do not validate (named, with values)."""
+    import json
+
+    raw = json.loads(data)  # Python's reader takes NaN, which the report carries as such
+    problems = "; ".join(
+        f"{'.'.join(str(x) for x in e.get('loc', ()))} {e.get('input')!r}: {e.get('msg')}"
+        for e in exc.errors()
+    )
+    return InstanceResult(
+        id=str(raw.get("id", "?")),
+        source=str(raw.get("source", "?")),
+        arity=int(raw.get("arity", 0) or 0),
+        tags=[str(t) for t in raw.get("tags", [])],
+        error=f"ScoreError: the item's result was refused: {problems}",
+        cost_usd=float(raw.get("cost_usd", 0.0) or 0.0),
+    )

@@ -24,6 +24,7 @@ from pytest_pau.settings import PauSettings
 
 if TYPE_CHECKING:
     from pytest_pau.dataset import DatasetInfo
+    from pytest_pau.llm import Budget
     from pytest_pau.models import ScoresReport
     from pytest_pau.plugin.episodes import EpisodePool
     from pytest_pau.scoring import Evaluator
@@ -69,6 +70,7 @@ class RunView(Protocol):
     blocking: list[str]
     report_error: str | None
     output_errors: list[str]
+    user_skipped: set[str]
 
 
 class RunState:
@@ -112,7 +114,13 @@ class RunState:
         self.pool: EpisodePool | None = None
         """Runs upcoming items' episodes ahead of pytest (``--pau-concurrency`` > 1)."""
         self.selected_ids: list[str] = []
-        """Controller: the selected instances, in the order their items run."""
+        """The selected instances, in the order their items run."""
+        self.position: dict[str, int] = {}
+        """Each selected instance's place in that order (the early stop's look-ahead)."""
+        self._budget: Budget | None = None
+        self.user_skipped: set[str] = set()
+        """Controller: instances whose item a skip mark (or the user's own fixture) skipped
+        before it was evaluated: not part of the selection the gates are about."""
         self.blocking: list[str] = []
         """Controller: node ids of failed reports that fail a gated run (not a model below
         its thresholds: errors, other tests, collection errors)."""

@@ -2,7 +2,10 @@
 
 :class:`RunStop` is shared by the controller and its xdist workers: the controller writes a
 file whose path it gave each worker at start (``pytest_configure_node``), and workers stop
-starting episodes once it exists. The early stop and Ctrl-C on the controller use it.
+starting episodes once it exists. The early stop and Ctrl-C on the controller use it. The
+early stop also publishes its look-ahead there (:meth:`RunStop.allow`): how far into the
+seeded order items may start, so that no more items are in flight than the next decision
+could need.
 """
 
 from __future__ import annotations
@@ -30,6 +33,30 @@ class RunStop:
     def __init__(self, path: Path | None) -> None:
         self.path = path
         self._reason: str | None = None
+        self._allowed: int | None = None
+        self._window = None if path is None else path.with_name(path.name + ".window")
+
+    def allow(self, position: int) -> None:
+        """Items before ``position`` in the run order may start (the controller)."""
+        if position == self._allowed:
+            return
+        self._allowed = position
+        if self._window is not None:
+            tmp = self._window.with_suffix(".tmp")
+            try:
+                tmp.write_text(str(position), encoding="utf-8")
+                os.replace(tmp, self._window)
+            except OSError:
+                pass  # workers then start items without the look-ahead: slower, still right
+
+    def allowed(self) -> int | None:
+        """How far into the run order items may start (None: no limit)."""
+        if self._window is not None and self._reason is None:
+            try:
+                return int(self._window.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                return self._allowed
+        return self._allowed
 
     def request(self, reason: str) -> None:
         """Ask every process to start no more episodes (first reason wins)."""
@@ -63,7 +90,7 @@ class RunStop:
                     if reason.startswith(INTERRUPT):
                         cancel.set()
                     return
-                time.sleep(0.2)
+                time.sleep(0.05)  # a cheap stat; Ctrl-C reaches the workers within it
 
         threading.Thread(target=poll, name="pau-stop-watch", daemon=True).start()
 

@@ -13,7 +13,12 @@ from html import escape
 
 from pytest_pau.models import GateVerdict, Summary
 from pytest_pau.report.fmt import num, pct, plural
-from pytest_pau.report.render_gates import early_stop_text, failed_gate_names
+from pytest_pau.report.render_gates import (
+    early_stop_text,
+    failed_gate_names,
+    gate_statistic,
+    verdict_line,
+)
 
 
 def _ci(ci: Sequence[float] | None, *, rate: bool = False) -> str:
@@ -93,16 +98,19 @@ def _flagged(summary: Summary) -> str:
     )
 
 
+_WORDS = {"passed": "met", "failed": "NOT MET", "not decided": "NOT DECIDED"}
+
+
 def _gates(summary: Summary) -> str:
     """The gates' figures (the verdict itself is at the top)."""
     if not summary.gates:
         return ""
     rows = "".join(
         f"<tr><td>{escape(g.label)} ({escape(g.option)})</td>"
-        f'<td class="num">{escape(_gate_value(g, g.value))}</td>'
+        f'<td class="num">{escape(gate_statistic(g))}</td>'
         f'<td class="num">{escape(_gate_value(g, g.threshold))}</td>'
         f'<td class="{"st-passed" if g.passed else "st-failed"}">'
-        f"{'met' if g.passed else 'NOT MET'}</td></tr>"
+        f"{_WORDS.get(g.status, 'NOT MET')}</td></tr>"
         for g in summary.gates
     )
     return (
@@ -126,21 +134,43 @@ def notes_html(notes: Sequence[str], summary: Summary) -> str:
 
 
 def verdict_html(summary: Summary) -> str:
-    """The release verdict, first on the page (as the terminal's closing line says it).
+    """The release verdict, first on the page, as the terminal's closing line says it.
 
-    The level gates and the baseline gate alike: a baseline regression fails the run
-    even when every ``--pau-min-*`` gate is met, or none is set.
+    Read from ``summary.verdict`` (what the exit status was), so the page never says
+    "met" beside a run that exited 1: a gate not decided, an error or a missing output
+    shows here as in the terminal.
     """
-    failed = failed_gate_names(summary)
-    if failed:
-        names = ", ".join(failed)
-        return f'<p class="verdict st-failed">Release gates NOT MET: {escape(names)}.</p>'
-    if not summary.gates and summary.baseline is None:
-        return (
+    v = summary.verdict
+    if v is None:  # a summary built outside a run (an older report): from its gates
+        if not summary.gates and summary.baseline is None:
+            return (
+                '<p class="verdict">No release gate set (<code>--pau-min-*</code>, '
+                "<code>--pau-baseline</code>).</p>"
+            )
+        for status, words in (("failed", "NOT MET"), ("not decided", "NOT DECIDED")):
+            names = failed_gate_names(summary, status)
+            if names:
+                return (
+                    f'<p class="verdict st-failed">Release gates {words}: '
+                    f"{escape(', '.join(names))}.</p>"
+                )
+        return '<p class="verdict st-passed">Release gates: all met.</p>'
+    if v.rule == "pytest" and not summary.gates and summary.baseline is None:
+        gates = (
             '<p class="verdict">No release gate set (<code>--pau-min-*</code>, '
             "<code>--pau-baseline</code>).</p>"
         )
-    return '<p class="verdict st-passed">Release gates: all met.</p>'
+        return gates + _verdict_reasons(v.status, v.reasons[1:])
+    line = verdict_line(summary) or ""
+    css = "st-passed" if v.status == "passed" else "st-failed"
+    return f'<p class="verdict {css}">{escape(line)}</p>' + _verdict_reasons(v.status, v.reasons)
+
+
+def _verdict_reasons(status: str, reasons: Sequence[str]) -> str:
+    if not reasons or (status == "passed" and len(reasons) == 1):
+        return ""
+    items = "".join(f'<li class="reason">{escape(r)}</li>' for r in reasons)
+    return f'<ul class="verdict-reasons">{items}</ul>'
 
 
 def _baseline(summary: Summary) -> str:
@@ -153,7 +183,7 @@ def _baseline(summary: Summary) -> str:
         f'<td class="num">{r.n}</td><td class="num">{num(r.mean_diff, "+.3f")}</td>'
         f'<td class="num">{num(r.low, "+.3f")}</td><td class="num">{num(r.p_value, ".3f")}</td>'
         f'<td class="{"st-passed" if r.passed else "st-failed"}">'
-        f"{'met' if r.passed else 'NOT MET'}</td></tr>"
+        f"{_WORDS.get(r.status, 'NOT MET')}</td></tr>"
         for r in b.regressions
     )
     flips = (

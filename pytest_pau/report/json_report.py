@@ -97,7 +97,12 @@ def read_model(path: str | os.PathLike[str], model: type[M]) -> M:
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(x) for x in first.get("loc", ())) or "(top level)"
+        got = (
+            f" (got {first['input']!r})"
+            if "input" in first and first.get("type") != "missing"
+            else ""
+        )
         raise ConfigError(
-            f"{str(p)!r} is not a pytest-pau JSON report: at {where}: {first.get('msg')}; "
+            f"{str(p)!r} is not a pytest-pau JSON report: at {where}: {first.get('msg')}{got}; "
             "expected the file that --pau-report wrote"
         ) from None

@@ -26,31 +26,64 @@ def _ids(ids: Sequence[str]) -> str:
     return shown + (f", +{len(ids) - LISTED} more" if len(ids) > LISTED else "")
 
 
+def gate_statistic(g: GateVerdict) -> str:
+    """The gate's figure as the terminal and the HTML report show it."""
+    return _statistic(g, pct if g.is_rate else num)
+
+
 def _statistic(g: GateVerdict, fmt: Callable[[float | None], str]) -> str:
-    if g.statistic == "ci_low":
-        return f"{g.detail or 'lower confidence bound'} {fmt(g.value)}"
+    """The gate's figure, named for what it is (and how the unknown items bound it)."""
+    level = f"{g.confidence:.0%}" if g.confidence is not None else ""
     if g.statistic == "sequential":
-        return f"{fmt(g.value)} ({g.detail})" if g.detail else fmt(g.value)
-    return fmt(g.value)
+        return f"{fmt(g.value)} (mean over the selection, sequential: {g.detail})"
+    if g.statistic == "anytime_bound":
+        return f"{fmt(g.value)} ({level} anytime test of the model's mean: {g.detail})"
+    name = f"{level} lower confidence bound (exact)" if g.statistic == "ci_low" else ""
+    if g.best is None:
+        return f"{name} {fmt(g.value)}".strip()
+    seen = f"{fmt(g.observed)} over {plural(g.scored, 'scored item')}"
+    if g.status == "passed":
+        over = f"at least {fmt(g.value)}"
+    elif g.status == "failed":
+        over = f"at most {fmt(g.best)}"
+    else:
+        over = f"between {fmt(g.value)} and {fmt(g.best)}"
+    what = f"{name} " if name else ""
+    return f"{seen}; {what}{over} over all {g.population} selected ({g.detail})"
+
+
+_HEADS = {
+    "passed": ("PASS", "green"),
+    "failed": ("FAIL", "red"),
+    "not decided": ("NOT DECIDED", "red"),
+}
+
+
+def _head(writer: Writer, status: str) -> bool:
+    """Writes ``PASS``/``FAIL``/``NOT DECIDED``; True when the line is red."""
+    word, colour = _HEADS.get(status, ("FAIL", "red"))
+    writer.write(f"  {word} ", **{colour: True}, bold=True)
+    return colour == "red"
 
 
 def level_line(g: GateVerdict) -> str:
-    """A level gate's line after its PASS/FAIL (the terminal's, JUnit's, Markdown's)."""
+    """A level gate's line after its PASS/FAIL/NOT DECIDED (the terminal's, JUnit's,
+    Markdown's)."""
     fmt: Callable[[float | None], str] = pct if g.is_rate else num
     head = f"{g.label} >= {fmt(g.threshold)}: {_statistic(g, fmt)}"
-    if g.passed:
-        return f"{head}  ({g.option})"
-    if g.value is None or g.margin is None:
-        short = g.detail or "no scored item"
-    elif g.statistic == "sequential" and g.detail and g.detail.startswith("undecided"):
-        short = "not shown to reach it"
-    elif g.is_rate:
+    if g.status == "failed" and g.best is None and g.margin is not None and g.margin < 0:
         short = (
-            f"short by {100 * -g.margin:.1f} points" if g.margin < 0 else "not shown to reach it"
+            f", short by {100 * -g.margin:.1f} points"
+            if g.is_rate
+            else f", short by {num(-g.margin)}"
         )
+    elif g.status == "failed" and g.value is None:
+        short = f", {g.detail or 'no scored item'}"
+    elif g.status == "failed" and g.statistic in ("ci_low", "anytime_bound"):
+        short = ", not shown to reach it"
     else:
-        short = f"short by {num(-g.margin)}" if g.margin < 0 else "not shown to reach it"
-    return f"{head}, {short}  ({g.option})"
+        short = ""
+    return f"{head}{short}  ({g.option})"
 
 
 def level_name(g: GateVerdict) -> str:
@@ -59,12 +92,8 @@ def level_name(g: GateVerdict) -> str:
 
 
 def _level(writer: Writer, g: GateVerdict) -> None:
-    if g.passed:
-        writer.write("  PASS ", green=True, bold=True)
-        writer.line(level_line(g))
-        return
-    writer.write("  FAIL ", red=True, bold=True)
-    writer.line(level_line(g), red=True)
+    red = _head(writer, g.status)
+    writer.line(level_line(g), red=red)
 
 
 def regression_name(r: RegressionVerdict) -> str:
@@ -73,24 +102,31 @@ def regression_name(r: RegressionVerdict) -> str:
 
 
 def regression_line(b: BaselineSummary, r: RegressionVerdict) -> str:
-    """A regression gate's line after its PASS/FAIL (the terminal's, JUnit's, Markdown's)."""
+    """A regression gate's line after its PASS/FAIL/NOT DECIDED (the terminal's, JUnit's,
+    Markdown's)."""
     level = f"{b.confidence:.0%}"
 
     def fmt(x: float | None) -> str:
         return num(x, "+.3f")
 
+    flip = "" if r.p_difference is None else f"; sign-flip p={r.p_difference:.3f}"
     if r.mean_diff is None:
         stat = r.detail or "no instance scored in both runs"
     elif r.method == "sequential":
         stat = (
-            f"{fmt(r.mean_diff)} over {r.n} paired items, confidence sequence "
-            f"[{fmt(r.low)}, {fmt(r.high)}] ({r.detail})"
+            f"{fmt(r.mean_diff)} over {r.n} paired items ({level} anytime non-inferiority "
+            f"test: {r.detail})"
+        )
+    elif r.method == "exact non-inferiority":
+        stat = (
+            f"{fmt(r.mean_diff)} over {r.n} of {r.population} paired items; {level} exact "
+            f"lower bound between {fmt(r.low)} and {fmt(r.best)} ({r.detail}){flip}"
         )
     else:
-        differ = "" if r.p_difference is None else f"; differ p={r.p_difference:.3f}"
+        few = f"; {r.detail}" if r.detail else ""
         stat = (
             f"{fmt(r.mean_diff)} over {r.n}, {level} lower bound {fmt(r.low)} "
-            f"(p={num(r.p_value, '.3f')}{differ})"
+            f"(p={num(r.p_value, '.3f')}{flip}){few}"
         )
     return f"{regression_name(r)}: {stat}  (--pau-max-regression)"
 
@@ -103,13 +139,8 @@ def baseline_head(b: BaselineSummary) -> str:
 def _baseline(writer: Writer, b: BaselineSummary) -> None:
     writer.line(baseline_head(b), bold=True)
     for r in b.regressions:
-        text = regression_line(b, r)
-        if r.passed:
-            writer.write("  PASS ", green=True, bold=True)
-            writer.line(text)
-        else:
-            writer.write("  FAIL ", red=True, bold=True)
-            writer.line(text, red=True)
+        red = _head(writer, r.status)
+        writer.line(regression_line(b, r), red=red)
     if b.pass_to_fail or b.fail_to_pass:
         parts = []
         if b.pass_to_fail:
@@ -156,28 +187,65 @@ def render_gates(summary: Summary, writer: Writer) -> None:
         _early(writer, summary.early_stop)
 
 
-def failed_gate_names(summary: Summary) -> list[str]:
-    """The failed gates as options (``--pau-min-pass-rate=0.7``, ``--pau-baseline judge:0.2``)."""
-    failed = [f"{g.option}={g.threshold:g}" for g in summary.failed_gates]
+def failed_gate_names(summary: Summary, status: str = "failed") -> list[str]:
+    """The gates of ``status`` as options (``--pau-min-pass-rate=0.7``,
+    ``--pau-max-regression=judge:0.2``)."""
+    names = [f"{g.option}={g.threshold:g}" for g in summary.gates if g.status == status]
     if summary.baseline is not None:
-        failed += [
-            f"--pau-baseline {r.metric}:{r.margin:g}"
+        names += [
+            f"--pau-max-regression={r.metric}:{r.margin:g}"
             for r in summary.baseline.regressions
-            if not r.passed
+            if r.status == status
         ]
-    return failed
+    return names
+
+
+def verdict_line(summary: Summary) -> str | None:
+    """The run's closing line, from ``summary.verdict`` (None without a verdict).
+
+    The terminal prints it last; the HTML report shows it first; ``pau show`` prints it.
+    """
+    v = summary.verdict
+    if v is None:
+        return None
+    end = f": exit status {v.exit_status}"
+    if v.rule == "shard":
+        # A shard decides no gate: its first reason says who does.
+        if v.status == "failed":
+            return f"PAU {v.reasons[0]}, but the run failed: {'; '.join(v.reasons[1:])}{end}"
+        return f"PAU {v.reasons[0]}{end}"
+    if v.rule == "pytest":
+        if v.status == "not decided" and v.reasons:
+            return f"PAU release verdict not decided ({v.reasons[0]}){end}"
+        return f"PAU run {v.status} (no release gate set){end}"
+    if v.status == "failed" and v.rule == "gates" and failed_gate_names(summary):
+        names = ", ".join(failed_gate_names(summary))
+        if not summary.counts.items:
+            # Without this the run would exit 1 with nothing saying why.
+            return (
+                f"PAU release gate failed ({names}): no PAU item produced a result "
+                f"to measure (check -k/-m and --pau-limit){end}"
+            )
+        return f"PAU release gate failed ({names}){end}"
+    if v.status == "not decided":
+        why = "; ".join(r for r in v.reasons if "not decided" in r) or "; ".join(v.reasons)
+        return f"PAU release gates not decided ({why}){end}"
+    if v.status == "failed":
+        if v.rule == "items":
+            items = plural(summary.counts.failed, "item")
+            return f"PAU release gates passed, but --pau-exit=items and {items} failed{end}"
+        return f"PAU release gates passed, but the run failed: {'; '.join(v.reasons[1:])}{end}"
+    below = summary.counts.failed
+    if not below:
+        return f"PAU release gates passed{end}"
+    return (
+        f"PAU release gates passed{end} ({plural(below, 'item')} below their thresholds "
+        "count in the gates, not as run failures; --pau-exit=items makes them fail it)"
+    )
 
 
 def gate_failure_line(summary: Summary) -> str | None:
-    """The closing line of a run whose release gates failed (None when they passed)."""
-    failed = failed_gate_names(summary)
-    if not failed:
+    """The closing line when the verdict is not ``passed`` (None when it passed)."""
+    if summary.verdict is None or summary.verdict.status == "passed":
         return None
-    names = ", ".join(failed)
-    if not summary.counts.items:
-        # Without this the run would exit 1 with nothing saying why.
-        return (
-            f"PAU release gate failed ({names}): no PAU item produced a result "
-            "to measure (check -k/-m and --pau-limit): exit status 1"
-        )
-    return f"PAU release gate failed ({names}): exit status 1"
+    return verdict_line(summary)

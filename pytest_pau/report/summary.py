@@ -29,8 +29,9 @@ from pytest_pau.models import (
     TokenCounts,
 )
 from pytest_pau.models.paper import DEFAULT_PROTOCOL, PAPER
+from pytest_pau.stats import missing
 from pytest_pau.stats.describe import mean
-from pytest_pau.stats.gates import Gates, evaluate_gates
+from pytest_pau.stats.gates import Gates, evaluate_gates, selection_values
 from pytest_pau.stats.inference import mean_interval
 from pytest_pau.stats.metrics import BOUNDS, counted, counts
 
@@ -120,6 +121,7 @@ def build_summary(
     confidence: float = 0.95,
     max_cost_usd: float | None = None,
     protocol: str = DEFAULT_PROTOCOL,
+    selection: Sequence[str] | None = None,
 ) -> Summary:
     """Aggregate item results into the :class:`~pytest_pau.models.Summary`.
 
@@ -137,6 +139,9 @@ def build_summary(
             under ``paper`` every item that ran is in the means, the intervals and the
             gates (a missing judge rating as 1, a missing code match as 0), and the summary
             carries the paper's statistics block.
+        selection: The selected instance ids: the gates are about them, and an id without
+            a result (or whose result has no score) is unknown (``Summary.unknown``).
+            Default: the ids of ``results``.
     """
     results = list(results)
     statuses = Counter(r.status for r in results)
@@ -243,7 +248,12 @@ def build_summary(
         from pytest_pau.stats.paper import paper_statistics
 
         summary.paper = paper_statistics(results)
+    ids = list(dict.fromkeys(selection)) if selection is not None else [r.id for r in results]
+    if selection is not None:
+        summary.counts.selected = max(summary.counts.selected, len(ids))
+    values, found = selection_values(ids, {r.id: r for r in results}, "pass", protocol)
+    summary.unknown = dict(missing.count(zip(found, values, strict=True)))
     gates = dataclasses.replace(gates or Gates(), protocol=protocol)
-    summary.gates = evaluate_gates(summary, gates, within)
+    summary.gates = evaluate_gates(gates, results, ids)
     summary.gates_passed = all(g.passed for g in summary.gates)
     return summary

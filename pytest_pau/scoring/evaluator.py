@@ -6,7 +6,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from pytest_pau.errors import BudgetExceeded, ConfigError, PauError
+from pytest_pau.errors import BudgetExceeded, ConfigError, PauError, ScoreError
 from pytest_pau.llm.accounting import usage_scope
 from pytest_pau.llm.limits import all_stats
 from pytest_pau.models import (
@@ -18,6 +18,7 @@ from pytest_pau.models import (
     PassRule,
     Usage,
 )
+from pytest_pau.models.outcome import score_problem
 from pytest_pau.scoring.attribution import GoldControl, attribute
 from pytest_pau.scoring.coder import CodeRunner, Observed, run_code
 from pytest_pau.scoring.failure import classify_failure
@@ -151,6 +152,7 @@ class Evaluator(ScoringParts):
         seen = usage.calls
         judged = self.judge.score(instance, traj.prediction)
         _account(usage, seen, judged.usage)
+        _check_score("judge score", judged.score, (1.0, 5.0))
         result.judge_score = judged.score
         result.judge_explanation = judged.explanation
         result.judge_ratings = list(judged.ratings)
@@ -173,6 +175,7 @@ class Evaluator(ScoringParts):
         # item, the self-contradiction check.
         with CodeRunner(code, backend=s.sandbox) as runner:
             matched = run_code(code, instance.test_examples, runner=runner)
+            _check_score("code match", matched.score, (0.0, 1.0))
             result.code_match = matched.score
             result.code = matched.code
             result.mismatches = list(matched.mismatches)
@@ -181,6 +184,7 @@ class Evaluator(ScoringParts):
             gold = self._gold_control(instance, traj, observed, matched, usage)
             if s.gold_control or gold.result is not None:
                 # Asked for, or known for free (the model answered the gold description).
+                _check_score("gold code match", gold.score(), (0.0, 1.0))
                 result.gold_code_match = gold.score()
             if s.coder == "self":
                 progress("self_code")
@@ -312,3 +316,10 @@ def _account(usage: Usage, seen: int, reported: Usage) -> None:
 def _g(score: float | None) -> str:
     """A judge score for a message: ``5``, ``3.5``, or ``n/a`` when there was no rating."""
     return "n/a" if score is None else f"{score:g}"
+
+
+def _check_score(name: str, value: float | None, bounds: tuple[float, float]) -> None:
+    """Refuse a score that is none (NaN, out of range) where it enters the result."""
+    problem = score_problem(name, value, bounds)
+    if problem is not None:
+        raise ScoreError(problem)

@@ -34,8 +34,10 @@ AddOption = Callable[..., Any]
 DEFAULT_CONCURRENCY = 16
 #: Hidden reasoning tokens a call of a reasoning model gets on top of its visible cap.
 DEFAULT_REASONING_BUDGET = 4096
-#: The regression ``--pau-baseline`` allows per metric when ``--pau-max-regression`` is unset.
-DEFAULT_MAX_REGRESSION = "judge:0.2,match:0.05,pass:0.05"
+#: The regression ``--pau-baseline`` allows when ``--pau-max-regression`` is unset: one
+#: primary metric, so that a same-quality re-run passes (57-74% at 100 items, 90-98% at 240,
+#: ~100% at 741; with three default margins it was 22-28%, 47-56%, 90-97%: docs/gates.md).
+DEFAULT_MAX_REGRESSION = "judge:0.2"
 
 
 class PauSettings(BaseModel):

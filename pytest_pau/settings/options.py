@@ -174,9 +174,10 @@ MODEL_OPTIONS = (
     ),
     OptionSpec(
         "max-cost-usd",
-        "Stop starting model calls once the run has spent this many US "
-        "dollars; remaining items are skipped. One ledger for every xdist worker on this "
-        "machine; --pau-shard shards get an even share each.",
+        "Spend at most this many US dollars: each call reserves its worst case before it is "
+        "sent, and an item starts only when the budget left can finish it; items not run "
+        "leave the gates not decided. One ledger for every xdist worker on this machine; "
+        "--pau-shard shards get an even share each.",
         parse_usd,
         "USD",
         default_text="no limit",
@@ -319,14 +320,15 @@ GATE_OPTIONS = (
     ),
     OptionSpec(
         "gate-on-ci",
-        "Gates compare the one-sided lower confidence bound (at --pau-gate-confidence) "
-        "instead of the mean: a gate passes only when it is met beyond noise.",
+        "Gates compare the exact one-sided lower confidence bound (at --pau-gate-confidence; "
+        "valid from one item) instead of the mean: a gate passes only when it is met beyond "
+        "noise.",
     ),
     OptionSpec(
         "baseline",
         "Regression gate: a JSON report (--pau-report) of the released model; exit status 1 "
-        "unless this run is shown, paired on the instances both scored, to be worse by less "
-        "than --pau-max-regression.",
+        "unless this run is shown, paired on the selected instances the baseline scored, to "
+        "be worse by less than --pau-max-regression.",
         parse_path,
         "REPORT.json",
         default_text="no regression gate",
@@ -334,10 +336,10 @@ GATE_OPTIONS = (
     OptionSpec(
         "max-regression",
         "The regression each metric may show against --pau-baseline: METRIC:DELTA pairs, "
-        "METRIC judge, match or pass.",
+        "METRIC judge, match or pass (e.g. judge:0.2,match:0.05,pass:0.05 gates all three).",
         parse_margins,
         "MARGINS",
-        default_text="judge:0.2,match:0.05,pass:0.05",
+        default_text="judge:0.2",
     ),
     OptionSpec(
         "gate-confidence",
@@ -349,8 +351,8 @@ GATE_OPTIONS = (
     OptionSpec(
         "early-stop",
         "Stop starting items once every gate's verdict is known at --pau-gate-confidence "
-        "(anytime-valid confidence sequences; items run in a seeded random order); the rest "
-        "are skipped.",
+        "(anytime-valid tests of the same questions; items run in a seeded random order, no "
+        "more in flight than the next decision could need); the rest are skipped.",
     ),
     OptionSpec(
         "exit",

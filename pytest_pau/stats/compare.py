@@ -5,8 +5,10 @@ Runs are compared on the instances their reports share, matched by id. For each 
 interval (:func:`~pytest_pau.stats.inference.mean_interval`: the tilted score interval,
 Wilson's for pass), a ``Max`` row (per instance the best value over all runs: an upper
 bound on what the compared models reach together), and for each pair of runs the paired
-mean difference with its interval, the paired sign-flip test's p-value
-(:func:`~pytest_pau.stats.signflip.paired_test`, randomised so its size is 5% at every n),
+mean difference with the two-sided test of equal means and its interval (the inversion of
+that test, :func:`~pytest_pau.stats.compare_tests.means_test`), the exact sign-flip p of
+"the runs are interchangeable" (:func:`~pytest_pau.stats.signflip.sign_flip_test`), both
+deterministic (no seed),
 the Spearman rank correlation, and, for the pairs against the baseline, the
 non-inferiority verdict at each regression margin
 (:func:`~pytest_pau.stats.inference.non_inferiority`). The same functions serve the
@@ -41,8 +43,9 @@ from pytest_pau.stats.compare_models import (
     RunEntry,
     RunStat,
 )
+from pytest_pau.stats.compare_tests import means_test
 from pytest_pau.stats.describe import spearman
-from pytest_pau.stats.inference import mean_interval, non_inferiority, paired_test
+from pytest_pau.stats.inference import mean_interval, non_inferiority
 from pytest_pau.stats.metrics import (
     BOUNDS,
     CHECKED_FIELDS,
@@ -52,7 +55,7 @@ from pytest_pau.stats.metrics import (
     parse_metric,
     value_getter,
 )
-from pytest_pau.stats.signflip import DEFAULT_RESAMPLES
+from pytest_pau.stats.signflip import sign_flip_test
 
 __all__ = [
     "BOUNDS",
@@ -153,8 +156,7 @@ def compare_reports(
     sources: Sequence[str] | None = None,
     margins: Mapping[str, float] | None = None,
     confidence: float = 0.95,
-    resamples: int = DEFAULT_RESAMPLES,
-    seed: int = 0,
+    exact: bool = False,
 ) -> Comparison:
     """Compare two or more runs on the instances their reports share.
 
@@ -164,8 +166,8 @@ def compare_reports(
         margins: ``{metric: allowed regression}``: each later run's non-inferiority
             against ``A`` on those metrics (``MetricComparison.regressions``).
         confidence: Of every interval, and ``1 - alpha`` of the tests.
-        resamples: Random sign patterns of the paired test above 16 pairs.
-        seed: Seed of the paired test's randomisation.
+        exact: The test of means is the exact betting test (any distribution) instead of
+            the tilted score test.
 
     Returns:
         The :class:`Comparison`; see the module docstring for the conventions.
@@ -220,31 +222,25 @@ def compare_reports(
         max_stat = RunStat(label="Max", mean=m, ci=_interval(best, key, confidence), n=n)
         pair_stats = []
         for i, j in pairs:
-            test = paired_test(
-                columns[i],
-                columns[j],
-                bounds=BOUNDS[key],
-                confidence=confidence,
-                seed=seed,
-                resamples=resamples,
-            )
             both = [
                 (x, y)
                 for x, y in zip(columns[i], columns[j], strict=True)
                 if x is not None and y is not None
             ]
+            d = np.array([y - x for x, y in both], dtype=float)
+            span = BOUNDS[key][1] - BOUNDS[key][0]
+            test = means_test(d, span=span, confidence=confidence, exact=exact)
             pair_stats.append(
                 PairStat(
                     a=labels[i],
                     b=labels[j],
                     n=len(both),
-                    mean_diff=None if test is None else test.mean_diff,
-                    ci=None
-                    if test is None or test.interval is None
-                    else (test.interval.low, test.interval.high),
+                    mean_diff=float(d.mean()) if d.size else None,
+                    ci=None if test is None else (test.low, test.high),
                     p_value=None if test is None else test.p_value,
-                    p_value_conservative=None if test is None else test.p_value_conservative,
+                    differ=test is not None and test.differ,
                     test=None if test is None else test.method,
+                    p_sign_flip=sign_flip_test(d, span=span).p_value if d.size else None,
                     spearman=spearman([x for x, _ in both], [y for _, y in both]),
                 )
             )
@@ -307,8 +303,7 @@ def compare_reports(
         ],
         shared=len(ids),
         confidence=confidence,
-        resamples=resamples,
-        seed=seed,
+        exact=exact,
         metrics=metrics,
         flips=flips,
         warnings=warnings,

@@ -20,7 +20,7 @@ class RunStat(BaseModel):
 
 
 class PairStat(BaseModel):
-    """Paired statistics of ``b - a`` for one metric."""
+    """Paired statistics of ``b - a`` for one metric (on the instances both runs scored)."""
 
     a: str
     b: str
@@ -28,13 +28,18 @@ class PairStat(BaseModel):
     """Instances where both runs have a value."""
     mean_diff: float | None
     ci: tuple[float, float] | None
-    """Interval of the mean difference (tilted score; None below 3 pairs)."""
+    """Interval of the mean difference: the inversion of the test of ``p_value`` (None
+    below 3 pairs)."""
     p_value: float | None
-    """Two-sided paired sign-flip p-value of "no difference" (randomised: size 5% at any n)."""
-    p_value_conservative: float | None = None
-    """The same test's ordinary p-value, ties counted in full."""
+    """Two-sided p of "the mean scores are equal" (:func:`~pytest_pau.stats.compare_tests.
+    means_test`; deterministic)."""
+    differ: bool = False
+    """``ci`` excludes 0 (equivalently ``p_value <= alpha``): the means differ (the star)."""
     test: str | None = None
-    """``exact`` (every sign pattern) or ``monte carlo`` (seeded random patterns)."""
+    """How ``p_value`` and ``ci`` were computed (``tilted score, two-sided``...)."""
+    p_sign_flip: float | None = None
+    """Exact two-sided sign-flip p of "the runs are interchangeable" (not a test of means:
+    shown without a star)."""
     spearman: float | None
     """Rank correlation of the two runs across instances; None when undefined."""
 
@@ -101,9 +106,8 @@ class Comparison(BaseModel):
     shared: int
     """Instances present in every report."""
     confidence: float = 0.95
-    resamples: int
-    """Random sign patterns of the paired test above 16 pairs (exact below)."""
-    seed: int
+    exact: bool = False
+    """The test of means is the exact betting test (``pau compare --exact``)."""
     metrics: list[MetricComparison]
     flips: list[Flips]
     warnings: list[str] = Field(default_factory=list)

@@ -1,40 +1,63 @@
-"""``--pau-early-stop``: feed the gates' confidence sequences, and say when all are decided.
+"""``--pau-early-stop``: feed the gates' anytime-valid tests, and say when all are decided.
 
-The run's items go in a seeded random order (:func:`~pytest_pau.stats.sequential.early_stop_order`),
-so the first t results are a uniform sample without replacement of the N selected items,
-which is what the anytime-valid monitors of :mod:`pytest_pau.stats.sequential` assume.
+The run's items go in a seeded random order (:func:`~pytest_pau.stats.anytime.early_stop_order`),
+so the first t results are a uniform sample without replacement of the N selected items.
 Results *arrive* in another order (episodes run in parallel, and a slow item, perhaps a
 hard one, finishes late): feeding them as they arrive would make the sample depend on
-the scores. :class:`EarlyStopTracker` therefore holds results back and feeds the monitors
-only the longest complete prefix of the seeded order. An item without a score (an
-infrastructure error, a skip mark, an unparseable judge answer for the judge gate)
-leaves that gate's population.
+the scores. :class:`EarlyStopTracker` therefore holds results back and feeds the gates
+only the longest complete prefix of the seeded order.
 
-Once every gate is decided the tracker is frozen: its verdicts are the ones the run
-reports (results of episodes still in flight are reported, but do not reopen a decided
-verdict, since the guarantee is for the first decision).
+Each gate keeps its meaning (:mod:`pytest_pau.stats.anytime`):
+
+* a plain level gate (``--pau-min-*``) asks about the mean over the N selected items:
+  the without-replacement test, ``statistic="sequential"``;
+* with ``--pau-gate-on-ci`` a level gate asks about the model's mean beyond noise: the
+  i.i.d. anytime test, ``statistic="anytime_bound"`` (it stops when the anytime lower
+  bound clears the threshold or the upper bound falls below it; undecided after all N
+  items, none unknown, it fails: not shown);
+* the baseline gate asks the non-inferiority question on paired differences: the i.i.d.
+  anytime test (``method="sequential"``), likewise.
+
+The population stays the selection. An item without a score (errored, not run for a
+budget, a failure streak or an interruption, no result) is fed as *unknown*: the interval
+of its possible values, which can only make a verdict harder to reach, never wrong. Once
+every gate is decided the tracker is frozen; the items the early stop then skips are the
+one kind of missing item it covers itself. A run that ends before every gate is decided
+leaves the undecided ones ``not decided`` (the run fails closed, saying why).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pytest_pau.models import GateVerdict, InstanceResult, RegressionVerdict, Scored
 from pytest_pau.models.paper import DEFAULT_PROTOCOL
+from pytest_pau.models.summary import Decision
+from pytest_pau.stats import missing
+from pytest_pau.stats.anytime import FAIL, PASS, AnytimeMonitor
+from pytest_pau.stats.describe import mean
 from pytest_pau.stats.gates import GATE_TABLE
 from pytest_pau.stats.metrics import BOUNDS, METRICS, counted, value_getter
-from pytest_pau.stats.sequential import GateMonitor, PairedGateMonitor
+
+_STATUS: dict[int, Decision] = {PASS: "passed", FAIL: "failed", 0: "not decided"}
 
 
 @dataclass
 class _Gate:
-    monitor: GateMonitor | None
+    monitor: AnytimeMonitor | None
     """None: nothing to measure (an empty population), which fails."""
     metric: str
     bar: float
     """The level gate's threshold, or the baseline gate's margin."""
-    excluded: int = 0
+    population: int
+    shown: bool
+    """An i.i.d. gate: undecided after every item, none unknown, means "not shown" (fail)."""
+    seen: list[float] = field(default_factory=list)
+    """Values of the scored items fed (differences for a baseline gate)."""
+    causes: Counter[str] = field(default_factory=Counter)
+    """Why the unknown items fed had no score."""
 
 
 class EarlyStopTracker:
@@ -48,6 +71,8 @@ class EarlyStopTracker:
         confidence: ``1 - alpha`` of every verdict.
         protocol: How items count (``--pau-protocol``): under ``paper`` an item that ran
             and errored is a known value (:func:`~pytest_pau.stats.metrics.counted`).
+        on_ci: ``--pau-gate-on-ci``: the level gates ask about the model's mean (i.i.d.
+            anytime test) instead of the selection's.
     """
 
     def __init__(
@@ -58,55 +83,66 @@ class EarlyStopTracker:
         margins: Mapping[str, float] | None = None,
         baseline: Mapping[str, Scored] | None = None,
         confidence: float = 0.95,
+        on_ci: bool = False,
         protocol: str = DEFAULT_PROTOCOL,
     ) -> None:
         self.order = list(dict.fromkeys(order))
         self.confidence = confidence
+        self.on_ci = on_ci
         self.protocol = protocol
         self.baseline = dict(baseline or {})
         self._pending: dict[str, InstanceResult | None] = {}
         self._pos = 0
         self.decided_after: int | None = None
         """Items fed when every gate was first decided."""
+        alpha = 1.0 - confidence
         n = len(self.order)
         self.levels: dict[str, _Gate] = {}
         for name, threshold in levels.items():
             metric = GATE_TABLE[name][2]
+            lo, hi = BOUNDS[metric]
             monitor = (
-                GateMonitor(threshold, bounds=BOUNDS[metric], population=n, confidence=confidence)
+                AnytimeMonitor((threshold - lo) / (hi - lo), None if on_ci else n, alpha)
                 if n
                 else None
             )
-            self.levels[name] = _Gate(monitor, metric, threshold)
+            self.levels[name] = _Gate(monitor, metric, threshold, n, shown=on_ci)
         self.pairs: dict[str, _Gate] = {}
         for metric, margin in (margins or {}).items():
-            getter = value_getter(metric, protocol)
+            getter = value_getter(metric, self.protocol)
             paired = sum(
                 1 for i in self.order if i in self.baseline and getter(self.baseline[i]) is not None
             )
-            monitor = (
-                PairedGateMonitor(
-                    margin, bounds=BOUNDS[metric], population=paired, confidence=confidence
-                )
-                if paired
-                else None
-            )
-            self.pairs[metric] = _Gate(monitor, metric, margin)
+            span = BOUNDS[metric][1] - BOUNDS[metric][0]
+            monitor = AnytimeMonitor((span - margin) / (2 * span), None, alpha) if paired else None
+            self.pairs[metric] = _Gate(monitor, metric, margin, paired, shown=True)
 
     # -- feeding -------------------------------------------------------------------------
+
+    def _gates(self) -> list[_Gate]:
+        return [*self.levels.values(), *self.pairs.values()]
 
     @property
     def decided(self) -> bool:
         """Every gate has a verdict (an unmeasurable gate counts as a failed one)."""
-        gates = [*self.levels.values(), *self.pairs.values()]
-        return bool(gates) and all(
-            g.monitor is None or g.monitor.verdict != "undecided" for g in gates
-        )
+        gates = self._gates()
+        return bool(gates) and all(g.monitor is None or g.monitor.code != 0 for g in gates)
 
     @property
     def fed(self) -> int:
         """Items of the seeded order fed so far (the complete prefix)."""
         return self._pos
+
+    def window(self, limit: int) -> int:
+        """The most items beyond the fed prefix worth having in flight: the fewest further
+        items after which every gate could be decided (at least 1, at most ``limit``).
+
+        Items past that cannot be needed for the next decision, so a run that keeps no
+        more in flight wastes no more than that many when it stops.
+        """
+        undecided = [g.monitor for g in self._gates() if g.monitor is not None]
+        steps = [m.steps_to_decide(limit) for m in undecided if m.code == 0]
+        return max(1, min(limit, max(steps, default=1)))
 
     def add(self, item_id: str, result: InstanceResult | None) -> bool:
         """Take one item's result (None: it ended without one); True when this decided all.
@@ -124,19 +160,14 @@ class EarlyStopTracker:
                 return True
         return False
 
-    def finish(self, *, complete: bool) -> None:
-        """The run ended: feed what is held back.
+    def finish(self) -> None:
+        """The run ended: feed what is held back, an id that never reported as unknown.
 
-        Args:
-            complete: Every selected item was run (not interrupted): an id that never
-                reported ended without a result and leaves the populations. Otherwise
-                feeding stops at the first id that never reported, and undecided gates
-                stay undecided (and fail).
+        Valid whatever the reason an item has no result (the verdicts hold for any
+        values of the unknown items); undecided gates stay ``not decided``.
         """
         while self.decided_after is None and self._pos < len(self.order):
             item_id = self.order[self._pos]
-            if item_id not in self._pending and not complete:
-                return
             self._feed(item_id, self._pending.get(item_id))
             self._pos += 1
             if self.decided:
@@ -145,110 +176,103 @@ class EarlyStopTracker:
     def _feed(self, item_id: str, result: InstanceResult | None) -> None:
         for gate in self.levels.values():
             value = None if result is None else counted(result, gate.metric, self.protocol)
-            self._give(gate, value)
+            if gate.monitor is None:
+                continue
+            lo, hi = BOUNDS[gate.metric]
+            if value is None:
+                gate.causes[missing.cause(result, None) or "unscored"] += 1
+                gate.monitor.update(0.0, 1.0)
+            else:
+                gate.seen.append(value)
+                gate.monitor.update((value - lo) / (hi - lo))
         for metric, gate in self.pairs.items():
             getter = value_getter(metric, self.protocol)
             base = self.baseline.get(item_id)
-            base_value = None if base is None else getter(base)
-            if base_value is None:
+            b = None if base is None else getter(base)
+            if b is None or gate.monitor is None:
                 continue  # not part of the paired population
+            lo, hi = BOUNDS[metric]
+            span = hi - lo
             new = None if result is None else getter(result)
-            if gate.monitor is None:
-                continue
             if new is None:
-                self._exclude(gate)
+                gate.causes[missing.cause(result, None) or "unscored"] += 1
+                gate.monitor.update((lo - b + span) / (2 * span), (hi - b + span) / (2 * span))
             else:
-                assert isinstance(gate.monitor, PairedGateMonitor)
-                gate.monitor.update_pair(new, base_value)
-
-    def _give(self, gate: _Gate, value: float | None) -> None:
-        if gate.monitor is None:
-            return
-        if value is None:
-            self._exclude(gate)
-        else:
-            gate.monitor.update(value)
-
-    @staticmethod
-    def _exclude(gate: _Gate) -> None:
-        assert gate.monitor is not None
-        gate.excluded += 1
-        try:
-            gate.monitor.exclude()
-        except ValueError:  # every item of its population left it: nothing to measure
-            gate.monitor = None
+                gate.seen.append(new - b)
+                gate.monitor.update((new - b + span) / (2 * span))
 
     # -- verdicts ------------------------------------------------------------------------
 
-    def level_verdicts(self, *, finished: bool) -> list[GateVerdict]:
-        """The level gates' verdicts; ``finished``: the run went to its end."""
+    def _status(self, gate: _Gate) -> Decision:
+        if gate.monitor is None:
+            return "failed"
+        return _STATUS[
+            gate.monitor.final(selection=gate.population, fail_when_undecided=gate.shown)
+        ]
+
+    def _detail(self, gate: _Gate, status: Decision) -> str:
+        n = len(self.order)
+        if gate.monitor is None:
+            return "no scored item" if not gate.population else "nothing to measure"
+        if status == "not decided":
+            causes = gate.causes.copy()
+            unfed = gate.population - gate.monitor.t
+            if unfed > 0:
+                causes["not run (the run ended first)"] += unfed
+            why = "; ".join(missing.describe(causes, gate.population))
+            return f"not decided after {gate.monitor.t} of {gate.population} items: {why}"
+        if self.decided_after is not None and self.decided_after < n:
+            return f"decided after {self.decided_after} of {n} items"
+        if status == "failed" and gate.shown and gate.monitor.code == 0:
+            return f"not shown after all {gate.population} items"
+        return f"exact: all {gate.population} items seen"
+
+    def level_verdicts(self) -> list[GateVerdict]:
+        """The level gates' verdicts (call :meth:`finish` first)."""
         out = []
         for name, gate in self.levels.items():
             label, option, _ = GATE_TABLE[name]
-            m = gate.monitor
-            if m is None:
-                out.append(
-                    GateVerdict(
-                        name=name,
-                        label=label,
-                        option=option,
-                        threshold=gate.bar,
-                        statistic="sequential",
-                        detail="no scored item",
-                    )
-                )
-                continue
-            st = m.state()
+            status = self._status(gate)
+            observed = mean(gate.seen)
             out.append(
                 GateVerdict(
                     name=name,
                     label=label,
                     option=option,
-                    threshold=st.threshold,
-                    statistic="sequential",
-                    value=st.mean,
-                    margin=None if st.mean is None else st.mean - st.threshold,
-                    passed=st.verdict == "pass",
-                    detail=self._detail(st.verdict, st.seen, st.population, finished),
+                    threshold=gate.bar,
+                    statistic="anytime_bound" if gate.shown else "sequential",
+                    status=status,
+                    value=observed,
+                    observed=observed,
+                    scored=len(gate.seen),
+                    population=gate.population,
+                    confidence=self.confidence,
+                    margin=None if observed is None else observed - gate.bar,
+                    passed=status == "passed",
+                    detail=self._detail(gate, status),
                 )
             )
         return out
 
-    def regression_verdicts(self, *, finished: bool) -> dict[str, RegressionVerdict]:
-        """The baseline gates' verdicts, by metric."""
+    def regression_verdicts(self) -> dict[str, RegressionVerdict]:
+        """The baseline gates' verdicts, by metric (call :meth:`finish` first)."""
         out: dict[str, RegressionVerdict] = {}
         for metric, gate in self.pairs.items():
-            m = gate.monitor
-            if m is None:
-                out[metric] = RegressionVerdict(
-                    metric=metric,
-                    label=METRICS[metric][0],
-                    margin=gate.bar,
-                    method="sequential",
-                    detail="no instance scored in both runs",
-                )
-                continue
-            st = m.state()
-            low, high = st.low, st.high
+            status = self._status(gate)
             out[metric] = RegressionVerdict(
                 metric=metric,
                 label=METRICS[metric][0],
                 margin=gate.bar,
-                n=st.seen,
-                mean_diff=st.mean,
-                low=low,
-                high=high,
+                n=len(gate.seen),
+                mean_diff=mean(gate.seen),
                 method="sequential",
-                passed=st.verdict == "pass",
-                detail=self._detail(st.verdict, st.seen, st.population, finished),
+                status=status,
+                population=gate.population,
+                passed=status == "passed",
+                detail=(
+                    "no instance scored in both runs"
+                    if gate.monitor is None
+                    else self._detail(gate, status)
+                ),
             )
         return out
-
-    def _detail(self, verdict: str, seen: int, population: int | None, finished: bool) -> str:
-        if verdict == "undecided":
-            return f"undecided after {seen} of {population} items" + (
-                "" if finished else ": the run stopped before the verdict was known"
-            )
-        if self.decided_after is not None and self.decided_after < len(self.order):
-            return f"decided after {self.decided_after} of {len(self.order)} items"
-        return f"exact: all {population} items seen"

@@ -1,19 +1,27 @@
-"""Release gates: level gates (``--pau-min-*``) and the baseline gate (``--pau-baseline``).
+"""Release gates, decided on the selection: level gates and the baseline gate.
 
-A *level gate* asks whether a metric's mean over the scored items reaches a threshold:
-the plain mean, or with ``--pau-gate-on-ci`` its one-sided lower confidence bound at
-``--pau-gate-confidence`` (:func:`~pytest_pau.stats.inference.mean_interval` at
-``2 c - 1``, so that only the lower tail counts), which passes only when the threshold is
-met beyond noise. A gate that cannot be measured (no scored item) fails: the release is
-then unverified.
+A gate is about the N items the user selected. An item of the selection without a score
+(not run: budget spent, failure streak, interruption; errored; no result) is *unknown*:
+each verdict is computed with every unknown item at the bottom and at the top of its
+scale (:mod:`pytest_pau.stats.selection`) and is ``passed`` (whatever they would have
+scored), ``failed`` (likewise) or ``not decided`` (the run fails closed and says why).
+No combination of missing items can turn a failing selection into a PASS.
+
+A *level gate* (``--pau-min-*``) compares the mean over the selection with a threshold;
+with ``--pau-gate-on-ci``, its exact one-sided lower confidence bound at
+``--pau-gate-confidence`` (:mod:`pytest_pau.stats.exact`: the betting bound for judge
+and code match, Clopper-Pearson for the pass rate), valid from n = 1, which passes only
+when the threshold is met beyond noise. An empty selection fails (nothing to show).
 
 The *baseline gate* compares this run with a released model's JSON report, paired on the
-instances both scored, by the non-inferiority test of
-:func:`~pytest_pau.stats.inference.non_inferiority` per metric: it passes when this run
-is *shown*, at the chosen confidence, to be worse than the baseline by less than the
-margin. :func:`check_baseline` decides up front whether the two runs can be compared at
-all. ``--pau-early-stop`` replaces both tests by anytime-valid ones
-(:mod:`pytest_pau.stats.early_stop`).
+selected instances the baseline scored. With every one of them scored here, it is the
+non-inferiority test of :func:`~pytest_pau.stats.inference.non_inferiority`; when some
+have no score here, the exact paired bound of
+:func:`~pytest_pau.stats.selection.paired_bound_verdict` over both fills. It passes when
+this run is *shown*, at the chosen confidence, to be worse than the baseline by less
+than the margin. :func:`check_baseline` decides up front whether the two runs can be
+compared at all. ``--pau-early-stop`` runs the anytime-valid versions of the same
+questions instead (:mod:`pytest_pau.stats.early_stop`).
 """
 
 from __future__ import annotations
@@ -28,14 +36,22 @@ from pytest_pau.models import (
     InstanceResult,
     RegressionVerdict,
     RunInfo,
+    Scored,
     ScoresOnly,
     ScoresReport,
-    Summary,
 )
 from pytest_pau.models.paper import DEFAULT_PROTOCOL
+from pytest_pau.stats import missing
 from pytest_pau.stats.compare import compare_reports, mismatches
-from pytest_pau.stats.inference import mean_interval
+from pytest_pau.stats.describe import mean
+from pytest_pau.stats.inference import non_inferiority
 from pytest_pau.stats.metrics import BOUNDS, METRICS, counts, value_getter
+from pytest_pau.stats.selection import (
+    SelectionVerdict,
+    bound_verdict,
+    level_verdict,
+    paired_bound_verdict,
+)
 
 #: gate key -> (human name, option, metric)
 GATE_TABLE: dict[str, tuple[str, str, str]] = {
@@ -62,7 +78,7 @@ class Gates:
     min_pass_rate: float | None = None
     min_mean_match: float | None = None
     on_ci: bool = False
-    """Compare the one-sided lower confidence bound instead of the mean."""
+    """Compare the exact one-sided lower confidence bound instead of the mean."""
     confidence: float = 0.95
     """Of that bound (``--pau-gate-confidence``)."""
     protocol: str = DEFAULT_PROTOCOL
@@ -85,48 +101,96 @@ def metric_values(
     return [getter(r) for r in results]
 
 
+def selection_values(
+    selection: Sequence[str],
+    by_id: dict[str, Scored],
+    metric: str,
+    protocol: str = DEFAULT_PROTOCOL,
+) -> tuple[list[float | None], list[Scored | None]]:
+    """One value per selected item as ``protocol`` counts it (None: unknown), and the
+    items' results (None: none)."""
+    getter = value_getter(metric, protocol)
+    found = [by_id.get(i) for i in selection]
+    return [None if r is None else getter(r) for r in found], found
+
+
+def unknown_text(values: Sequence[float | None], found: Sequence[Scored | None]) -> str | None:
+    """``92 of 96 items not run (budget spent); 2 of 96 items errored`` (None: none)."""
+    causes = missing.count(zip(found, values, strict=True))
+    return "; ".join(missing.describe(causes, len(values))) or None
+
+
+def level_gate(
+    name: str,
+    threshold: float,
+    values: Sequence[float | None],
+    found: Sequence[Scored | None],
+    *,
+    on_ci: bool,
+    confidence: float,
+) -> GateVerdict:
+    """One level gate over the selection (``values``: one per selected item, None unknown)."""
+    label, option, metric = GATE_TABLE[name]
+    statistic = "ci_low" if on_ci else "mean"
+    scored = [v for v in values if v is not None]
+    head = GateVerdict(
+        name=name,
+        label=label,
+        option=option,
+        threshold=threshold,
+        statistic=statistic,
+        observed=mean(scored),
+        scored=len(scored),
+        population=len(values),
+        confidence=confidence if on_ci else None,
+    )
+    if not values:
+        return head.model_copy(update={"detail": "no item selected: nothing to measure"})
+    verdict: SelectionVerdict
+    if on_ci:
+        verdict = bound_verdict(
+            values,
+            threshold=threshold,
+            bounds=BOUNDS[metric],
+            confidence=confidence,
+            binary=metric == "pass",
+        )
+    else:
+        verdict = level_verdict(values, threshold=threshold, bounds=BOUNDS[metric])
+    return head.model_copy(
+        update={
+            "status": verdict.verdict,
+            "value": verdict.worst,
+            "best": verdict.best if verdict.missing else None,
+            "margin": verdict.worst - threshold,
+            "passed": verdict.verdict == "passed",
+            "detail": unknown_text(values, found),
+        }
+    )
+
+
 def evaluate_gates(
-    summary: Summary, gates: Gates, results: Sequence[InstanceResult] = ()
+    gates: Gates, results: Sequence[InstanceResult], selection: Sequence[str] | None = None
 ) -> list[GateVerdict]:
-    """Verdicts of the configured level gates.
+    """Verdicts of the configured level gates, about the selection.
 
     Args:
-        summary: The run's summary (means).
         gates: The thresholds.
-        results: The items (for ``on_ci``'s one-sided bound).
+        results: The items' results (any order; one per instance).
+        selection: The selected instance ids (the gates are about them); an id without a
+            result is unknown. Default: the ids of ``results``.
     """
-    verdicts = []
+    by_id: dict[str, Scored] = {r.id: r for r in results}
+    ids = list(selection) if selection is not None else list(by_id)
+    out = []
     for name, threshold in gates.levels().items():
-        label, option, metric = GATE_TABLE[name]
-        if gates.on_ci:
-            interval = mean_interval(
-                metric_values(results, metric, gates.protocol),
-                bounds=BOUNDS[metric],
-                confidence=2.0 * gates.confidence - 1.0,
-            )
-            value = None if interval is None else interval.low
-        else:
-            value = _mean_of(summary, metric)
-        verdicts.append(
-            GateVerdict(
-                name=name,
-                label=label,
-                option=option,
-                threshold=threshold,
-                statistic="ci_low" if gates.on_ci else "mean",
-                value=value,
-                margin=None if value is None else value - threshold,
-                passed=value is not None and value >= threshold - 1e-12,
-                detail=f"{gates.confidence:.0%} lower confidence bound" if gates.on_ci else None,
+        values, found = selection_values(ids, by_id, GATE_TABLE[name][2], gates.protocol)
+        out.append(
+            level_gate(
+                name, threshold, values, found, on_ci=gates.on_ci, confidence=gates.confidence
             )
         )
-    return verdicts
-
-
-def _mean_of(summary: Summary, metric: str) -> float | None:
-    if metric == "pass":
-        return summary.pass_rate
-    return summary.judge.mean if metric == "judge" else summary.code_match.mean
+    return out
 
 
 def check_baseline(baseline: AnyReport, run: RunInfo, path: str) -> tuple[list[str], list[str]]:
@@ -147,6 +211,72 @@ def check_baseline(baseline: AnyReport, run: RunInfo, path: str) -> tuple[list[s
     return refusals, warnings
 
 
+def regression_gate(
+    metric: str,
+    margin: float,
+    pairs: Sequence[tuple[Scored | None, float]],
+    *,
+    confidence: float,
+    protocol: str = DEFAULT_PROTOCOL,
+) -> RegressionVerdict:
+    """One metric's baseline gate over the paired population.
+
+    Args:
+        metric: ``judge``, ``match`` or ``pass``.
+        margin: The allowed regression.
+        pairs: ``(this run's result or None, the baseline's value)`` per selected item the
+            baseline scored.
+        confidence: Of the one-sided test.
+        protocol: How items count (the baseline's is the same: mixing is refused).
+    """
+    getter = value_getter(metric, protocol)
+    head = RegressionVerdict(
+        metric=metric, label=METRICS[metric][0], margin=margin, population=len(pairs)
+    )
+    if not pairs:
+        return head.model_copy(update={"detail": "no instance of this run is in the baseline"})
+    new = [None if r is None else getter(r) for r, _ in pairs]
+    base = [b for _, b in pairs]
+    known = [(n, b) for n, b in zip(new, base, strict=True) if n is not None]
+    unknown = unknown_text(new, [r for r, _ in pairs])
+    mean_diff = mean([n - b for n, b in known])
+    if unknown is None:
+        test = non_inferiority(
+            base, new, margin=margin, bounds=BOUNDS[metric], confidence=confidence
+        )
+        assert test is not None  # every pair is complete
+        status = "passed" if test.verdict == "pass" else "failed"
+        return head.model_copy(
+            update={
+                "n": test.n,
+                "mean_diff": test.mean_diff,
+                "low": test.lower_bound,
+                "high": test.interval.high,
+                "p_value": test.p_value,
+                "status": status,
+                "passed": status == "passed",
+                "detail": None
+                if test.n >= 3
+                else f"only {test.n} paired items: 3 or more are needed",
+            }
+        )
+    exact = paired_bound_verdict(
+        new, base, margin=margin, bounds=BOUNDS[metric], confidence=confidence
+    )
+    return head.model_copy(
+        update={
+            "n": len(known),
+            "mean_diff": mean_diff,
+            "low": exact.worst,
+            "best": exact.best,
+            "method": "exact non-inferiority",
+            "status": exact.verdict,
+            "passed": exact.verdict == "passed",
+            "detail": unknown,
+        }
+    )
+
+
 def baseline_gate(
     baseline: AnyReport,
     run: RunInfo,
@@ -156,7 +286,6 @@ def baseline_gate(
     margins: dict[str, float],
     confidence: float,
     selected_ids: Iterable[str] = (),
-    seed: int = 0,
 ) -> BaselineSummary:
     """Compare this run with ``baseline``, paired, and decide each margin's gate.
 
@@ -167,9 +296,8 @@ def baseline_gate(
         path: Where the baseline came from (for messages).
         margins: ``{metric: allowed regression}``.
         confidence: Of the one-sided test.
-        selected_ids: The instances this run selected (to list the baseline's instances
-            that got no score here).
-        seed: Of the paired sign-flip test's randomisation.
+        selected_ids: The instances this run selected: the gate is about those the
+            baseline scored (default: the ids of ``results``).
     """
     current = ScoresReport(
         run=run,
@@ -177,46 +305,31 @@ def baseline_gate(
     )
     out = BaselineSummary(path=path, model=baseline.run.model, confidence=confidence)
     out.warnings = check_baseline(baseline, run, path)[1]
-    base_ids = {r.id: r for r in baseline.instances}
+    base_ids: dict[str, Scored] = {r.id: r for r in baseline.instances}
+    by_id: dict[str, Scored] = {r.id: r for r in results}
+    selection = list(dict.fromkeys(selected_ids)) or list(by_id)
     protocol = run.protocol
-    here = {r.id for r in results if counts(r, protocol)}
-    out.only_here = [r.id for r in results if counts(r, protocol) and r.id not in base_ids]
+    here = {i for i, r in by_id.items() if counts(r, protocol)}
+    out.only_here = [r.id for r in results if r.id in here and r.id not in base_ids]
     out.only_baseline = [
-        i
-        for i in dict.fromkeys(selected_ids)
-        if i in base_ids and counts(base_ids[i], protocol) and i not in here
+        i for i in selection if i in base_ids and counts(base_ids[i], protocol) and i not in here
     ]
-    if not current.instances or not any(r.id in base_ids for r in current.instances):
-        out.regressions = [
-            RegressionVerdict(
-                metric=m,
-                label=METRICS[m][0],
-                margin=margin,
-                detail="no instance of this run is in the baseline",
-            )
-            for m, margin in margins.items()
+    for metric, margin in margins.items():
+        getter = value_getter(metric, protocol)
+        pairs = [
+            (by_id.get(i), b)
+            for i in selection
+            if i in base_ids and (b := getter(base_ids[i])) is not None
         ]
-        return out
-    comp = compare_reports([baseline, current], margins=margins, confidence=confidence, seed=seed)
-    out.shared = comp.shared
-    out.pass_to_fail = comp.flips[0].pass_to_fail
-    out.fail_to_pass = comp.flips[0].fail_to_pass
-    for block in comp.metrics:
-        for reg in block.regressions:
-            pair = block.pairs[0]
-            out.regressions.append(
-                RegressionVerdict(
-                    metric=block.metric,
-                    label=block.name,
-                    margin=reg.margin,
-                    n=reg.n,
-                    mean_diff=reg.mean_diff,
-                    low=reg.lower_bound,
-                    high=reg.upper_bound,
-                    p_value=reg.p_value,
-                    p_difference=pair.p_value,
-                    passed=reg.passed,
-                    detail=None if reg.n else "no instance scored in both runs",
-                )
-            )
+        out.regressions.append(
+            regression_gate(metric, margin, pairs, confidence=confidence, protocol=protocol)
+        )
+    if current.instances and any(r.id in base_ids for r in current.instances):
+        comp = compare_reports([baseline, current], confidence=confidence)
+        out.shared = comp.shared
+        out.pass_to_fail = comp.flips[0].pass_to_fail
+        out.fail_to_pass = comp.flips[0].fail_to_pass
+        flips = {block.metric: block.pairs[0].p_sign_flip for block in comp.metrics}
+        for reg in out.regressions:
+            reg.p_difference = flips.get(reg.metric)
     return out

@@ -7,10 +7,11 @@ Each question has its own method (figures from ``tests/stats/test_error_rates.py
   tilted score interval of :mod:`pytest_pau.stats.tilted` (Wilson's interval carried
   from 0/1 data to any bounded scores).
 * *Proportion* (pass rate): :func:`proportion_interval`, Wilson's score interval.
-* *Two runs on the same instances*: :func:`paired_test` (two-sided sign-flip test with
-  a randomised p-value, :mod:`pytest_pau.stats.signflip`) and :func:`non_inferiority`
-  (the regression gate: one-sided tilted score test, Student-calibrated).
-* Early-stopping gates (anytime-valid) are in :mod:`pytest_pau.stats.sequential`.
+* *Two runs on the same instances*: :func:`non_inferiority` (the regression gate:
+  one-sided tilted score test, Student-calibrated); ``pau compare``'s tests are in
+  :mod:`pytest_pau.stats.compare_tests` and :mod:`pytest_pau.stats.signflip`.
+* Exact bounds (``--pau-gate-on-ci``) are in :mod:`pytest_pau.stats.exact`,
+  early-stopping gates (anytime-valid) in :mod:`pytest_pau.stats.anytime`.
 
 Everything is numpy only and deterministic; the same data give the same answers.
 """
@@ -24,9 +25,7 @@ from statistics import NormalDist
 import numpy as np
 
 from pytest_pau.stats.describe import _paired
-from pytest_pau.stats.results import Interval, NonInferiority, PairedTest
-from pytest_pau.stats.signflip import EXACT_MAX_N, paired_test
-from pytest_pau.stats.signflip import MIN_N as _SIGNFLIP_MIN_N
+from pytest_pau.stats.results import Interval, NonInferiority
 from pytest_pau.stats.tilted import (
     PSEUDO_WEIGHT,
     batch_support,
@@ -40,22 +39,19 @@ from pytest_pau.stats.tilted import (
 )
 
 __all__ = [
-    "EXACT_MAX_N",
     "MIN_N",
     "PSEUDO_WEIGHT",
     "Interval",
     "NonInferiority",
-    "PairedTest",
     "mean_interval",
     "mean_interval_batch",
     "non_inferiority",
     "non_inferiority_batch",
-    "paired_test",
     "proportion_interval",
     "z_value",
 ]
 
-MIN_N = _SIGNFLIP_MIN_N
+MIN_N = 3
 """Fewest values :func:`mean_interval` and :func:`proportion_interval` give an interval
 for (and :func:`non_inferiority` can pass with). At n = 2 the simulated coverage of the
 95% interval falls to 89.5% (match scores with 90% exact 1s); from n = 3 on every

@@ -36,7 +36,7 @@ def test_the_ini_example_resolves_to_its_settings(docs_pytester: pytest.Pytester
     assert settings["min_mean_match"] == 0.7
     assert settings["gate_on_ci"] is True
     assert settings["baseline"].endswith("pau-baseline.json")
-    assert settings["max_regression"] == "judge:0.2,match:0.05,pass:0.05"
+    assert settings["max_regression"] == "judge:0.2"
     assert settings["early_stop"] is True
     assert settings["report"].endswith("pau-report.json")
     assert settings["max_cost_usd"] == 10

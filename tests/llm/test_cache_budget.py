@@ -134,23 +134,28 @@ def _priced_server(scripted_llm: Callable[..., ScriptedLLM]) -> ScriptedLLM:
     return scripted_llm(lambda m: "ten words " * 5, model="openai/gpt-4o-mini")
 
 
-def test_budget_stops_new_calls_but_not_cache_hits(
+def test_budget_refuses_a_call_whose_worst_case_does_not_fit_but_not_cache_hits(
     scripted_llm: Callable[..., ScriptedLLM], tmp_path: Path
 ) -> None:
     llm = _priced_server(scripted_llm)
-    probe = LLMClient(llm.model, api_base=llm.api_base).complete(user("a"))
-    budget = Budget(probe.cost_usd * 1.5)
+    probe_client = LLMClient(llm.model, api_base=llm.api_base)
+    probe = probe_client.complete(user("a"))
+    worst = probe_client.worst_case(user("a"), {"max_tokens": 512})
+    assert worst > probe.cost_usd  # 512 tokens of output at the output price, reserved
+    budget = Budget(worst + probe.cost_usd * 1.5)
     client = LLMClient(
         llm.model, api_base=llm.api_base, cache=ResponseCache(tmp_path), budget=budget
     )
     client.complete(user("a"))
-    client.complete(user("b"))  # starts below the cap, ends above it
-    assert budget.exhausted
-    with pytest.raises(BudgetExceeded, match=r"--pau-max-cost-usd=.*gpt-4o-mini"):
+    client.complete(user("b"))
+    # A third call could take the run past the cap: refused before it is sent.
+    with pytest.raises(BudgetExceeded, match=r"--pau-max-cost-usd=.*gpt-4o-mini.*does not fit"):
         client.complete(user("c"))
-    assert llm.requests == 3, "no request once the budget is spent"
+    assert llm.requests == 3, "no request whose worst case does not fit"
     assert client.complete(user("a")).cached, "answers already paid for still come from the cache"
     assert budget.spent == pytest.approx(probe.cost_usd * 2)
+    assert budget.spent <= budget.max_cost_usd  # never past the cap
+    assert budget.reserved == 0.0
 
 
 def test_budget_is_shared_by_clients_and_processes_through_a_ledger(tmp_path: Path) -> None:

@@ -131,8 +131,8 @@ def test_the_baseline_gate_fails_on_a_regression_and_lists_the_flips(run_pau, pa
         [
             "  FAIL judge score not worse by more than 0.5: -4.000 over 30, *",
             "  flipped: 30 pass -> fail (many/double000, many/double001, *, +25 more)",
-            "PAU release gate failed (--pau-baseline judge:0.5, --pau-baseline match:0.1, "
-            "--pau-baseline pass:0.1): exit status 1",
+            "PAU release gate failed (--pau-max-regression=judge:0.5, "
+            "--pau-max-regression=match:0.1, --pau-max-regression=pass:0.1): exit status 1",
         ]
     )
 
@@ -184,7 +184,8 @@ def test_early_stop_ends_a_clearly_bad_run_after_a_fraction_of_the_items(
     assert early.ret == pytest.ExitCode.TESTS_FAILED
     early.stdout.fnmatch_lines(
         [
-            "  FAIL mean judge score >= 3.00: 1.00 (decided after * of 60 items), *",
+            "  FAIL mean judge score >= 3.00: 1.00 (mean over the selection, sequential: decided "
+            "after * of 60 items), *",
             "early stop: every verdict known at 95% after * of 60 items; * items not run*",
         ]
     )
@@ -199,6 +200,9 @@ def test_early_stop_ends_a_clearly_bad_run_after_a_fraction_of_the_items(
     ids = [r["id"] for r in report["instances"]]
     ran = [r["id"] for r in report["instances"] if not r["skipped"]]
     assert ran != ids[: len(ran)]  # not the first items of the dataset: a fair sample
+    # No more items in flight than the decision could need (before: 23 ran for a
+    # decision after 8, at the default --pau-concurrency=16).
+    assert stop["ran"] == len(ran) <= stop["decided_after"] + 2
     full = run_pau("--pau-min-mean-judge=3", dataset="many.jsonl", model="null")
     assert full.ret == early.ret  # the same verdict as the full run
     full.stdout.fnmatch_lines(["  FAIL mean judge score >= 3.00: 1.00, short by 2.00*"])
@@ -253,7 +257,9 @@ def test_early_stop_under_xdist_stops_every_worker_and_keeps_the_verdict(
     )
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.stdout.fnmatch_lines(
-        ["  FAIL mean judge score >= 3.00: 1.00 (decided after * of 80 items), *"]
+        [
+            "  FAIL mean judge score >= 3.00: 1.00 (mean over the selection, sequential: decided after * of 80 items), *"
+        ]
     )
     report = report_of(pau_pytester.path, "early.json")
     stop = report["summary"]["early_stop"]

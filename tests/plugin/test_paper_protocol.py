@@ -40,8 +40,18 @@ def test_an_unrated_item_counts_1_in_the_mean_and_the_gate_under_paper_only(
     assert d["summary"]["judge"]["mean"] == pytest.approx(4.25)
     assert p["summary"]["judge"]["mean"] == pytest.approx(3.6)
     d_gate, p_gate = d["summary"]["gates"][0], p["summary"]["gates"][0]
-    assert (d_gate["value"], d_gate["passed"]) == (pytest.approx(4.25), True)
-    assert (p_gate["value"], p_gate["passed"]) == (pytest.approx(3.6), False)
+    # Default: toy/boom is unknown, anything from 1 to 5: 3.60 to 4.40 over the selection,
+    # so the gate is not decided; paper: it counts 1, and the gate fails at 3.60.
+    assert (d_gate["value"], d_gate["best"], d_gate["status"]) == (
+        pytest.approx(3.6),
+        pytest.approx(4.4),
+        "not decided",
+    )
+    assert (p_gate["value"], p_gate["status"]) == (pytest.approx(3.6), "failed")
+    assert (p["summary"]["verdict"]["status"], d["summary"]["verdict"]["status"]) == (
+        "failed",
+        "not decided",
+    )
     for rep in (p, d):  # still listed as an error, with no judge score of its own
         assert [e["id"] for e in rep["summary"]["errors"]] == ["toy/boom"]
         boom = next(r for r in rep["instances"] if r["id"] == "toy/boom")

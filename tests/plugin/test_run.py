@@ -213,14 +213,14 @@ def test_failed_gate_names_gate_threshold_and_value(run_pau) -> None:
 
 
 def test_gate_on_ci_uses_the_lower_bound(run_pau) -> None:
-    # Judge scores 5, 5, 5, 2: mean 4.25, lower 95% bound 2.75.
-    plain = run_pau("-m", "not boom", "--pau-min-mean-judge=3.5")
+    # Judge scores 5, 5, 5, 2: mean 4.25, exact lower 95% bound 2.31 (valid from n = 1).
+    plain = run_pau("-k", "not boom", "--pau-min-mean-judge=3.5")
     plain.stdout.fnmatch_lines(["  PASS mean judge score >= 3.50: 4.25  (--pau-min-mean-judge)"])
-    strict = run_pau("-m", "not boom", "--pau-min-mean-judge=3.5", "--pau-gate-on-ci")
+    strict = run_pau("-k", "not boom", "--pau-min-mean-judge=3.5", "--pau-gate-on-ci")
     assert strict.ret == pytest.ExitCode.TESTS_FAILED
     strict.stdout.fnmatch_lines(
         [
-            "  FAIL mean judge score >= 3.50: 95% lower confidence bound 2.92, short by 0.58  (--pau-min-mean-judge)",
+            "  FAIL mean judge score >= 3.50: 95% lower confidence bound (exact) 2.31, short by 1.19  (--pau-min-mean-judge)",
         ]
     )
 

@@ -22,8 +22,15 @@ def test_show_lists_instances(report_path, capsys) -> None:
     assert out[4].split() == ["PASSED", "5", "1.00", "toy/clamp"]
     assert out[5].split() == ["FAILED", "2", "1.00", "insufficient_exploration", "toy/tricky"]
     assert out[6].split() == ["ERROR", "-", "1.00", "infrastructure", "toy/boom"]
+    # Then the run's verdict, as its exit status was (summary.verdict).
+    assert out[7:10] == [
+        "PAU run failed (no release gate set): exit status 1",
+        "  - no release gate set: pytest's outcomes decide the exit status",
+        "  - 1 item errored (toy/boom)",
+    ]
     assert pau(["show", str(report_path), "--failed"]) == 0
-    assert len(capsys.readouterr().out.splitlines()) == 4
+    listed = capsys.readouterr().out.splitlines()
+    assert len(listed[: listed.index("PAU run failed (no release gate set): exit status 1")]) == 4
 
 
 def test_show_prints_one_trajectory(report_path, capsys) -> None:

@@ -198,18 +198,25 @@ def test_build_summary_counts_only_scored_items() -> None:
 
 def test_gates_use_mean_or_ci_low_and_fail_without_data() -> None:
     results = [result(i, judge=j) for i, j in enumerate([5, 5, 5, 1])]
-    summary = build_summary(results)
-    [g] = evaluate_gates(summary, Gates(min_mean_judge=3.5))
-    assert (g.passed, g.value, g.statistic) == (True, 4.0, "mean")
-    [g] = evaluate_gates(summary, Gates(min_mean_judge=3.5, on_ci=True), results)
+    [g] = evaluate_gates(Gates(min_mean_judge=3.5), results)
+    assert (g.passed, g.status, g.value, g.statistic) == (True, "passed", 4.0, "mean")
+    [g] = evaluate_gates(Gates(min_mean_judge=3.5, on_ci=True), results)
     assert g.statistic == "ci_low"
     assert g.value is not None
     assert g.value < 3.5
-    assert not g.passed
-    empty = build_summary([])
-    verdicts = evaluate_gates(empty, Gates(min_pass_rate=0.1, min_mean_match=0.1))
-    assert [v.passed for v in verdicts] == [False, False]
+    assert (g.passed, g.status) == (False, "failed")
+    verdicts = evaluate_gates(Gates(min_pass_rate=0.1, min_mean_match=0.1), [])
+    assert [v.status for v in verdicts] == ["failed", "failed"]
     assert [v.value for v in verdicts] == [None, None]
+    # A selected item without a result is unknown: 5, 5, 5 and one at 1-5 is 4.0 to 5.0.
+    ids = [r.id for r in results[:3]] + ["gone"]
+    [g] = evaluate_gates(Gates(min_mean_judge=4.5), results[:3], ids)
+    assert (g.status, g.value, g.best, g.detail) == (
+        "not decided",
+        4.0,
+        5.0,
+        "1 of 4 items no result",
+    )
 
 
 # ------------------------------------------------------------------------------ rendering

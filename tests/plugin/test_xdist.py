@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from pytest_pau.models import InstanceResult
@@ -80,7 +82,10 @@ def test_xdist_workers_share_one_budget_ledger(pau_pytester) -> None:
     result.assert_outcomes(passed=3, failed=1, errors=1)
     ledgers = list((pau_pytester.path / "cache" / "budget").glob("run-*.usd"))
     assert len(ledgers) == 1, ledgers  # one file for the whole run, not one per worker
-    spent = float(ledgers[0].read_text())
+    ledger = json.loads(ledgers[0].read_text())
+    spent = ledger["spent"]
+    assert ledger["reserved"] == {}  # every call settled
+    assert ledger["running"] == {}  # and every item
     report = read_report(pau_pytester.path / "r.json")
     total = sum(i.cost_usd for i in report.instances)
     assert spent > 0

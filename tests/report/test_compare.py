@@ -23,7 +23,7 @@ def test_means_max_row_and_pair_on_hand_computed_data() -> None:
         [result("x", 3, 0.9), result("y", 2, 1.0), result("z", 1, 0.2), result("w", 5, 1.0)],
         model="b",
     )
-    comp = compare_reports([a, b], resamples=1000)
+    comp = compare_reports([a, b])
     judge = comp.metric("judge")
     assert [r.label for r in judge.runs] == ["A", "B"]
     assert judge.runs[0].mean == pytest.approx(3.0)
@@ -55,7 +55,7 @@ def test_means_max_row_and_pair_on_hand_computed_data() -> None:
 def test_max_row_skips_missing_values_of_one_run() -> None:
     a = make_report([result("x", None, 0.2), result("y", 2, None)])
     b = make_report([result("x", 3, 0.1), result("y", None, None)])
-    comp = compare_reports([a, b], resamples=200)
+    comp = compare_reports([a, b])
     assert comp.metric("judge").max.mean == pytest.approx((3 + 2) / 2)
     assert comp.metric("match").max.mean == pytest.approx(0.2)
     assert comp.metric("match").max.n == 1
@@ -82,7 +82,7 @@ def test_flips_list_both_directions_and_ignore_errors() -> None:
             result("errs", None, None, error="provider outage"),
         ]
     )
-    comp = compare_reports([a, b], resamples=200)
+    comp = compare_reports([a, b])
     (flips,) = comp.flips
     assert flips.pass_to_fail == ["builtin/breaks"]
     assert flips.fail_to_pass == ["builtin/fixed"]
@@ -94,7 +94,7 @@ def test_flips_list_both_directions_and_ignore_errors() -> None:
 def test_only_shared_instances_are_compared_and_the_rest_is_warned() -> None:
     a = make_report([result("x", 3), result("y", 4), result("only_a", 5)])
     b = make_report([result("y", 2), result("x", 5)])
-    comp = compare_reports([a, b], sources=["a.json", "b.json"], resamples=200)
+    comp = compare_reports([a, b], sources=["a.json", "b.json"])
     assert comp.shared == 2
     assert comp.metric("judge").runs[0].mean == pytest.approx(3.5)
     assert comp.metric("judge").pairs[0].mean_diff == pytest.approx(0.0)  # (5-3 + 2-4) / 2
@@ -112,7 +112,7 @@ def test_only_shared_instances_are_compared_and_the_rest_is_warned() -> None:
 )
 def test_run_mismatch_warnings(field: str, value: str, name: str) -> None:
     rows = [result("x", 3), result("y", 4)]
-    comp = compare_reports([make_report(rows), make_report(rows, **{field: value})], resamples=200)
+    comp = compare_reports([make_report(rows), make_report(rows, **{field: value})])
     assert len(comp.warnings) == 1
     assert comp.warnings[0].startswith(f"runs differ in {name} (")
     assert repr(value) in comp.warnings[0]
@@ -120,18 +120,13 @@ def test_run_mismatch_warnings(field: str, value: str, name: str) -> None:
 
 def test_matching_runs_give_no_warning() -> None:
     rows = [result("x", 3), result("y", 4)]
-    assert (
-        compare_reports(
-            [make_report(rows), make_report(rows, model="other")], resamples=200
-        ).warnings
-        == []
-    )
+    assert compare_reports([make_report(rows), make_report(rows, model="other")]).warnings == []
 
 
 def test_threshold_mismatch_is_warned() -> None:
     rows = [result("x", 3)]
     b = make_report(rows, thresholds={"judge_threshold": 4.0, "match_threshold": 0.8})
-    comp = compare_reports([make_report(rows), b], resamples=200)
+    comp = compare_reports([make_report(rows), b])
     assert any("judge_threshold" in w for w in comp.warnings)
 
 
@@ -139,7 +134,7 @@ def test_three_runs_give_every_pair_and_the_max_over_all() -> None:
     a = make_report([result("x", 1), result("y", 2)])
     b = make_report([result("x", 2), result("y", 5)])
     c = make_report([result("x", 4), result("y", 1)])
-    comp = compare_reports([a, b, c], resamples=200)
+    comp = compare_reports([a, b, c])
     judge = comp.metric("judge")
     assert [(p.a, p.b) for p in judge.pairs] == [("A", "B"), ("A", "C"), ("B", "C")]
     assert [p.mean_diff for p in judge.pairs] == pytest.approx([2.0, 1.0, -1.0])
@@ -150,7 +145,7 @@ def test_three_runs_give_every_pair_and_the_max_over_all() -> None:
 def test_spearman_per_pair_on_related_runs() -> None:
     a = random_report(400, seed=0)
     b = random_report(400, seed=1)
-    comp = compare_reports([a, b], resamples=500)
+    comp = compare_reports([a, b])
     rho = comp.metric("judge").pairs[0].spearman
     # Both runs share the instances' difficulty: clearly positive, far from perfect.
     assert rho is not None

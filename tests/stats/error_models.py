@@ -215,18 +215,18 @@ def run_early_stop(
     runs: int,
     confidence: float = 0.95,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Run ``runs`` early-stopping gates (the real :class:`BettingGate`) on shuffles.
+    """Run ``runs`` early-stopping gates (the real :class:`AnytimeGate`) on shuffles.
 
     Returns:
         ``(verdict, stopped_at)``: the procedure's final verdict per run (+1 pass, -1
         fail: the first decision, or the exact one after all N items), and the number
         of items it ran.
     """
-    from pytest_pau.stats.sequential import BettingGate
+    from pytest_pau.stats.anytime import AnytimeGate
 
     a, b = bounds
     orders = (shuffled_runs(population, rng, runs) - a) / (b - a)
-    gate = BettingGate((threshold - a) / (b - a), population.size, 1.0 - confidence, runs)
+    gate = AnytimeGate((threshold - a) / (b - a), population.size, 1.0 - confidence, runs)
     first = np.zeros(runs, dtype=np.int8)
     for t in range(population.size):
         gate.update(orders[:, t])

@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pytest
 
 from pytest_pau.stats.inference import (
-    EXACT_MAX_N,
     MIN_N,
     mean_interval,
     mean_interval_batch,
     non_inferiority,
     non_inferiority_batch,
-    paired_test,
     proportion_interval,
 )
 from pytest_pau.stats.tilted import lattice_step, student_ppf, student_sf
@@ -120,85 +116,6 @@ def test_proportion_interval_edges() -> None:
     assert every.low == pytest.approx(1 - none.high)
     with pytest.raises(ValueError, match="successes"):
         proportion_interval(11, 10)
-
-
-# --- paired_test ---------------------------------------------------------------------------------
-
-
-def test_identical_runs_never_differ() -> None:
-    res = paired_test([3, 4, 2, 5, 1], [3, 4, 2, 5, 1], bounds=(1, 5))
-    assert res is not None
-    assert res.p_value == res.p_value_conservative == 1.0
-    assert res.n_nonzero == 0
-    assert not res.rejected
-    assert res.interval is not None
-    assert res.interval.low < 0 < res.interval.high
-
-
-def test_exact_p_values_of_a_one_sided_pattern() -> None:
-    # Five differences all positive and distinct: only the observed pattern (and its
-    # mirror) reach |sum|: ordinary two-sided p = 2/32.
-    res = paired_test([1, 1, 1, 1, 1], [2, 3, 4, 5, 2.5], bounds=(1, 5))
-    assert res is not None
-    assert res.method == "exact"
-    assert res.p_value_conservative == pytest.approx(2 / 32)
-    assert 0 < res.p_value <= 2 / 32
-    assert res.mean_diff == pytest.approx(2.3)
-
-
-def test_randomised_p_value_is_uniform_over_sign_patterns_and_seeds() -> None:
-    # For one orbit of |d| (with ties and a zero), enumerate every sign pattern and many
-    # seeds: the randomised test rejects exactly alpha of them (up to the seeds' noise).
-    mags = np.array([1.0, 1.0, 2.0, 0.0, 1.0])
-    hits, total = 0, 0
-    for pattern in range(2**5):
-        signs = np.where((pattern >> np.arange(5)) & 1, -1.0, 1.0)
-        d = signs * mags
-        for seed in range(200):
-            res = paired_test(np.full(5, 3.0), 3.0 + d, bounds=(1, 5), seed=seed, interval=False)
-            assert res is not None
-            hits += res.p_value <= 0.05
-            total += 1
-    assert hits / total == pytest.approx(0.05, abs=3 * math.sqrt(0.05 * 0.95 / total))
-
-
-def test_paired_test_is_reproducible_and_seeded() -> None:
-    base, new = [3, 2, 4, 3, 5, 1], [4, 2, 5, 4, 5, 2]
-    a = paired_test(base, new, bounds=(1, 5), seed=1)
-    b = paired_test(base, new, bounds=(1, 5), seed=1)
-    c = paired_test(base, new, bounds=(1, 5), seed=2)
-    assert a == b
-    assert a is not None
-    assert c is not None
-    assert a.p_value != c.p_value
-    assert a.p_value_conservative == c.p_value_conservative
-
-
-def test_monte_carlo_above_the_exact_limit() -> None:
-    rng = np.random.default_rng(2)
-    base = rng.integers(1, 6, 200).astype(float)
-    new = np.clip(base + rng.choice([0, 0, 1, 1, -1], 200), 1, 5)
-    res = paired_test(base, new, bounds=(1, 5), resamples=4000)
-    assert res is not None
-    assert EXACT_MAX_N < 200
-    assert res.method == "monte carlo"
-    assert res.resamples == 4000
-    assert res.rejected
-    assert res.p_value_se == pytest.approx(math.sqrt(res.p_value * (1 - res.p_value) / 4000))
-    assert res.interval is not None
-    assert res.interval.low > 0  # a real improvement: the interval agrees
-
-
-def test_paired_sign_and_missing_pairs() -> None:
-    res = paired_test([4, 4, None, 5, 4, 4], [2, 3, 1, None, 3, 2], bounds=(1, 5))
-    assert res is not None
-    assert res.n == 4
-    assert res.mean_diff == pytest.approx(-1.5)
-    assert paired_test([None, 1], [2, None], bounds=(1, 5)) is None
-    with pytest.raises(ValueError, match="same length"):
-        paired_test([1, 2], [1], bounds=(1, 5))
-    with pytest.raises(ValueError, match="within bounds"):
-        paired_test([1, 2, 3], [1, 2, 7], bounds=(1, 5))
 
 
 # --- non_inferiority --------------------------------------------------------------------------
