@@ -84,28 +84,101 @@ def output_args(
     return out
 
 
-def input_args(settings: PauSettings) -> list[PathArg]:
-    """What the run reads and an output must never overwrite: the dataset file, the cache."""
+#: The names of files pytest reads as configuration or imports as code (``conftest.py``):
+#: an output of that name would change or break the next run, wherever this run's own
+#: config file is.
+PYTEST_NAMES = (
+    "conftest.py",
+    "pytest.ini",
+    ".pytest.ini",
+    "pyproject.toml",
+    "tox.ini",
+    "setup.cfg",
+)
+
+
+def input_args(
+    settings: PauSettings,
+    resolve: Callable[[Path], Path] = Path.resolve,
+    *,
+    inifile: Path | None = None,
+) -> list[PathArg]:
+    """What the run reads, and an output must never overwrite.
+
+    The dataset file (or a local ``hf:`` folder's files), the ``--pau-baseline`` report, the
+    cache folder's files (the model cache and the calibration store, also under
+    ``--pau-no-cache``: they are the user's, whether or not this run reads them) and
+    pytest's config file (``inifile``, whatever its name; conftest files are refused by
+    name, :func:`check_names`).
+    """
     out = []
     dataset = Path(settings.dataset).expanduser()
     if dataset.is_file():  # builtin, humaneval and hf: specs name no file here
         out.append(
             PathArg("--pau-dataset", settings.dataset, dataset.resolve(), what="the dataset")
         )
-    if not settings.no_cache and settings.cache_dir is not None:
-        from pytest_pau.llm.cache.files import FILENAME
+    elif settings.dataset.startswith("hf:") and Path(settings.dataset[3:]).expanduser().is_dir():
+        folder = Path(settings.dataset[3:]).expanduser().resolve()
+        files = tuple(sorted(p for p in folder.rglob("*") if p.is_file()))[:1000]
+        if files:
+            out.append(
+                PathArg(
+                    "--pau-dataset",
+                    settings.dataset,
+                    files[0],
+                    what="the dataset",
+                    extra_files=files[1:],
+                )
+            )
+    if settings.baseline is not None:
+        out.append(
+            PathArg(
+                "--pau-baseline",
+                str(settings.baseline),
+                resolve(settings.baseline.expanduser()),
+                what="the baseline report",
+            )
+        )
+    if settings.cache_dir is not None:
+        from pytest_pau.llm.cache.files import CALIBRATION_FILENAME, FILENAME
 
+        sqlite = [(name, f"{name}-wal", f"{name}-shm") for name in (FILENAME, CALIBRATION_FILENAME)]
         out.append(
             PathArg(
                 "--pau-cache-dir",
                 str(settings.cache_dir),
                 Path(settings.cache_dir).expanduser().resolve(),
                 folder=True,
-                writes=(FILENAME, f"{FILENAME}-wal", f"{FILENAME}-shm"),
-                what="the model cache",
+                writes=tuple(name for names in sqlite for name in names),
+                what="the model cache and the calibration store",
             )
         )
+    if inifile is not None:
+        out.append(
+            PathArg("pytest's config file", str(inifile), inifile, what="pytest's config file")
+        )
     return out
+
+
+def check_names(outputs: Sequence[PathArg]) -> None:
+    """Refuse an output named as pytest's own files (:data:`PYTEST_NAMES`).
+
+    Raises:
+        ConfigError: naming the option, the path and what pytest does with such a file.
+    """
+    for arg in outputs:
+        for path in arg.files():
+            if path.name in PYTEST_NAMES:
+                what = (
+                    "a conftest file, which pytest imports as code"
+                    if path.name == "conftest.py"
+                    else "a file pytest reads its configuration from"
+                )
+                raise ConfigError(
+                    f"{arg.label}: {path.name!r} is the name of {what}; writing "
+                    f"{arg.option} there would overwrite or create one ({str(path)!r}). "
+                    "Name another file. Checked before any model call, so nothing was paid for"
+                )
 
 
 def check_outputs(outputs: Sequence[PathArg], inputs: Sequence[PathArg]) -> None:
@@ -114,6 +187,7 @@ def check_outputs(outputs: Sequence[PathArg], inputs: Sequence[PathArg]) -> None
     Raises:
         ConfigError: naming the option(s), the path(s) and the problem.
     """
+    check_names(outputs)
     check_conflicts(outputs, inputs)
     for arg in outputs:
         probe_writable(arg)

@@ -69,8 +69,12 @@ class PauSession(RunState):
 
         s = self.settings
         junitxml = getattr(self.config.option, "xmlpath", None)
+        inifile = self.config.inipath
         preflight.check_outputs(
-            preflight.output_args(s, self.resolve, junitxml=junitxml), preflight.input_args(s)
+            preflight.output_args(s, self.resolve, junitxml=junitxml),
+            preflight.input_args(
+                s, self.resolve, inifile=None if inifile is None else Path(inifile).resolve()
+            ),
         )
         preflight.check_plots_extra(s)
         custom_agent = bool(self.config.hook.pytest_pau_make_agent.get_hookimpls())
