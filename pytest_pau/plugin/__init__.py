@@ -23,6 +23,7 @@ from pytest_pau.errors import ConfigError, DatasetError
 from pytest_pau.plugin import ahead, collect, gates
 from pytest_pau.plugin.config import register_pytest_options, settings_from_config
 from pytest_pau.plugin.gates import BelowThreshold
+from pytest_pau.plugin.markers import MarkerNames, declared
 from pytest_pau.plugin.session import PauSession, pau_session_key
 from pytest_pau.plugin.state import result_key, sent_key
 from pytest_pau.plugin.stop import INTERRUPT, STOP_FILE_KEY, remove_run_dir
@@ -34,6 +35,8 @@ if TYPE_CHECKING:
 # The plugin's fixtures (pau_result, pau_sandbox...), and the scripted model server
 # fixture (`scripted_llm`) that is offered to every project.
 pytest_plugins = ["pytest_pau.plugin.fixtures", "pytest_pau.testing"]
+
+declared_key = pytest.StashKey[set[str]]()
 
 
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
@@ -63,7 +66,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("filterwarnings", "ignore:.*ReadOnly. qualifier:UserWarning:pydantic")
     state = PauSession(config, settings)
     try:
-        instances = state.load_instances()
+        state.load_instances()
     except (ConfigError, DatasetError) as exc:
         raise pytest.UsageError(f"--pau-dataset={settings.dataset!r}: {exc}") from None
     if not config.option.collectonly:
@@ -71,8 +74,6 @@ def pytest_configure(config: pytest.Config) -> None:
             state.prepare()
         except ConfigError as exc:
             raise pytest.UsageError(str(exc)) from None
-    for line in collect.marker_lines(instances):
-        config.addinivalue_line("markers", line)
     config.stash[pau_session_key] = state
     config.pluginmanager.register(PauPlugin(state), "pau-session")
     _exit_without_a_final_collection()
@@ -81,6 +82,25 @@ def pytest_configure(config: pytest.Config) -> None:
     # --pau-max-connections is for the whole run: each xdist worker takes its share.
     workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1") or 1)
     limits.configure(-(-settings.max_connections // max(1, workers)))
+
+
+@pytest.hookimpl(tryfirst=True, specname="pytest_configure")
+def pytest_configure_declared_markers(config: pytest.Config) -> None:
+    # Before any other plugin registers its markers: what is declared now is the user's
+    # ini file (labels the user owns); everything registered later has a meaning elsewhere.
+    config.stash[declared_key] = declared(config.getini("markers"))
+
+
+@pytest.hookimpl(trylast=True, specname="pytest_configure")
+def pytest_configure_markers(config: pytest.Config) -> None:
+    # After every plugin's and conftest's pytest_configure: their markers are known, and no
+    # dataset label may take one of their names (plugin/markers.py).
+    state = config.stash.get(pau_session_key, None)
+    if state is None:
+        return
+    state.marker_names = MarkerNames.for_config(config, config.stash.get(declared_key, set()))
+    for line in state.marker_names.lines(state.instances):
+        config.addinivalue_line("markers", line)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -120,6 +140,9 @@ class PauPlugin:
             f"{s.mode} mode, max {s.max_iterations} iterations, cache "
             f"{'off' if s.no_cache else s.cache_dir}"
         ]
+        renamed = self.state.marker_names.header()
+        if renamed is not None:
+            lines.append(renamed)
         info = self.state.dataset_info
         if info is not None and config.get_verbosity() > 0:
             lines.append(f"pau: dataset {s.dataset} [{s.split}]: {info.describe()}")
@@ -138,7 +161,9 @@ class PauPlugin:
                 else str(names).replace(" ", "").split(",")
             ):
                 return  # the user parametrizes pau_instance themselves
-        metafunc.parametrize(collect.ARGNAME, collect.params(self.state.instances))
+        metafunc.parametrize(
+            collect.ARGNAME, collect.params(self.state.instances, self.state.marker_names)
+        )
 
     @pytest.hookimpl(tryfirst=True, specname="pytest_collection_modifyitems")
     def pytest_collection_modifyitems_inject(

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from pytest_pau.models import Instance, InstanceResult, RunInfo, Summary
+from pytest_pau.plugin.markers import MarkerNames
 from pytest_pau.plugin.stop import STOP_FILE_KEY, RunStop
 from pytest_pau.plugin.streak import FailureStreak
 from pytest_pau.settings import PauSettings
@@ -107,6 +108,8 @@ class RunState:
         """A stop request every process sees (early stop, Ctrl-C on the controller)."""
         self.streak = FailureStreak()
         """Stops starting items after several identical errors that no retry fixes."""
+        self.marker_names = MarkerNames()
+        """Which marker each tag and source name is (set once every plugin is configured)."""
         self.crashes: list[tuple[str, str]] = []
         """Controller: ``(instance id, worker id)`` of items whose xdist worker died."""
 
