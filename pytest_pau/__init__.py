@@ -31,9 +31,18 @@ def load_dataset(
     """Load instances from a dataset spec (see :func:`pytest_pau.dataset.load_dataset`).
 
     Sets whose outputs are computed at load time (HumanEval, on its first load) run their
-    methods in the wasm sandbox, the one the benchmark uses.
+    methods in the wasm sandbox, the one the benchmark uses. Every instance is checked
+    against that sandbox (:func:`pytest_pau.sandbox.runnable.check_instances`): its code
+    compiles, it has held-back examples, and the sandbox reads every input.
+
+    Raises:
+        DatasetError: naming the file and line, or the instance, the field and the example.
     """
     from pytest_pau.dataset import load_dataset as _load
     from pytest_pau.sandbox.batch import output_runner
+    from pytest_pau.sandbox.runnable import check_instances
 
-    return _load(spec, split, cache_dir=cache_dir, outputs=outputs, runner=output_runner())
+    loaded = _load(spec, split, cache_dir=cache_dir, outputs=outputs, runner=output_runner())
+    if not loaded.info.checked:
+        check_instances(loaded, what=spec)
+    return loaded

@@ -32,6 +32,10 @@ class DatasetInfo:
     evidence: str = ""
     """What detection counted, e.g. ``40 JSON values, 12 plain text``; empty unless
     detected."""
+    checked: bool = False
+    """Every instance was checked against the sandbox when the set was built (the builtin
+    set: ``scripts/build_builtin.py``), so a load need not check it again
+    (:mod:`pytest_pau.sandbox.runnable`)."""
 
     def describe(self) -> str:
         """One line: ``outputs: json (detected: 40 JSON values, 12 plain text)``."""

@@ -120,9 +120,13 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 @pytest.hookimpl(trylast=True)
 def pytest_pau_load_dataset(config: pytest.Config, spec: str, split: str) -> list[Instance]:
-    from pytest_pau import load_dataset
+    # The dataset layer's load: the session checks what every hook returned against the
+    # run's sandbox backend (PauSession.load_instances), so not here a second time.
+    from pytest_pau.dataset import load_dataset
+    from pytest_pau.sandbox.batch import output_runner
 
-    return load_dataset(spec, split, outputs=settings_from_config(config).dataset_outputs)
+    outputs = settings_from_config(config).dataset_outputs
+    return load_dataset(spec, split, outputs=outputs, runner=output_runner())
 
 
 class PauPlugin:

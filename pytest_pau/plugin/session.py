@@ -55,6 +55,10 @@ class PauSession(RunState):
             seen.add(inst.id)
         # How the outputs were read; a conftest hook's plain list has no .info.
         self.dataset_info = getattr(instances, "info", None)
+        if self.dataset_info is None or not self.dataset_info.checked:
+            from pytest_pau.sandbox.runnable import check_instances
+
+            check_instances(instances, what=s.dataset, backend=s.sandbox)
         self.instances = list(instances)
         self.order = {inst.id: i for i, inst in enumerate(self.instances)}
         return self.instances

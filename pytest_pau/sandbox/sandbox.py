@@ -126,7 +126,7 @@ class Sandbox:
             SandboxError: The sandbox itself failed (not the method).
         """
         started = time.perf_counter()
-        refused = self._check_input(text)
+        refused = self.check_input(text)
         if refused is not None:
             refused.duration_s = time.perf_counter() - started
             return refused
@@ -141,7 +141,12 @@ class Sandbox:
         return self.call_literal(repr(tuple(args)))
 
     @staticmethod
-    def _check_input(text: object) -> CallResult | None:
+    def check_input(text: object) -> CallResult | None:
+        """The refusal :meth:`call_literal` would return for ``text`` (None: it would run).
+
+        Datasets are checked with it at load (:mod:`pytest_pau.sandbox.runnable`), so a
+        held-back input the sandbox cannot read is found before any model is called.
+        """
         if not isinstance(text, str):
             return CallResult(
                 ok=False,
