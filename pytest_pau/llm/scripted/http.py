@@ -77,6 +77,7 @@ class Owner(Protocol):
     reasoning: ReasoningScript
     served_model: str | None
     system_fingerprint: str | None
+    models_entry: dict[str, Any]
     unsupported_params: tuple[str, ...]
     starved_as_400: bool
 
@@ -150,7 +151,8 @@ class Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         if self.path.rstrip("/").endswith("/models"):
             name = self.owner.served_model or self.owner.model.split("/", 1)[1]
-            self._send_json(200, {"object": "list", "data": [{"id": name, "object": "model"}]})
+            entry = {"id": name, "object": "model", **self.owner.models_entry}
+            self._send_json(200, {"object": "list", "data": [entry]})
         else:
             self._error(404, f"no route {self.path!r}", "not_found")
 
