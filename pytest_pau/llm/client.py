@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from typing import Any
 
 import pytest_pau.llm.litellm_setup as litellm_setup
 from pytest_pau._version import __version__
-from pytest_pau.errors import LLMConfigError, ReasoningBudgetError
+from pytest_pau.errors import LLMConfigError, LLMResponseError, ReasoningBudgetError
 from pytest_pau.llm.accounting import charge
 from pytest_pau.llm.budget import Budget
 from pytest_pau.llm.cache import ResponseCache, cache_key
@@ -23,10 +22,18 @@ from pytest_pau.llm.reasoning import (
     known_to_reason,
     starved_message,
 )
-from pytest_pau.llm.response import finish_reason_of, logprobs_of, reasoning_text_of, token_counts
+from pytest_pau.llm.response import (
+    answer_problem,
+    finish_reason_of,
+    first_choice,
+    logprobs_of,
+    reasoning_text_of,
+    token_counts,
+)
 from pytest_pau.llm.retry import RetryPolicy, status_of, tenacity_kwargs
 from pytest_pau.models import Completion, Usage
 from pytest_pau.prompting import PROMPTS_VERSION
+from pytest_pau.settings.env import env_number
 
 
 class LLMClient:
@@ -82,7 +89,7 @@ class LLMClient:
         self.budget = budget
         # The embedded model has no network to be flaky; an error there is final.
         self.retry = retry or (RetryPolicy(max_attempts=1) if self.local else RetryPolicy())
-        self.timeout_s = timeout_s or float(os.environ.get("PAU_LLM_TIMEOUT_S", "600"))
+        self.timeout_s = timeout_s or env_number("PAU_LLM_TIMEOUT_S")
         self.usage = Usage()
         """Tokens, cost, calls and cache hits of this client so far."""
         self._usage_lock = threading.Lock()
@@ -212,6 +219,13 @@ class LLMClient:
         # Paid for: count it before storing it (a failed put warns, never raises).
         if self.budget is not None:
             self.budget.charge(completion.cost_usd)
+        problem = answer_problem(response, completion.text, completion.reasoning)
+        if problem is not None:  # never cached: counted, then an error naming the server
+            self._record(completion.model_copy(update={"text": "", "reasoning": None}))
+            where = f" at {self.api_base}" if self.api_base else ""
+            raise LLMResponseError(
+                f"Model {self.model!r}{where}: {problem}", spent=completion.usage()
+            )
         if self.cache is not None:
             self.cache.put(
                 key,
@@ -329,7 +343,7 @@ class LLMClient:
         )
 
     def _to_completion(self, response: Any, latency_s: float) -> Completion:
-        choice = response.choices[0]
+        choice = first_choice(response)  # None: no choices (answer_problem says so)
         message = getattr(choice, "message", None)
         text = getattr(message, "content", None) or ""
         prompt_tokens, completion_tokens, reasoning_tokens = token_counts(

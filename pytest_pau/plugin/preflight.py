@@ -193,6 +193,51 @@ def check_outputs(outputs: Sequence[PathArg], inputs: Sequence[PathArg]) -> None
         probe_writable(arg)
 
 
+#: Episodes per process at most, whatever the machine allows: requests are bounded per
+#: endpoint by --pau-max-connections anyway, so more threads would only wait.
+MAX_CONCURRENCY = 1024
+#: Open files one episode may hold at once: a connection to each role's endpoint, and its
+#: sandbox.
+FILES_PER_EPISODE = 4
+
+
+def concurrency_limit() -> tuple[int, str]:
+    """The most episodes one process can run at once here, and what sets that limit."""
+    import resource
+
+    limits = [(MAX_CONCURRENCY, f"pytest-pau's cap of {MAX_CONCURRENCY} per process")]
+    files, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if files != resource.RLIM_INFINITY:
+        limits.append(
+            (
+                max(1, files // FILES_PER_EPISODE),
+                f"the open-file limit, ulimit -n {files}, at {FILES_PER_EPISODE} files an episode",
+            )
+        )
+    threads, _ = resource.getrlimit(resource.RLIMIT_NPROC)
+    if threads != resource.RLIM_INFINITY:
+        limits.append((max(1, threads // 2), f"half the thread limit, ulimit -u {threads}"))
+    return min(limits)
+
+
+def check_concurrency(settings: PauSettings) -> None:
+    """Refuse ``--pau-concurrency`` past what one process can run here (threads, files).
+
+    Raises:
+        ConfigError: naming the limit and what sets it.
+    """
+    if settings.concurrency is None:
+        return
+    limit, why = concurrency_limit()
+    if settings.concurrency > limit:
+        raise ConfigError(
+            f"--pau-concurrency={settings.concurrency}: more episodes than one process can run "
+            f"at once here; the most is {limit} ({why}). Pass --pau-concurrency={limit} or "
+            "less (with -n, it is per worker). Checked before any model call, so nothing was "
+            "paid for"
+        )
+
+
 def check_plots_extra(settings: PauSettings) -> None:
     """``--pau-plots`` needs matplotlib: say so now, not after the run.
 

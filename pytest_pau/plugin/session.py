@@ -70,8 +70,11 @@ class PauSession(RunState):
         from pytest_pau.errors import CacheWarning
         from pytest_pau.plugin import preflight
         from pytest_pau.plugin.outputs import warn
+        from pytest_pau.settings.env import check_env
 
         s = self.settings
+        check_env()
+        preflight.check_concurrency(s)
         junitxml = getattr(self.config.option, "xmlpath", None)
         inifile = self.config.inipath
         preflight.check_outputs(

@@ -36,6 +36,7 @@ from pytest_pau.settings.values import (
     parse_per_role,
     parse_positive_int,
     parse_text,
+    parse_url,
     parse_usd,
 )
 
@@ -88,7 +89,7 @@ MODEL_OPTIONS = (
     OptionSpec(
         "api-base",
         "Base URL of an OpenAI-compatible server for --pau-model.",
-        parse_text,
+        parse_url,
         "URL",
         default_text="the provider's own",
     ),
@@ -102,7 +103,7 @@ MODEL_OPTIONS = (
     OptionSpec(
         "judge-api-base",
         "Base URL for --pau-judge-model.",
-        parse_text,
+        parse_url,
         "URL",
         default_text="the provider's own",
     ),
@@ -116,7 +117,7 @@ MODEL_OPTIONS = (
     OptionSpec(
         "coder-api-base",
         "Base URL for --pau-coder-model.",
-        parse_text,
+        parse_url,
         "URL",
         default_text="the provider's own",
     ),

@@ -244,6 +244,12 @@ class Handler(BaseHTTPRequestHandler):
             self._error(400, "Bad request (scripted)", "invalid_request_error")
         elif kind == "malformed":
             self._send_json(200, b'{"id": "chatcmpl-broken", "choices": [{"message": ')
+        elif kind == "no-choices":
+            usage = {"prompt_tokens": 5, "completion_tokens": 0, "total_tokens": 5}
+            empty = {"id": "chatcmpl-empty", "object": "chat.completion", "created": 0}
+            self._send_json(
+                200, {**empty, "model": self.owner.model, "choices": [], "usage": usage}
+            )
         elif kind == "drop":
             self.close_connection = True
             with contextlib.suppress(OSError):

@@ -37,7 +37,18 @@ from pytest_pau.llm.scripted.reply import (
 Rule = tuple[str | re.Pattern[str], Reply | Callable[[Messages], Reply]]
 Rules = Sequence[Rule] | Callable[[Messages], Reply]
 
-FAULT_KINDS = ("429", "500", "503", "401", "404", "400", "delay", "malformed", "drop")
+FAULT_KINDS = (
+    "429",
+    "500",
+    "503",
+    "401",
+    "404",
+    "400",
+    "delay",
+    "malformed",
+    "no-choices",
+    "drop",
+)
 
 __all__ = ["FAULT_KINDS", "Exchange", "Messages", "Reply", "Rule", "Rules", "ScriptedLLM"]
 
@@ -280,6 +291,7 @@ class ScriptedLLM:
             kind: ``"429"`` (rate limit, with ``Retry-After`` when ``retry_after`` is set),
                 ``"500"``, ``"503"``, ``"401"``, ``"404"``, ``"400"``, ``"delay"`` (answer
                 normally after ``delay_s``), ``"malformed"`` (200 with a broken JSON body),
+                ``"no-choices"`` (200 with ``choices: []``, as a server whose model failed),
                 ``"drop"`` (close the connection without answering).
             times: How many consecutive requests get the fault.
             retry_after: Seconds for the ``Retry-After`` header (429 and 503).
