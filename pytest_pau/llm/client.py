@@ -12,6 +12,7 @@ from pytest_pau.errors import LLMConfigError, LLMResponseError, ReasoningBudgetE
 from pytest_pau.llm.accounting import charge
 from pytest_pau.llm.budget import Budget
 from pytest_pau.llm.cache import ResponseCache, cache_key
+from pytest_pau.llm.cache.values import stored as stored_value
 from pytest_pau.llm.failures import final_error
 from pytest_pau.llm.limits import Cancelled, endpoint_of, limiter_for
 from pytest_pau.llm.litellm_setup import get_litellm
@@ -195,18 +196,14 @@ class LLMClient:
         if self.cache is not None:
             key = cache_key(self.model, messages, params, server=self._server_key())
             hit = self.cache.lookup(key)
-            if hit is not None:
+            stored = None if hit is None else self.cache.completion(hit)  # None: a miss
+            if hit is not None and stored is not None:
                 other = hit.plugin_version != __version__ or (
                     hit.prompts_version is not None and hit.prompts_version != PROMPTS_VERSION
                 )
-                value = dict(hit.value)
-                value.update(
-                    cached=True,
-                    cached_other_version=other,
-                    cost_usd=0.0,
-                    latency_s=time.perf_counter() - start,
-                )
-                return self._record(Completion.model_validate(value))
+                update = {"cached": True, "cached_other_version": other, "cost_usd": 0.0}
+                update["latency_s"] = time.perf_counter() - start
+                return self._record(stored.model_copy(update=update))
         if self.budget is not None:
             self.budget.check(self.model)
         if self.local and not self._local_checked:
@@ -230,8 +227,10 @@ class LLMClient:
             self.cache.put(
                 key,
                 self.model,
-                completion.model_dump(
-                    exclude={"cached", "cached_other_version", "latency_s", "spent"}
+                stored_value(
+                    completion.model_dump(
+                        exclude={"cached", "cached_other_version", "latency_s", "spent"}
+                    )
                 ),
                 prompts_version=PROMPTS_VERSION,
             )
