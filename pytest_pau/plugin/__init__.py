@@ -26,7 +26,13 @@ from pytest_pau.plugin.gates import BelowThreshold
 from pytest_pau.plugin.markers import MarkerNames, declared
 from pytest_pau.plugin.session import PauSession, pau_session_key
 from pytest_pau.plugin.state import result_key, sent_key
-from pytest_pau.plugin.stop import INTERRUPT, STOP_FILE_KEY, remove_run_dir
+from pytest_pau.plugin.stop import (
+    INTERRUPT,
+    STOP_FILE_KEY,
+    SignalInterrupt,
+    interrupt_on_signals,
+    remove_run_dir,
+)
 from pytest_pau.settings import PauSettings
 
 if TYPE_CHECKING:
@@ -76,6 +82,9 @@ def pytest_configure(config: pytest.Config) -> None:
             raise pytest.UsageError(str(exc)) from None
     config.stash[pau_session_key] = state
     config.pluginmanager.register(PauPlugin(state), "pau-session")
+    # SIGTERM (a CI timeout or cancel) and SIGHUP stop the run as Ctrl-C does: the report
+    # is written with what finished, the workers stop (controller and workers alike).
+    state.restore_signals = interrupt_on_signals()
     _exit_without_a_final_collection()
     from pytest_pau.llm import limits
 
@@ -111,6 +120,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         if plugin is not None:
             config.pluginmanager.unregister(plugin, name)
     if pau_session_key in config.stash:
+        config.stash[pau_session_key].restore_signals()
         remove_run_dir(config.stash[pau_session_key].run_dir)
         del config.stash[pau_session_key]
         from pytest_pau.llm import limits
@@ -264,6 +274,10 @@ class PauPlugin:
 
     # -- the end ------------------------------------------------------------------------
 
+    def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo[BaseException]) -> None:
+        if isinstance(excinfo.value, SignalInterrupt):
+            self.state.interrupted_by = excinfo.value.name
+
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
         # tryfirst: before xdist's own hook tears the workers down.
@@ -272,7 +286,8 @@ class PauPlugin:
         if interrupted and not self.state.is_worker:
             from pytest_pau.plugin.xdist import drain_results
 
-            self.state.stop.request(f"{INTERRUPT}: Ctrl-C on the controller")
+            how = self.state.interrupted_by or "Ctrl-C"
+            self.state.stop.request(f"{INTERRUPT}: {how} on the controller")
             for data in drain_results(config):
                 self.state.record(data)
         ahead.stop_episodes(self.state, interrupted=interrupted)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -110,6 +111,10 @@ class RunState:
         """Stops starting items after several identical errors that no retry fixes."""
         self.marker_names = MarkerNames()
         """Which marker each tag and source name is (set once every plugin is configured)."""
+        self.restore_signals: Callable[[], None] = lambda: None
+        """Undoes :func:`~pytest_pau.plugin.stop.interrupt_on_signals` (at unconfigure)."""
+        self.interrupted_by: str | None = None
+        """``SIGTERM``/``SIGHUP`` when a signal interrupted the run (else Ctrl-C or none)."""
         self.crashes: list[tuple[str, str]] = []
         """Controller: ``(instance id, worker id)`` of items whose xdist worker died."""
 
