@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from pytest_pau.report.fmt import num, pct, plural
+from pytest_pau.stats.inference import MIN_N
 
 if TYPE_CHECKING:
     from pytest_pau.models import BaselineSummary, EarlyStop, GateVerdict, Summary
@@ -35,7 +37,9 @@ def _level(writer: Writer, g: GateVerdict) -> None:
         writer.write("  PASS ", green=True, bold=True)
         writer.line(f"{head}  ({g.option})")
         return
-    if g.value is None or g.margin is None:
+    if g.value is None and g.statistic == "ci_low":
+        short = f"too few scored items for it (at least {MIN_N} are needed)"
+    elif g.value is None or g.margin is None:
         short = g.detail or "no scored item"
     elif g.statistic == "sequential" and g.detail and g.detail.startswith("undecided"):
         short = "not shown to reach it"
@@ -72,6 +76,12 @@ def _baseline(writer: Writer, b: BaselineSummary) -> None:
             stat = (
                 f"{fmt(r.mean_diff)} over {r.n}, {level} lower bound {fmt(r.low)} "
                 f"(p={num(r.p_value, '.3f')}{differ})"
+            )
+        needed = None if r.passed or not r.n else pairs_needed(r.metric, r.margin, b.confidence)
+        if needed is not None and r.n < needed:
+            stat += (
+                f"; too few to decide: {plural(r.n, 'instance')} in both runs, and at {level} "
+                f"even two runs that agree exactly need {needed}"
             )
         text = f"{r.label} not worse by more than {r.margin:g}: {stat}  (--pau-max-regression)"
         if r.passed:
@@ -127,15 +137,44 @@ def render_gates(summary: Summary, writer: Writer) -> None:
 
 
 def failed_gate_names(summary: Summary) -> list[str]:
-    """The failed gates as options (``--pau-min-pass-rate=0.7``, ``--pau-baseline judge:0.2``)."""
+    """The failed gates as the options that set them (``--pau-min-pass-rate=0.7``,
+    ``--pau-max-regression=judge:0.2``)."""
     failed = [f"{g.option}={g.threshold:g}" for g in summary.failed_gates]
     if summary.baseline is not None:
         failed += [
-            f"--pau-baseline {r.metric}:{r.margin:g}"
+            f"--pau-max-regression={r.metric}:{r.margin:g}"
             for r in summary.baseline.regressions
             if not r.passed
         ]
     return failed
+
+
+@lru_cache(maxsize=64)
+def pairs_needed(metric: str, margin: float, confidence: float) -> int | None:
+    """The fewest shared instances with which the baseline gate can pass at all: the
+    paired test on two runs that agree exactly (every difference 0). None past 4,096."""
+    from pytest_pau.models.metrics import METRICS
+    from pytest_pau.stats.inference import non_inferiority
+
+    if metric not in METRICS or margin <= 0:
+        return None
+    bounds = METRICS[metric][1]
+
+    def passes(n: int) -> bool:
+        same = [bounds[1]] * n
+        found = non_inferiority(same, same, margin=margin, bounds=bounds, confidence=confidence)
+        return found is not None and found.lower_bound > -margin
+
+    high = 2
+    while not passes(high):  # doubling, then halving: a few tests of small samples
+        if high >= 4096:
+            return None
+        high *= 2
+    low = high // 2 + 1 if high > 2 else 2
+    while low < high:  # the bound narrows as n grows: the first n that passes
+        mid = (low + high) // 2
+        low, high = (low, mid) if passes(mid) else (mid + 1, high)
+    return low
 
 
 def gate_failure_line(summary: Summary) -> str | None:

@@ -131,8 +131,8 @@ def test_the_baseline_gate_fails_on_a_regression_and_lists_the_flips(run_pau, pa
         [
             "  FAIL judge score not worse by more than 0.5: -4.000 over 30, *",
             "  flipped: 30 pass -> fail (many/double000, many/double001, *, +25 more)",
-            "PAU release gate failed (--pau-baseline judge:0.5, --pau-baseline match:0.1, "
-            "--pau-baseline pass:0.1): exit status 1",
+            "PAU release gate failed (--pau-max-regression=judge:0.5, "
+            "--pau-max-regression=match:0.1, --pau-max-regression=pass:0.1): exit status 1",
         ]
     )
 

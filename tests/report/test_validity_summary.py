@@ -212,7 +212,7 @@ def test_a_failed_baseline_gate_is_the_htmls_verdict_with_the_terminals_figures(
         "$0.0200, the full run would have cost ~$0.0300"
     )
     assert line in page
-    assert "Release gates NOT MET: --pau-baseline judge:0.2." in page
+    assert "Release gates NOT MET: --pau-max-regression=judge:0.2." in page
     assert "No release gate set" not in page
     out = TextWriter()
     render(report.summary, out)
