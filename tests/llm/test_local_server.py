@@ -21,6 +21,14 @@ needs_server = pytest.mark.skipif(
 )
 
 
+def test_the_readme_starts_the_server_this_way() -> None:
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    assert "python -m pytest_pau.llm.local.server --model local-small --port 8000 &" in readme
+    assert "pytest --pau-model=openai/local-small --pau-api-base=http://localhost:8000/v1" in readme
+
+
 def test_an_embedded_models_name_becomes_its_weights_and_alias(monkeypatch) -> None:
     import pytest_pau.llm.local.weights as weights
 
