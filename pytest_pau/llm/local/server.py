@@ -60,7 +60,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     sys.argv = [sys.argv[0], *server_argv(sys.argv[1:] if argv is None else argv)]
     # The whole process: the server loads its models after it starts.
     with _weight_repacking(allowed=extra_buffers_allowed()):
-        serve()
+        serve()  # type: ignore[no-untyped-call]
 
 
 if __name__ == "__main__":
