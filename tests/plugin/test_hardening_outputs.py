@@ -98,9 +98,14 @@ def _socket(path: Path) -> Path:
 
 
 def _device(path: Path) -> Path:
-    # A link to /dev/null: the output guard follows it; an atomic writer would have
-    # replaced the link (never /dev/null itself), so this is safe on a broken guard too.
-    path.symlink_to("/dev/null")
+    # A character device of our own (null's numbers) reached through a link, never a real
+    # one: the writers resolve links, so a broken guard would replace the node it points to.
+    node = path.with_name("null-device")
+    try:
+        os.mknod(node, 0o600 | stat.S_IFCHR, os.makedev(1, 3))
+    except PermissionError:
+        pytest.skip("creating a device node needs root")
+    path.symlink_to(node)
     return path
 
 
@@ -125,3 +130,13 @@ def test_no_output_replaces_a_device_a_fifo_or_a_socket(
         "renaming a new file over it, which would replace it."
     ) in err
     assert check(os.stat(node).st_mode), "the node is still what it was"
+
+
+def test_the_atomic_writer_never_replaces_what_is_not_a_regular_file(tmp_path: Path) -> None:
+    # The last line of defence, for an output that became a FIFO during the run.
+    from pytest_pau.paths import write_text_atomic
+
+    fifo = _fifo(tmp_path / "pipe")
+    with pytest.raises(OSError, match="exists and is not a regular file; it is left alone"):
+        write_text_atomic(fifo, "{}")
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
