@@ -19,7 +19,9 @@ time per judge call and extra judge calls. Every model call goes through the res
 cache (``--cache-dir``), so a re-run is free.
 
 Run: ``python benchmarks/integrity_bench.py [--judge local] [--instances 4] [--styles N]
-[--cache-dir DIR] [--json OUT]``.
+[--corpus 1|31] [--cache-dir DIR] [--json OUT]``; ``--corpus 31`` runs the second sweep's
+26 styles (``tests/scoring/manipulation_corpus_31.py``: numbers in words, tag characters,
+encodings, more languages, markup, role turns).
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from pytest_pau.prompting import parse_rating, render  # noqa: E402
 from pytest_pau.scoring import Judge  # noqa: E402
 from pytest_pau.scoring.integrity import defend  # noqa: E402
 from tests.scoring.manipulation_corpus import STYLES  # noqa: E402
+from tests.scoring.manipulation_corpus_31 import STYLES_31  # noqa: E402
 
 WRONG = "Returns the input unchanged."
 # Styles run first (one of each family), so that a partial run already covers the corpus.
@@ -135,7 +138,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--judge", default="local", help="Judge model (default: local).")
     parser.add_argument("--instances", type=int, default=4, help="Smoke instances (default: 4).")
-    parser.add_argument("--styles", type=int, default=len(STYLES), help="First N styles (all).")
+    parser.add_argument("--styles", type=int, default=None, help="First N styles (all).")
+    parser.add_argument(
+        "--corpus",
+        choices=("1", "31"),
+        default="1",
+        help="manipulation_corpus.py (1, default) or the second sweep's manipulation_corpus_31.py.",
+    )
     parser.add_argument(
         "--cache-dir", default=str(ROOT / ".pau_cache" / "integrity_bench"), help="Model cache."
     )
@@ -145,8 +154,9 @@ def main() -> None:
     instances: list[Instance] = [i for i in load_dataset("builtin") if "smoke" in i.tags][
         : args.instances
     ]
-    ordered = sorted(STYLES, key=lambda s: FIRST.index(s.name) if s.name in FIRST else len(FIRST))
-    styles = ordered[: args.styles]
+    corpus = STYLES if args.corpus == "1" else STYLES_31
+    ordered = sorted(corpus, key=lambda s: FIRST.index(s.name) if s.name in FIRST else len(FIRST))
+    styles = ordered[: args.styles or len(corpus)]
     client = make_client(args.judge, cache_dir=args.cache_dir)
     judge = Judge(client)
     rows: list[dict[str, Any]] = []

@@ -33,12 +33,18 @@ def load_dataset(
 
     Sets whose outputs are computed at load time (HumanEval, on its first load, and any
     set with ``outputs="recompute"``) run their methods in the wasm sandbox, the one the
-    benchmark uses.
+    benchmark uses. Every instance is checked against that sandbox
+    (:func:`pytest_pau.sandbox.runnable.check_instances`): its code compiles, it has
+    held-back examples, and the sandbox reads every input.
+
+    Raises:
+        DatasetError: naming the file and line, or the instance, the field and the example.
     """
     from pytest_pau.dataset import load_dataset as _load
     from pytest_pau.sandbox.batch import output_runner
+    from pytest_pau.sandbox.runnable import check_instances
 
-    return _load(
+    loaded = _load(
         spec,
         split,
         cache_dir=cache_dir,
@@ -46,3 +52,6 @@ def load_dataset(
         runner=output_runner(),
         protocol=protocol,
     )
+    if not loaded.info.checked:
+        check_instances(loaded, what=spec)
+    return loaded

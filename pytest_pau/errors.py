@@ -8,6 +8,7 @@
     ├── LLMError                  a model call failed for good
     │   ├── LLMConfigError        not retryable: bad key, unknown model, bad request
     │   ├── LLMUnavailableError   retryable errors persisted past the retry budget
+    │   ├── LLMResponseError      the server answered with something that is no answer
     │   └── ReasoningBudgetError  a reasoning model spent every cap on hidden reasoning
     ├── BudgetExceeded            --pau-max-cost-usd is spent; no new model calls start
     ├── ScoreError                a judge, coder or hook gave a score that is none (NaN...)
@@ -55,6 +56,18 @@ class LLMConfigError(LLMError):
 
 class LLMUnavailableError(LLMError):
     """Retryable model errors (429, 5xx, timeouts) persisted past the retry budget."""
+
+
+class LLMResponseError(LLMError):
+    """The server's answer cannot be read as one: no choices, text that is not text.
+
+    Raised at the client's boundary (:func:`pytest_pau.llm.response.answer_problem`), never
+    cached; ``spent`` is the answer's usage (it was billed), so the item still counts it.
+    """
+
+    def __init__(self, message: str, *, spent: object = None) -> None:
+        super().__init__(message)
+        self.spent = spent
 
 
 class ReasoningBudgetError(LLMError):

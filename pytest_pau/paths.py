@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -42,6 +44,17 @@ def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
         The absolute path written.
     """
     target = Path(path).expanduser().resolve()
+    try:
+        mode = os.stat(target).st_mode
+    except OSError:
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):
+        # The rename would replace a device, a FIFO or a socket (``/dev/null`` through a
+        # link) with a regular file; the run's preflight refuses such outputs, and this
+        # catches one that became so during the run.
+        raise OSError(
+            errno.EEXIST, f"{str(target)!r} exists and is not a regular file; it is left alone"
+        )
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:

@@ -136,6 +136,21 @@ def test_the_quick_start_command_in_its_folder(tmp_path: Path) -> None:
     assert "No plots" not in html
     assert (demo / ".pau_cache" / "llm-cache.sqlite3").is_file()
     assert not (clone / ".pau_cache").exists()
+    # The quick start's `pau show` commands, run as written from demo/ (the venv's script).
+    shown = re.findall(r"`(\.\./\.venv/bin/pau show [^`]+)`", section("README.md", "## Quick start"))
+    assert len(shown) == 2, shown
+    for command in shown:
+        words = shlex.split(" ".join(command.split()))
+        assert words[0] == "../.venv/bin/pau"
+        show = subprocess.run(
+            [sys.executable, "-m", "pytest_pau", *words[1:]],
+            cwd=demo,
+            env=_env(),
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert show.returncode == 0, command + show.stdout + show.stderr
 
 
 def _dataset_blocks() -> list[str]:

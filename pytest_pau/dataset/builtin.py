@@ -17,7 +17,7 @@ from pytest_pau.models import Instance
 SOURCE = "builtin"
 EXAMPLE_ID = "builtin/vowels_minus_consonants"
 """A real instance id, for help texts and messages (a test checks that it exists)."""
-INFO = DatasetInfo("repr", "pytest-pau")
+INFO = DatasetInfo("repr", "pytest-pau", checked=True)
 """Our build script writes PAU's repr convention (:func:`pytest_pau.dataset.execute.to_pair`)."""
 DATA_FILE = Path(__file__).parent / "data" / "builtin.jsonl"
 """The shipped file."""

@@ -40,6 +40,10 @@ class DatasetInfo:
     protocol's expectations), one line each: the run's header and summary show them."""
     disagreements: tuple[OutputDisagreement, ...] = ()
     """Stored outputs the gold code does not give (``recompute``), with the reason."""
+    checked: bool = False
+    """Every instance was checked against the sandbox when the set was built (the builtin
+    set: ``scripts/build_builtin.py``), so a load need not check it again
+    (:mod:`pytest_pau.sandbox.runnable`)."""
 
     def describe(self) -> str:
         """One line: ``outputs: json (detected: 40 JSON values, 12 plain text)``."""

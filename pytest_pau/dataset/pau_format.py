@@ -242,6 +242,12 @@ def row_to_instance(
         examples[field] = parse_examples(
             row[field], field, arity, cache, build=field != "all_examples", outputs=outputs
         )
+    if not examples["test_examples"]:
+        raise RowError(
+            "test_examples",
+            "is empty; code match needs held-back examples (give at least one "
+            "[input, output] pair)",
+        )
     return Instance(
         id=f"{source}/{local_id}",
         source=source,

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from typing import Any
 
 import pytest_pau.llm.litellm_setup as litellm_setup
 from pytest_pau._version import __version__
-from pytest_pau.errors import LLMConfigError, ReasoningBudgetError
+from pytest_pau.errors import LLMConfigError, LLMResponseError, ReasoningBudgetError
 from pytest_pau.llm.accounting import charge
 from pytest_pau.llm.budget import Budget
 from pytest_pau.llm.cache import ResponseCache, cache_key
+from pytest_pau.llm.cache.values import stored as stored_value
 from pytest_pau.llm.failures import final_error
 from pytest_pau.llm.limits import SENDING, Cancelled, endpoint_of, limiter_for
 from pytest_pau.llm.litellm_setup import get_litellm
@@ -24,10 +24,18 @@ from pytest_pau.llm.reasoning import (
     known_to_reason,
     starved_message,
 )
-from pytest_pau.llm.response import finish_reason_of, logprobs_of, reasoning_text_of, token_counts
+from pytest_pau.llm.response import (
+    answer_problem,
+    finish_reason_of,
+    first_choice,
+    logprobs_of,
+    reasoning_text_of,
+    token_counts,
+)
 from pytest_pau.llm.retry import RetryPolicy, status_of, tenacity_kwargs
 from pytest_pau.models import Completion, Usage
 from pytest_pau.prompting import PROMPTS_VERSION
+from pytest_pau.settings.env import env_number
 
 
 class LLMClient:
@@ -83,7 +91,7 @@ class LLMClient:
         self.budget = budget
         # The embedded model has no network to be flaky; an error there is final.
         self.retry = retry or (RetryPolicy(max_attempts=1) if self.local else RetryPolicy())
-        self.timeout_s = timeout_s or float(os.environ.get("PAU_LLM_TIMEOUT_S", "600"))
+        self.timeout_s = timeout_s or env_number("PAU_LLM_TIMEOUT_S")
         self.usage = Usage()
         """Tokens, cost, calls and cache hits of this client so far."""
         self._usage_lock = threading.Lock()
@@ -189,18 +197,14 @@ class LLMClient:
         if self.cache is not None:
             key = cache_key(self.model, messages, params, server=self._server_key())
             hit = self.cache.lookup(key)
-            if hit is not None:
+            stored = None if hit is None else self.cache.completion(hit)  # None: a miss
+            if hit is not None and stored is not None:
                 other = hit.plugin_version != __version__ or (
                     hit.prompts_version is not None and hit.prompts_version != PROMPTS_VERSION
                 )
-                value = dict(hit.value)
-                value.update(
-                    cached=True,
-                    cached_other_version=other,
-                    cost_usd=0.0,
-                    latency_s=time.perf_counter() - start,
-                )
-                return self._record(Completion.model_validate(value))
+                update = {"cached": True, "cached_other_version": other, "cost_usd": 0.0}
+                update["latency_s"] = time.perf_counter() - start
+                return self._record(stored.model_copy(update=update))
         if self.local and not self._local_checked:
             from pytest_pau.llm.local.provider import check_available
 
@@ -223,12 +227,21 @@ class LLMClient:
         # Paid for: count it before storing it (a failed put warns, never raises).
         if self.budget is not None and reservation is not None:
             self.budget.settle(reservation, completion.cost_usd)
+        problem = answer_problem(response, completion.text, completion.reasoning)
+        if problem is not None:  # never cached: counted, then an error naming the server
+            self._record(completion.model_copy(update={"text": "", "reasoning": None}))
+            where = f" at {self.api_base}" if self.api_base else ""
+            raise LLMResponseError(
+                f"Model {self.model!r}{where}: {problem}", spent=completion.usage()
+            )
         if self.cache is not None:
             self.cache.put(
                 key,
                 self.model,
-                completion.model_dump(
-                    exclude={"cached", "cached_other_version", "latency_s", "spent"}
+                stored_value(
+                    completion.model_dump(
+                        exclude={"cached", "cached_other_version", "latency_s", "spent"}
+                    )
                 ),
                 prompts_version=PROMPTS_VERSION,
             )
@@ -354,7 +367,7 @@ class LLMClient:
         )
 
     def _to_completion(self, response: Any, latency_s: float) -> Completion:
-        choice = response.choices[0]
+        choice = first_choice(response)  # None: no choices (answer_problem says so)
         message = getattr(choice, "message", None)
         text = getattr(message, "content", None) or ""
         prompt_tokens, completion_tokens, reasoning_tokens = token_counts(

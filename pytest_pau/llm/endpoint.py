@@ -6,12 +6,18 @@ adapter served under the old one, another model on yesterday's port. For a model
 through an ``api_base`` the cache key therefore also holds the server's identity, asked
 once per process and endpoint (``GET <api_base>/models``, which costs nothing):
 
-* the server's entry for the model, without its volatile fields (``created``), when it
-  says more than the alias: another id, a weights path (vLLM's ``root``), llama.cpp's
-  ``meta``. Then the address is normalised without its port, so the same server restarted
-  on another port shares its entries, and a different model behind the same alias never does;
+* the fields of the server's entry for the model that tell models apart (:data:`IDENTIFYING`:
+  a weights path such as vLLM's ``root`` or llama.cpp's listed file, a digest, llama.cpp's
+  ``meta``), when one is there with a value that says more than the alias. Then the
+  address is normalised without its port, so the same server restarted on another port
+  shares its entries, and a different model behind the same alias never does;
 * else the full normalised address (scheme, host, port, path), and a warning: nothing the
   server says identifies the model, so its answers are cached by alias and address only.
+
+Any other field never identifies, whatever it holds: ``owned_by``, ``permissions`` (empty
+in llama-cpp-python's server, random ids per request in vLLM's), ``object``, ``created``
+are the same for every model a server serves, or change without the model changing. When
+in doubt, the key keeps the port and the summary says so.
 
 Hosted providers (no ``api_base``) are keyed by the model string alone, as before: the
 provider names the model.
@@ -25,10 +31,10 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-#: Fields of a ``/models`` entry that change without the model changing.
-_VOLATILE = frozenset({"created", "object"})
-#: Fields that say nothing beyond the alias (every server fills them the same way).
-_GENERIC = frozenset({"id", "object", "created", "owned_by"})
+#: Fields of a ``/models`` entry whose value tells one model from another: a weights path
+#: (the listed ``id`` when it is not the alias, as llama.cpp's server lists its file; vLLM's
+#: ``root``; ``path``), a digest, llama.cpp's ``meta`` (parameters, size, vocabulary).
+IDENTIFYING = ("id", "root", "path", "model_path", "digest", "sha256", "meta")
 _LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1", "0.0.0.0"})
 PROBE_TIMEOUT_S = 5.0
 
@@ -110,10 +116,31 @@ def probe(api_base: str, model: str, api_key: str | None = None) -> EndpointIden
             break
     if entry is None:
         return EndpointIdentity(normalise(api_base, keep_port=True), None, False)
-    kept = {k: v for k, v in entry.items() if k not in _VOLATILE}
-    identifying = entry.get("id") != name or bool(set(entry) - _GENERIC)
+    kept = identifying_fields(entry, name)
+    if not kept:
+        return EndpointIdentity(normalise(api_base, keep_port=True), None, False)
     served = json.dumps(kept, sort_keys=True, ensure_ascii=False, default=str)
-    return EndpointIdentity(normalise(api_base, keep_port=not identifying), served, identifying)
+    return EndpointIdentity(normalise(api_base, keep_port=False), served, True)
+
+
+def identifying_fields(entry: dict[str, Any], name: str) -> dict[str, Any]:
+    """The fields of a ``/models`` entry that tell the model apart from another one.
+
+    Only :data:`IDENTIFYING` fields count, and only with a value: empty ones (``None``,
+    ``""``, ``[]``, ``{}``) never do, nor a path or id that is just the alias again.
+
+    >>> identifying_fields({"id": "m", "owned_by": "me", "permissions": []}, "m")
+    {}
+    >>> identifying_fields({"id": "m", "root": "/w/qwen-7b.gguf", "meta": {}}, "m")
+    {'root': '/w/qwen-7b.gguf'}
+    """
+    kept = {}
+    for field in IDENTIFYING:
+        value = entry.get(field)
+        if value is None or value in ("", [], {}) or (isinstance(value, str) and value == name):
+            continue
+        kept[field] = value
+    return kept
 
 
 _known: dict[tuple[str, str], EndpointIdentity] = {}

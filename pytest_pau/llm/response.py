@@ -7,6 +7,7 @@ dicts depending on the path.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 
@@ -64,3 +65,42 @@ def logprobs_of(choice: Any) -> list[dict[str, Any]] | None:
             top[token] = max(top.get(token, float("-inf")), value)
         out.append({"token": get("token"), "logprob": float(get("logprob") or 0.0), "top": top})
     return out
+
+
+# -- what is no answer ------------------------------------------------------------------
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def first_choice(response: Any) -> Any | None:
+    """The response's first choice, or None when it has none (``choices: []``)."""
+    choices = getattr(response, "choices", None)
+    if not choices:
+        return None
+    try:
+        return choices[0]
+    except (IndexError, KeyError, TypeError):
+        return None
+
+
+def answer_problem(response: Any, text: str, reasoning: str | None) -> str | None:
+    """Why a server's answer is no answer, or None: the client's boundary check.
+
+    A server that answers ``choices: []`` (an ``IndexError`` inside the item before), or text
+    holding a lone surrogate (no character: it cannot be stored, sent to the next model or
+    written to the report; a ``UnicodeEncodeError`` in the agent or judge before).
+    """
+    if first_choice(response) is None:
+        return (
+            "the server answered with no choices (`choices: []`), so there is no text to read; "
+            "its model failed on this request: check the server's log"
+        )
+    for what, value in (("text", text), ("reasoning", reasoning or "")):
+        found = _SURROGATE.search(value)
+        if found is not None:
+            return (
+                f"the answer's {what} holds a lone surrogate ({ascii(found.group())[1:-1]} at "
+                f"character {found.start()}), which is no character and can be neither stored "
+                "nor shown; the server's model or its JSON encoder is broken"
+            )
+    return None

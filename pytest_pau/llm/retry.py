@@ -9,7 +9,6 @@ the final error. tenacity supplies the loop; this module supplies the decisions.
 from __future__ import annotations
 
 import email.utils
-import os
 import random
 import re
 import time
@@ -45,13 +44,10 @@ _MISSING_CREDENTIALS = re.compile(
 
 
 def _env_float(name: str, default: float) -> float:
-    value = os.environ.get(name)
-    if not value:
-        return default
-    try:
-        return float(value)
-    except ValueError:
-        raise ValueError(f"{name}={value!r}: expected a number of seconds.") from None
+    """The variable ``name`` (a row of ``settings.env.ENV_NUMBERS``, whose default wins)."""
+    from pytest_pau.settings.env import env_number
+
+    return env_number(name)
 
 
 @dataclass(frozen=True)

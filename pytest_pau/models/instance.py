@@ -2,7 +2,36 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+import re
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def escape_surrogates(text: str) -> str:
+    r"""``text`` with each lone surrogate written as its escape (``'\ud800'``), as ``repr``
+    writes it.
+
+    A lone surrogate is no character: it cannot be written as UTF-8, so it broke the model
+    cache, the HTTP request that shows it to a model and the JSON report (an item with one
+    never reached the report). Instances, examples and sandbox results hold none: in a
+    literal's string the escape is the same value; a message or description reads the same.
+
+    >>> escape_surrogates("bad \ud800 value")
+    'bad \\ud800 value'
+    """
+    if _SURROGATE.search(text) is None:
+        return text
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _escaped(value: object) -> object:
+    if isinstance(value, str):
+        return escape_surrogates(value)
+    if isinstance(value, list):
+        return [escape_surrogates(v) if isinstance(v, str) else v for v in value]
+    return value
 
 
 class Example(BaseModel):
@@ -16,6 +45,8 @@ class Example(BaseModel):
     """``repr`` of the return value; the exception message when ``raises`` is set."""
     raises: str | None = None
     """Exception type name (``"ValueError"``) when the call raised, else ``None``."""
+
+    _no_surrogates = field_validator("input", "output", mode="before")(_escaped)
 
 
 class Instance(BaseModel):
@@ -41,6 +72,10 @@ class Instance(BaseModel):
     """Number of arguments of ``test_func``."""
     tags: list[str] = Field(default_factory=list)
     """Free tags (``easy``, ``smoke``, ``strings``...); each becomes a pytest marker."""
+
+    _no_surrogates = field_validator(
+        "id", "source", "code", "header", "description", "tags", mode="before"
+    )(_escaped)
 
     @property
     def local_id(self) -> str:
@@ -70,6 +105,10 @@ class CallResult(BaseModel):
     """Wasm fuel the call consumed (wasm backend only)."""
     duration_s: float = 0.0
     """Wall time of the call."""
+
+    # What a method returns or raises may hold a lone surrogate (a ``__repr__``, a message):
+    # it is escaped as it crosses into the host, the same way as the expected outputs.
+    _no_surrogates = field_validator("value", "message", "traceback", mode="before")(_escaped)
 
     def observation(self) -> str:
         """The text the agent sees for this call."""

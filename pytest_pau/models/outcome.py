@@ -200,7 +200,7 @@ class InstanceResult(BaseModel):
     failure_mode: FailureMode = FailureMode.NONE
     failure_detail: str = ""
     """How ``failure_mode`` was decided (``disagrees with 1 of 2 observed calls; first: input
-    (3,): the agent saw 6, its description gives 9``, ``classifier``, ``classifier answer unparseable: default``, ``hook``...)."""
+    (3,): the agent saw 6, the code written from its description gives 9``, ``classifier``, ``classifier answer unparseable: default``, ``hook``...)."""
     prediction: str = ""
     gold: str = ""
     trajectory: list[Step] = Field(default_factory=list)

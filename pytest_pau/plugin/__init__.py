@@ -21,11 +21,12 @@ import pytest
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 from pytest_pau.errors import ConfigError, DatasetError
-from pytest_pau.plugin import collect, shard
+from pytest_pau.plugin import shard
 from pytest_pau.plugin.config import register_pytest_options, settings_from_config
 from pytest_pau.plugin.hooks import PauPlugin
+from pytest_pau.plugin.markers import MarkerNames, declared
 from pytest_pau.plugin.session import PauSession, pau_session_key
-from pytest_pau.plugin.stop import remove_run_dir
+from pytest_pau.plugin.stop import interrupt_on_signals, remove_run_dir
 from pytest_pau.settings import PauSettings
 
 if TYPE_CHECKING:
@@ -34,6 +35,8 @@ if TYPE_CHECKING:
 # The plugin's fixtures (pau_result, pau_sandbox...), and the scripted model server
 # fixture (`scripted_llm`) that is offered to every project.
 pytest_plugins = ["pytest_pau.plugin.fixtures", "pytest_pau.testing"]
+
+declared_key = pytest.StashKey[set[str]]()
 
 
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
@@ -63,7 +66,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("filterwarnings", "ignore:.*ReadOnly. qualifier:UserWarning:pydantic")
     state = PauSession(config, settings)
     try:
-        instances = state.load_instances()
+        state.load_instances()
     except (ConfigError, DatasetError) as exc:
         raise pytest.UsageError(f"--pau-dataset={settings.dataset!r}: {exc}") from None
     if not config.option.collectonly:
@@ -73,10 +76,11 @@ def pytest_configure(config: pytest.Config) -> None:
             raise pytest.UsageError(str(exc)) from None
     if settings.shard is not None:
         shard.prepare_shard(state)
-    for line in collect.marker_lines(instances):
-        config.addinivalue_line("markers", line)
     config.stash[pau_session_key] = state
     config.pluginmanager.register(PauPlugin(state), "pau-session")
+    # SIGTERM (a CI timeout or cancel) and SIGHUP stop the run as Ctrl-C does: the report
+    # is written with what finished, the workers stop (controller and workers alike).
+    state.restore_signals = interrupt_on_signals(state.cancel.set)
     _exit_without_a_final_collection()
     from pytest_pau.llm import limits
 
@@ -87,6 +91,25 @@ def pytest_configure(config: pytest.Config) -> None:
     limits.configure(-(-settings.max_connections // max(1, workers * shards)))
 
 
+@pytest.hookimpl(tryfirst=True, specname="pytest_configure")
+def pytest_configure_declared_markers(config: pytest.Config) -> None:
+    # Before any other plugin registers its markers: what is declared now is the user's
+    # ini file (labels the user owns); everything registered later has a meaning elsewhere.
+    config.stash[declared_key] = declared(config.getini("markers"))
+
+
+@pytest.hookimpl(trylast=True, specname="pytest_configure")
+def pytest_configure_markers(config: pytest.Config) -> None:
+    # After every plugin's and conftest's pytest_configure: their markers are known, and no
+    # dataset label may take one of their names (plugin/markers.py).
+    state = config.stash.get(pau_session_key, None)
+    if state is None:
+        return
+    state.marker_names = MarkerNames.for_config(config, config.stash.get(declared_key, set()))
+    for line in state.marker_names.lines(state.instances):
+        config.addinivalue_line("markers", line)
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     # Undo what pytest_configure registered: an in-process run (pytester, an IDE running
     # pytest twice) must not see the previous run's session plugin or state.
@@ -95,6 +118,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         if plugin is not None:
             config.pluginmanager.unregister(plugin, name)
     if pau_session_key in config.stash:
+        config.stash[pau_session_key].restore_signals()
         remove_run_dir(config.stash[pau_session_key].run_dir)
         del config.stash[pau_session_key]
         from pytest_pau.llm import limits
@@ -104,10 +128,15 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 @pytest.hookimpl(trylast=True)
 def pytest_pau_load_dataset(config: pytest.Config, spec: str, split: str) -> list[Instance]:
-    from pytest_pau import load_dataset
+    # The dataset layer's load: the session checks what every hook returned against the
+    # run's sandbox backend (PauSession.load_instances), so not here a second time.
+    from pytest_pau.dataset import load_dataset
+    from pytest_pau.sandbox.batch import output_runner
 
     s = settings_from_config(config)
-    return load_dataset(spec, split, outputs=s.dataset_outputs, protocol=s.protocol)
+    return load_dataset(
+        spec, split, outputs=s.dataset_outputs, runner=output_runner(), protocol=s.protocol
+    )
 
 
 class _UngatedNote:

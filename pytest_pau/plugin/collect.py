@@ -14,7 +14,6 @@ Two ways an instance becomes an item, both through ``pytest_generate_tests`` on 
 from __future__ import annotations
 
 import importlib
-import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from types import ModuleType
@@ -24,53 +23,19 @@ import pytest
 
 if TYPE_CHECKING:
     from pytest_pau.models import Instance, OutputDisagreement
+    from pytest_pau.plugin.markers import MarkerNames
 
 #: The nodeid of the injected module: items read ``pau::test_pau[builtin/vowels_minus_consonants]``.
 MODULE_NODEID = "pau"
 ARGNAME = "pau_instance"
 
-_UNSAFE = re.compile(r"[^0-9A-Za-z_]")
 
-
-def marker_name(text: str) -> str:
-    """A marker name usable with ``-m`` and ``--strict-markers`` (``my-data`` -> ``my_data``)."""
-    name = _UNSAFE.sub("_", text.strip()) or "_"
-    if name[0].isdigit():
-        name = "_" + name
-    return name
-
-
-def instance_markers(instance: Instance) -> list[str]:
-    """Marker names of one instance: ``pau``, ``arity<N>``, its source and its tags."""
-    names = ["pau", f"arity{instance.arity}", marker_name(instance.source)]
-    names += [marker_name(t) for t in instance.tags]
-    return list(dict.fromkeys(names))
-
-
-def marker_lines(instances: Iterable[Instance]) -> list[str]:
-    """``markers`` ini lines registering every marker the instances use."""
-    seen: dict[str, str] = {}  # `pau` itself is registered by the plugin in every run
-    # arity1..4 always exist, so `-m arity3 --strict-markers` is valid on any dataset.
-    for n in range(1, 5):
-        seen[f"arity{n}"] = f"PAU items whose method takes {n} argument(s)"
-    for inst in instances:
-        seen.setdefault(
-            f"arity{inst.arity}", f"PAU items whose method takes {inst.arity} argument(s)"
-        )
-        seen.setdefault(marker_name(inst.source), f"PAU items from the {inst.source!r} dataset")
-        for tag in inst.tags:
-            seen.setdefault(marker_name(tag), f"PAU items tagged {tag!r}")
-    return [f"{name}: {text}" for name, text in seen.items()]
-
-
-def params(instances: Sequence[Instance]) -> list[Any]:
+def params(instances: Sequence[Instance], names: MarkerNames) -> list[Any]:
     """``pytest.param`` objects for ``metafunc.parametrize``: id and markers per instance."""
-    # The markers were registered in pytest_configure (marker_lines), so this passes
+    # The markers were registered in pytest_configure (names.lines), so this passes
     # --strict-markers.
     return [
-        pytest.param(
-            inst, marks=[getattr(pytest.mark, n) for n in instance_markers(inst)], id=inst.id
-        )
+        pytest.param(inst, marks=[getattr(pytest.mark, n) for n in names.of(inst)], id=inst.id)
         for inst in instances
     ]
 

@@ -35,4 +35,11 @@ def register_pytest_options(parser: pytest.Parser) -> None:
 def settings_from_config(config: pytest.Config) -> PauSettings:
     """Resolve the settings of a pytest run (command line, then ini, then defaults)."""
     source = str(config.inipath) if config.inipath else "the ini file"
-    return resolve(lambda field: config.getoption("pau_" + field), config.getini, ini_source=source)
+
+    def ini(key: str) -> object:
+        try:
+            return config.getini(key)
+        except pytest.UsageError as exc:  # pytest's typed read of an ini boolean
+            raise ValueError(str(exc)) from None
+
+    return resolve(lambda field: config.getoption("pau_" + field), ini, ini_source=source)

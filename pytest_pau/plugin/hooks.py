@@ -19,7 +19,7 @@ from pytest_pau.plugin import ahead, collect, shard
 from pytest_pau.plugin.gates import BelowThreshold
 from pytest_pau.plugin.session import PauSession
 from pytest_pau.plugin.state import result_key, sent_key
-from pytest_pau.plugin.stop import INTERRUPT
+from pytest_pau.plugin.stop import INTERRUPT, SignalInterrupt
 
 
 class PauPlugin:
@@ -50,6 +50,9 @@ class PauPlugin:
         lines += [f"pau: dataset: {note}" for note in getattr(info, "notes", ())]
         if config.get_verbosity() > 0:
             lines += collect.disagreement_lines(getattr(info, "disagreements", ()))
+        renamed = self.state.marker_names.header()
+        if renamed is not None:
+            lines.append(renamed)
         return lines
 
     # -- collection ---------------------------------------------------------------------
@@ -65,7 +68,9 @@ class PauPlugin:
                 else str(names).replace(" ", "").split(",")
             ):
                 return  # the user parametrizes pau_instance themselves
-        metafunc.parametrize(collect.ARGNAME, collect.params(self.state.instances))
+        metafunc.parametrize(
+            collect.ARGNAME, collect.params(self.state.instances, self.state.marker_names)
+        )
 
     @pytest.hookimpl(tryfirst=True, specname="pytest_collection_modifyitems")
     def pytest_collection_modifyitems_inject(
@@ -186,6 +191,10 @@ class PauPlugin:
         if selection:
             shard.take_payload_json(self.state, selection)
 
+    def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo[BaseException]) -> None:
+        if isinstance(excinfo.value, SignalInterrupt):
+            self.state.interrupted_by = excinfo.value.name
+
     # -- the end ------------------------------------------------------------------------
 
     @pytest.hookimpl(tryfirst=True)
@@ -196,7 +205,8 @@ class PauPlugin:
         if interrupted and not self.state.is_worker:
             from pytest_pau.plugin.xdist import drain_results
 
-            self.state.stop.request(f"{INTERRUPT}: Ctrl-C on the controller")
+            how = self.state.interrupted_by or "Ctrl-C"
+            self.state.stop.request(f"{INTERRUPT}: {how} on the controller")
             for data in drain_results(config):
                 self.state.record(data)
         ahead.stop_episodes(self.state, interrupted=interrupted)

@@ -7,8 +7,12 @@ one of them must show at configure time:
 * each output's folder gets a real file created and removed in it (``os.access`` says
   yes for root on a read-only mount or in ``/proc``; only a write tells);
 * no output may name a file another output writes, or a path an input is read from
-  (the ``--pau-dataset`` file, the model cache), or a path another option needs as a
-  folder.
+  (the ``--pau-dataset`` file, the ``--pau-baseline`` report, the model cache and the
+  calibration store, pytest's config file, the conftest files, any file named as pytest
+  reads it), or a path another option needs as a folder;
+* no output may be anything but a regular file (or nothing yet): the writers replace the
+  file by renaming a temporary one over it, which would turn a character device, a FIFO
+  or a socket into a regular file (and ``/dev/null`` with it).
 
 Both raise :class:`~pytest_pau.errors.ConfigError` naming the options involved.
 """
@@ -17,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -51,7 +56,10 @@ class PathArg:
 
     @property
     def label(self) -> str:
-        return f"{self.option}={self.given!r}"
+        """``--pau-report='r.json'`` for an option; ``pytest's config file 'x'`` otherwise."""
+        if self.option.startswith("-"):
+            return f"{self.option}={self.given!r}"
+        return f"{self.option} {self.given!r}"
 
     def files(self) -> list[Path]:
         """The files this option reads or writes."""
@@ -86,11 +94,36 @@ def _at_or_inside(inner: Path, outer: Path) -> bool:
     return _same(inner, outer) or inner.is_relative_to(outer)
 
 
+def special_kind(path: Path) -> str | None:
+    """What ``path`` is when it is neither a regular file, a folder nor absent (links followed).
+
+    >>> special_kind(Path("/dev/null"))
+    'a character device'
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    if stat.S_ISCHR(mode):
+        return "a character device"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a special file"
+
+
 def probe_writable(arg: PathArg) -> None:
     """Create and remove a real file where ``arg`` will write; fail if that is impossible.
 
     A folder that does not exist yet is created by the writer: then the nearest existing
-    folder above it must take a new folder, which is probed with a temporary one.
+    folder above it must take a new folder, which is probed with a temporary one. A path
+    that is a device, a FIFO or a socket is refused: the writers rename a temporary file
+    over their target, which would replace that node with a regular file.
 
     Raises:
         ConfigError: naming the option, the path and the reason.
@@ -98,6 +131,15 @@ def probe_writable(arg: PathArg) -> None:
     target = arg.path
     folder = target if arg.folder else target.parent
     problem = None
+    specials = [(f, k) for f in arg.files() if (k := special_kind(f)) is not None]
+    if specials:
+        where, kind = specials[0]
+        raise ConfigError(
+            f"{arg.label}: {str(where)!r} is {kind}, not a regular file; the output is "
+            "written by renaming a new file over it, which would replace it. Name a regular "
+            "file (or a path that does not exist yet). Checked before any model call, so "
+            "nothing was paid for"
+        )
     if arg.folder and target.exists() and not target.is_dir():
         problem = "it is a file, and a folder is needed"
     elif not arg.folder and target.is_dir():

@@ -90,28 +90,101 @@ def output_args(
     return out
 
 
-def input_args(settings: PauSettings) -> list[PathArg]:
-    """What the run reads and an output must never overwrite: the dataset file, the cache."""
+#: The names of files pytest reads as configuration or imports as code (``conftest.py``):
+#: an output of that name would change or break the next run, wherever this run's own
+#: config file is.
+PYTEST_NAMES = (
+    "conftest.py",
+    "pytest.ini",
+    ".pytest.ini",
+    "pyproject.toml",
+    "tox.ini",
+    "setup.cfg",
+)
+
+
+def input_args(
+    settings: PauSettings,
+    resolve: Callable[[Path], Path] = Path.resolve,
+    *,
+    inifile: Path | None = None,
+) -> list[PathArg]:
+    """What the run reads, and an output must never overwrite.
+
+    The dataset file (or a local ``hf:`` folder's files), the ``--pau-baseline`` report, the
+    cache folder's files (the model cache and the calibration store, also under
+    ``--pau-no-cache``: they are the user's, whether or not this run reads them) and
+    pytest's config file (``inifile``, whatever its name; conftest files are refused by
+    name, :func:`check_names`).
+    """
     out = []
     dataset = Path(settings.dataset).expanduser()
     if dataset.is_file():  # builtin, humaneval and hf: specs name no file here
         out.append(
             PathArg("--pau-dataset", settings.dataset, dataset.resolve(), what="the dataset")
         )
-    if not settings.no_cache and settings.cache_dir is not None:
-        from pytest_pau.llm.cache.files import FILENAME
+    elif settings.dataset.startswith("hf:") and Path(settings.dataset[3:]).expanduser().is_dir():
+        folder = Path(settings.dataset[3:]).expanduser().resolve()
+        files = tuple(sorted(p for p in folder.rglob("*") if p.is_file()))[:1000]
+        if files:
+            out.append(
+                PathArg(
+                    "--pau-dataset",
+                    settings.dataset,
+                    files[0],
+                    what="the dataset",
+                    extra_files=files[1:],
+                )
+            )
+    if settings.baseline is not None:
+        out.append(
+            PathArg(
+                "--pau-baseline",
+                str(settings.baseline),
+                resolve(settings.baseline.expanduser()),
+                what="the baseline report",
+            )
+        )
+    if settings.cache_dir is not None:
+        from pytest_pau.llm.cache.files import CALIBRATION_FILENAME, FILENAME
 
+        sqlite = [(name, f"{name}-wal", f"{name}-shm") for name in (FILENAME, CALIBRATION_FILENAME)]
         out.append(
             PathArg(
                 "--pau-cache-dir",
                 str(settings.cache_dir),
                 Path(settings.cache_dir).expanduser().resolve(),
                 folder=True,
-                writes=(FILENAME, f"{FILENAME}-wal", f"{FILENAME}-shm"),
-                what="the model cache",
+                writes=tuple(name for names in sqlite for name in names),
+                what="the model cache and the calibration store",
             )
         )
+    if inifile is not None:
+        out.append(
+            PathArg("pytest's config file", str(inifile), inifile, what="pytest's config file")
+        )
     return out
+
+
+def check_names(outputs: Sequence[PathArg]) -> None:
+    """Refuse an output named as pytest's own files (:data:`PYTEST_NAMES`).
+
+    Raises:
+        ConfigError: naming the option, the path and what pytest does with such a file.
+    """
+    for arg in outputs:
+        for path in arg.files():
+            if path.name in PYTEST_NAMES:
+                what = (
+                    "a conftest file, which pytest imports as code"
+                    if path.name == "conftest.py"
+                    else "a file pytest reads its configuration from"
+                )
+                raise ConfigError(
+                    f"{arg.label}: {path.name!r} is the name of {what}; writing "
+                    f"{arg.option} there would overwrite or create one ({str(path)!r}). "
+                    "Name another file. Checked before any model call, so nothing was paid for"
+                )
 
 
 def check_outputs(outputs: Sequence[PathArg], inputs: Sequence[PathArg]) -> None:
@@ -120,9 +193,55 @@ def check_outputs(outputs: Sequence[PathArg], inputs: Sequence[PathArg]) -> None
     Raises:
         ConfigError: naming the option(s), the path(s) and the problem.
     """
+    check_names(outputs)
     check_conflicts(outputs, inputs)
     for arg in outputs:
         probe_writable(arg)
+
+
+#: Episodes per process at most, whatever the machine allows: requests are bounded per
+#: endpoint by --pau-max-connections anyway, so more threads would only wait.
+MAX_CONCURRENCY = 1024
+#: Open files one episode may hold at once: a connection to each role's endpoint, and its
+#: sandbox.
+FILES_PER_EPISODE = 4
+
+
+def concurrency_limit() -> tuple[int, str]:
+    """The most episodes one process can run at once here, and what sets that limit."""
+    import resource
+
+    limits = [(MAX_CONCURRENCY, f"pytest-pau's cap of {MAX_CONCURRENCY} per process")]
+    files, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if files != resource.RLIM_INFINITY:
+        limits.append(
+            (
+                max(1, files // FILES_PER_EPISODE),
+                f"the open-file limit, ulimit -n {files}, at {FILES_PER_EPISODE} files an episode",
+            )
+        )
+    threads, _ = resource.getrlimit(resource.RLIMIT_NPROC)
+    if threads != resource.RLIM_INFINITY:
+        limits.append((max(1, threads // 2), f"half the thread limit, ulimit -u {threads}"))
+    return min(limits)
+
+
+def check_concurrency(settings: PauSettings) -> None:
+    """Refuse ``--pau-concurrency`` past what one process can run here (threads, files).
+
+    Raises:
+        ConfigError: naming the limit and what sets it.
+    """
+    if settings.concurrency is None:
+        return
+    limit, why = concurrency_limit()
+    if settings.concurrency > limit:
+        raise ConfigError(
+            f"--pau-concurrency={settings.concurrency}: more episodes than one process can run "
+            f"at once here; the most is {limit} ({why}). Pass --pau-concurrency={limit} or "
+            "less (with -n, it is per worker). Checked before any model call, so nothing was "
+            "paid for"
+        )
 
 
 def check_plots_extra(settings: PauSettings) -> None:
@@ -279,7 +398,6 @@ def read_baseline(state: RunState) -> ScoresReport | None:
         )
     if s.baseline is None:
         return None
-    from pytest_pau.plugin.notices import warn
     from pytest_pau.plugin.outputs import run_info
     from pytest_pau.report.compare_io import read_scores
     from pytest_pau.stats.gates import check_baseline
@@ -289,13 +407,13 @@ def read_baseline(state: RunState) -> ScoresReport | None:
         baseline = read_scores(path)
     except ConfigError as exc:
         raise ConfigError(f"--pau-baseline={str(s.baseline)!r}: {exc}") from None
-    refusals, notes = check_baseline(baseline, run_info(state, False), str(s.baseline))
+    # The settings that differ but leave the scores comparable (mode, iterations...) are
+    # notes of the baseline block in the summary (stats.gates.baseline_gate), not warnings.
+    refusals, _ = check_baseline(baseline, run_info(state, False), str(s.baseline))
     if refusals:
         raise ConfigError(
             "\n".join(refusals)
             + "\nscores from other settings are not comparable: make the baseline with the "
             "same settings (or re-run the released model now with these)"
         )
-    for note in notes:
-        warn(note)
     return baseline

@@ -86,6 +86,10 @@ class PauSession(RunState):
             seen.add(inst.id)
         # How the outputs were read; a conftest hook's plain list has no .info.
         self.dataset_info = getattr(instances, "info", None)
+        if self.dataset_info is None or not self.dataset_info.checked:
+            from pytest_pau.sandbox.runnable import check_instances
+
+            check_instances(instances, what=s.dataset, backend=s.sandbox)
         self.instances = list(instances)
         self.order = {inst.id: i for i, inst in enumerate(self.instances)}
         return self.instances
@@ -97,11 +101,18 @@ class PauSession(RunState):
         from pytest_pau.errors import CacheWarning
         from pytest_pau.plugin import preflight
         from pytest_pau.plugin.notices import warn
+        from pytest_pau.settings.env import check_env
 
         s = self.settings
+        check_env()
+        preflight.check_concurrency(s)
         junitxml = getattr(self.config.option, "xmlpath", None)
+        inifile = self.config.inipath
         preflight.check_outputs(
-            preflight.output_args(s, self.resolve, junitxml=junitxml), preflight.input_args(s)
+            preflight.output_args(s, self.resolve, junitxml=junitxml),
+            preflight.input_args(
+                s, self.resolve, inifile=None if inifile is None else Path(inifile).resolve()
+            ),
         )
         preflight.check_plots_extra(s)
         check_remote_budget(self.config, s)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING, Protocol
 import pytest
 
 from pytest_pau.models import Instance, InstanceResult, Report, RunInfo, Summary
+from pytest_pau.plugin.markers import MarkerNames
 from pytest_pau.plugin.stop import STOP_FILE_KEY, RunStop
 from pytest_pau.plugin.streak import FailureStreak
 from pytest_pau.settings import PauSettings
@@ -138,6 +140,12 @@ class RunState:
         """A stop request every process sees (early stop, Ctrl-C on the controller)."""
         self.streak = FailureStreak()
         """Stops starting items after several identical errors that no retry fixes."""
+        self.marker_names = MarkerNames()
+        """Which marker each tag and source name is (set once every plugin is configured)."""
+        self.restore_signals: Callable[[], None] = lambda: None
+        """Undoes :func:`~pytest_pau.plugin.stop.interrupt_on_signals` (at unconfigure)."""
+        self.interrupted_by: str | None = None
+        """``SIGTERM``/``SIGHUP`` when a signal interrupted the run (else Ctrl-C or none)."""
         self.crashes: list[tuple[str, str]] = []
         """Controller: ``(instance id, worker id)`` of items whose xdist worker died."""
         self.shard_cached: list[str] = []

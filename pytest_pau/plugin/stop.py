@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
+from types import FrameType
 
 #: ``workerinput`` key of the stop file's path.
 STOP_FILE_KEY = "pau_stop_file"
@@ -93,6 +96,57 @@ class RunStop:
                 time.sleep(0.05)  # a cheap stat; Ctrl-C reaches the workers within it
 
         threading.Thread(target=poll, name="pau-stop-watch", daemon=True).start()
+
+
+#: The signals a run treats as Ctrl-C: what CI runners send on a timeout or a cancel
+#: (SIGTERM), and a closed terminal or SSH session (SIGHUP).
+STOP_SIGNALS = tuple(
+    sig for name in ("SIGTERM", "SIGHUP") if (sig := getattr(signal, name, None)) is not None
+)
+
+
+class SignalInterrupt(KeyboardInterrupt):
+    """A stop signal, raised in the main thread as Ctrl-C's ``KeyboardInterrupt`` is."""
+
+    def __init__(self, signum: int) -> None:
+        self.name = signal.Signals(signum).name
+        super().__init__(f"{self.name} received")
+
+
+def interrupt_on_signals(on_signal: Callable[[], None] | None = None) -> Callable[[], None]:
+    """Make SIGTERM and SIGHUP stop the run as Ctrl-C does; returns what undoes it.
+
+    ``on_signal`` runs first, in the handler (the run's cancel event: no request starts
+    from then on, as after Ctrl-C).
+
+    By default they end the process at once: no report, xdist workers left running (and
+    paying for requests). Raised as a :class:`SignalInterrupt`, pytest stops the run as on
+    Ctrl-C: no item starts, what finished is kept and written (``run.interrupted``), the
+    workers are told to stop and torn down. Only a signal whose disposition is still the
+    default is taken (one that is ignored, ``nohup``, or handled by someone else stays so),
+    only in the main thread, and a second one ends the process as it would have.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    previous: dict[int, object] = {}
+
+    def handler(signum: int, frame: FrameType | None) -> None:
+        if on_signal is not None:
+            on_signal()
+        for sig in previous:
+            signal.signal(sig, signal.SIG_DFL)  # a second one ends the process
+        raise SignalInterrupt(signum)
+
+    for sig in STOP_SIGNALS:
+        if signal.getsignal(sig) == signal.SIG_DFL:
+            previous[sig] = signal.signal(sig, handler)
+
+    def restore() -> None:
+        for sig, old in previous.items():
+            if signal.getsignal(sig) in (handler, signal.SIG_DFL):
+                signal.signal(sig, old)  # type: ignore[arg-type]
+
+    return restore
 
 
 def make_run_dir() -> Path:

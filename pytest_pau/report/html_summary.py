@@ -205,11 +205,10 @@ def summary_html(summary: Summary, notes: Sequence[str] = ()) -> str:
     parts = [verdict_html(summary), _cards(summary)]
     gold = summary.gold_code_match
     if gold is not None:
-        parts.append(
-            f'<p class="note">Ceiling: code match {num(match.mean)} of the model beside '
-            f"{num(gold.mean)} of the coder on the gold descriptions (gold control, "
-            f"n={gold.n}): the most this coder allows.</p>"
-        )
+        from pytest_pau.report.render import ceiling_text
+
+        text = ceiling_text(match.mean, gold.mean, gold.n)
+        parts.append(f'<p class="note">Ceiling: {escape(text)}.</p>')
     own = summary.self_code_match
     if own is not None:
         parts.append(

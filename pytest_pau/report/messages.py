@@ -52,8 +52,10 @@ def failure_message(
     if detail:
         mode += f" ({detail})"
     queries = queries_text(result.n_queries)
+    # One rule with the summary's count: `overconfident` is concluding YES and failing for the
+    # model's own reasons (a coder limitation clears it, scoring/attribution.py).
     ended = (
-        f"concluded YES after {queries} (overconfident)"
+        f"concluded YES after {queries}{' (overconfident)' if result.overconfident else ''}"
         if result.concluded
         else f"did not conclude; {queries}"
     )

@@ -115,6 +115,25 @@ def _histogram(
         writer.line(f"{' ' * (BAR_WIDTH - len(drawn))} {count:>5}  {_pct(share):>6}")
 
 
+def ceiling_text(model: float | None, gold: float | None, n: int) -> str:
+    """The gold control beside the model's code match (the terminal's and the HTML's line).
+
+    The coder's score on the gold descriptions bounds what a description can get from this
+    coder only where the model stays at or below it; above it, the coder missed on gold
+    descriptions, and the line says so rather than call it the most the coder allows.
+    """
+    head = (
+        f"code match {_num(model)} of the model beside {_num(gold)} of the coder on the gold "
+        f"descriptions (gold control, n={n})"
+    )
+    if model is not None and gold is not None and model > gold:
+        return (
+            f"{head}: the model is above it, so this coder misses some gold descriptions; "
+            "no ceiling"
+        )
+    return f"{head}: the most this coder gets from a perfect description"
+
+
 def _table(writer: Writer, title: str, groups: dict[str, GroupStats], limit: int = 12) -> None:
     if not any(g.scored for g in groups.values()):
         return  # rows of n/a say nothing: no item of any group was scored
@@ -181,11 +200,7 @@ def _scores(summary: Summary, writer: Writer, *, run: RunInfo | None, unicode: b
         )
     gold = summary.gold_code_match
     if gold:
-        writer.line(
-            f"ceiling      code match {_num(m.mean)} of the model beside "
-            f"{_num(gold.mean)} of the coder on the gold descriptions (gold control, "
-            f"n={gold.n}): the most this coder allows"
-        )
+        writer.line(f"ceiling      {ceiling_text(m.mean, gold.mean, gold.n)}")
 
     writer.line("")
     _table(writer, "by arity", {f"arity{k}": v for k, v in summary.by_arity.items()})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from pytest_pau.report.fmt import num, pct, plural
@@ -128,6 +129,12 @@ def regression_line(b: BaselineSummary, r: RegressionVerdict) -> str:
             f"{fmt(r.mean_diff)} over {r.n}, {level} lower bound {fmt(r.low)} "
             f"(p={num(r.p_value, '.3f')}{flip}){few}"
         )
+        needed = None if r.passed or not r.n else pairs_needed(r.metric, r.margin, b.confidence)
+        if needed is not None and r.n < needed:
+            stat += (
+                f"; too few to decide: {plural(r.n, 'instance')} in both runs, and at {level} "
+                f"even two runs that agree exactly need {needed}"
+            )
     return f"{regression_name(r)}: {stat}  (--pau-max-regression)"
 
 
@@ -198,6 +205,34 @@ def failed_gate_names(summary: Summary, status: str = "failed") -> list[str]:
             if r.status == status
         ]
     return names
+
+
+@lru_cache(maxsize=64)
+def pairs_needed(metric: str, margin: float, confidence: float) -> int | None:
+    """The fewest shared instances with which the baseline gate can pass at all: the
+    paired test on two runs that agree exactly (every difference 0). None past 4,096."""
+    from pytest_pau.models.metrics import METRICS
+    from pytest_pau.stats.inference import non_inferiority
+
+    if metric not in METRICS or margin <= 0:
+        return None
+    bounds = METRICS[metric][1]
+
+    def passes(n: int) -> bool:
+        same = [bounds[1]] * n
+        found = non_inferiority(same, same, margin=margin, bounds=bounds, confidence=confidence)
+        return found is not None and found.lower_bound > -margin
+
+    high = 2
+    while not passes(high):  # doubling, then halving: a few tests of small samples
+        if high >= 4096:
+            return None
+        high *= 2
+    low = high // 2 + 1 if high > 2 else 2
+    while low < high:  # the bound narrows as n grows: the first n that passes
+        mid = (low + high) // 2
+        low, high = (low, mid) if passes(mid) else (mid + 1, high)
+    return low
 
 
 def verdict_line(summary: Summary) -> str | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+import weakref
 from types import TracebackType
 from typing import Any, Protocol
 
@@ -95,23 +96,32 @@ class Sandbox:
         for name in ("fuel", "timeout_s", "memory_mb", "max_output"):
             if getattr(self, name) <= 0:
                 raise ConfigError(f"Sandbox {name} must be positive, got {getattr(self, name)!r}")
-        self._backend: Backend
-        if backend == "wasm":
-            from pytest_pau.sandbox.wasm import WasmBackend
-
-            self._backend = WasmBackend(
-                code, entry, fuel=self.fuel, timeout_s=self.timeout_s, memory_mb=self.memory_mb
-            )
-        elif backend == "process":
-            from pytest_pau.sandbox.process import ProcessBackend
-
-            self._backend = ProcessBackend(
-                code, entry, timeout_s=self.timeout_s, memory_mb=self.memory_mb
-            )
-        else:
+        if backend not in BACKENDS:
             raise ConfigError(
                 f"unknown sandbox backend {backend!r}; expected one of {', '.join(BACKENDS)} (--pau-sandbox)"
             )
+        from pytest_pau.sandbox.admission import ADMISSION
+
+        # The run's memory bound: wait until this sandbox's cap fits (sandbox/admission.py);
+        # given back by close(), or when the sandbox is collected without one.
+        holder = ADMISSION.acquire(self.memory_mb)
+        self._release = weakref.finalize(self, ADMISSION.release, self.memory_mb, holder)
+        try:
+            self._backend = self._start(backend, code, entry)
+        except BaseException:
+            self._release()
+            raise
+
+    def _start(self, backend: str, code: str, entry: str) -> Backend:
+        if backend == "wasm":
+            from pytest_pau.sandbox.wasm import WasmBackend
+
+            return WasmBackend(
+                code, entry, fuel=self.fuel, timeout_s=self.timeout_s, memory_mb=self.memory_mb
+            )
+        from pytest_pau.sandbox.process import ProcessBackend
+
+        return ProcessBackend(code, entry, timeout_s=self.timeout_s, memory_mb=self.memory_mb)
 
     def call_literal(self, text: str) -> CallResult:
         """Call the method on the arguments written as a Python literal.
@@ -126,7 +136,7 @@ class Sandbox:
             SandboxError: The sandbox itself failed (not the method).
         """
         started = time.perf_counter()
-        refused = self._check_input(text)
+        refused = self.check_input(text)
         if refused is not None:
             refused.duration_s = time.perf_counter() - started
             return refused
@@ -141,7 +151,12 @@ class Sandbox:
         return self.call_literal(repr(tuple(args)))
 
     @staticmethod
-    def _check_input(text: object) -> CallResult | None:
+    def check_input(text: object) -> CallResult | None:
+        """The refusal :meth:`call_literal` would return for ``text`` (None: it would run).
+
+        Datasets are checked with it at load (:mod:`pytest_pau.sandbox.runnable`), so a
+        held-back input the sandbox cannot read is found before any model is called.
+        """
         if not isinstance(text, str):
             return CallResult(
                 ok=False,
@@ -180,7 +195,10 @@ class Sandbox:
 
     def close(self) -> None:
         """Free the sandbox's interpreter; calls after this raise ``SandboxError``."""
-        self._backend.close()
+        try:
+            self._backend.close()
+        finally:
+            self._release()  # once: later calls do nothing
 
     def __enter__(self) -> Sandbox:
         return self

@@ -66,7 +66,7 @@ class SelfContradiction:
         d = self.disagreements[0]
         return (
             f"disagrees with {self.count} of {self.checked} observed calls; "
-            f"first: input {d.input}: the agent saw {d.expected}, its description gives {d.got}"
+            f"first: input {d.input}: the agent saw {d.expected}, the code written from its description gives {d.got}"
         )
 
 

@@ -18,6 +18,10 @@ from pytest_pau.llm.caps import DEFAULT_CAPS
 from pytest_pau.models import JudgeResult, Usage
 from pytest_pau.prompting import RATING_PATTERN, explanation_of, parse_rating, render, strip_think
 from pytest_pau.scoring.integrity import Fence, defend, fence, neutralize, strip_quoted
+from pytest_pau.scoring.integrity.score_talk import talk_sentences, without_score_talk
+
+#: Why a sentence about scores is taken out for the second opinion.
+TALK_REASON = "talks about scores, and the method has none"
 
 if TYPE_CHECKING:
     from pytest_pau.llm.protocol import SupportsComplete
@@ -123,9 +127,20 @@ class Judge:
         """
         defended = defend(prediction)
         first = self._rate(instance, prediction)
-        if not defended.flagged:
+        findings = [f.describe() for f in defended.findings]
+        second_text = defended.text if defended.flagged else None
+        # Whatever the detector knows: talk about scores in a description of a method that
+        # has none is taken out for the second opinion too (integrity/score_talk.py).
+        quiet = without_score_talk(defended.text, instance.description)
+        if quiet is not None:
+            findings += [
+                f"score_talk: {t[:77] + '...' if len(t) > 80 else t!r} ({TALK_REASON})"
+                for t in talk_sentences(defended.text)
+            ]
+            second_text = quiet
+        if second_text is None:
             return first
-        second = self._rate(instance, defended.text)
+        second = self._rate(instance, second_text)
         # The first opinion only wins when it is the lower of two ratings: a second opinion
         # without a rating leaves the item without one (an error, as for any unrated
         # description), never with the score the manipulated text got.
@@ -139,7 +154,7 @@ class Judge:
         return chosen.model_copy(
             update={
                 "usage": usage,
-                "manipulation": [f.describe() for f in defended.findings],
+                "manipulation": findings,
                 "raw_score": first.score,
                 "defended_score": second.score,
             }

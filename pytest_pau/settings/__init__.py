@@ -282,7 +282,14 @@ def resolve(
     for spec in ALL_OPTIONS:
         value = cli(spec.field)
         if value is None:
-            raw = ini("pau_" + spec.field)
+            try:
+                raw = ini("pau_" + spec.field)
+            except ValueError as exc:  # pytest's reader of an ini boolean: "invalid truth value"
+                problems.append(
+                    f"pau_{spec.field}: {exc}; expected true or false (also yes/no, on/off, "
+                    f"1/0); fix the value or pass --pau-{spec.name} on the command line"
+                )
+                continue
             if spec.flag:
                 value = bool(raw) if raw not in (None, "") else None
             elif raw not in (None, "") and spec.parse is not None:

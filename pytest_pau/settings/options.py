@@ -39,6 +39,7 @@ from pytest_pau.settings.values import (
     parse_positive_int,
     parse_shard,
     parse_text,
+    parse_url,
     parse_usd,
 )
 
@@ -91,7 +92,7 @@ MODEL_OPTIONS = (
     OptionSpec(
         "api-base",
         "Base URL of an OpenAI-compatible server for --pau-model.",
-        parse_text,
+        parse_url,
         "URL",
         default_text="the provider's own",
     ),
@@ -106,7 +107,7 @@ MODEL_OPTIONS = (
     OptionSpec(
         "judge-api-base",
         "Base URL for --pau-judge-model.",
-        parse_text,
+        parse_url,
         "URL",
         default_text="the provider's own",
     ),
@@ -121,7 +122,7 @@ MODEL_OPTIONS = (
     OptionSpec(
         "coder-api-base",
         "Base URL for --pau-coder-model.",
-        parse_text,
+        parse_url,
         "URL",
         default_text="the provider's own",
     ),

@@ -159,6 +159,30 @@ def shard_of(text: str | None) -> tuple[int, int] | None:
     return int(k), int(n)
 
 
+def parse_url(text: str) -> str:
+    """An ``http://`` or ``https://`` base URL with a host (``--pau-api-base``).
+
+    Checked before any call: a value litellm cannot reach would make every item an
+    infrastructure error instead of one usage error.
+    """
+    from urllib.parse import urlsplit
+
+    value = parse_text(text)
+    try:
+        parts = urlsplit(value)
+        port = parts.port  # raises ValueError on a port that is no number or out of range
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(
+            f"expected an http(s) URL such as http://localhost:8000/v1, got {value!r} ({exc})"
+        ) from None
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        raise argparse.ArgumentTypeError(
+            f"expected an http(s) URL such as http://localhost:8000/v1, got {value!r}"
+        )
+    del port
+    return value
+
+
 def parse_path(text: str) -> Path:
     """A file or folder path (``~`` expanded)."""
     return Path(parse_text(text)).expanduser()

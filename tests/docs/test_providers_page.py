@@ -16,7 +16,14 @@ from pytest_pau.testing import ScriptedLLM
 from tests.docs.offline import offline, pytest_args
 from tests.docs.pages import commands, fenced, page
 
-COMMANDS = [c for block in fenced(page("providers.md"), "bash") for c in commands(block)]
+#: The page's pytest commands, run offline here; the embedded-model server's two lines are
+#: run by tests/llm/test_local_server.py (a real llama.cpp server).
+COMMANDS = [
+    c
+    for block in fenced(page("providers.md"), "bash")
+    for c in commands(block)
+    if c.startswith("pytest ") and "local-small" not in c
+]
 
 
 def test_the_page_shows_hosted_served_local_and_pseudo_models() -> None:

@@ -78,3 +78,45 @@ def test_answers_stored_by_another_version_are_flagged(tmp_path: Path) -> None:
     assert again.cached
     assert again.cached_other_version
     assert again.usage().cache_hits_other_version == 1
+
+
+# -- issue 31: only fields that tell models apart identify one ---------------------------
+
+#: What llama-cpp-python's own server lists (`python -m llama_cpp.server`).
+LLAMA_CPP_PYTHON = {"owned_by": "me", "permissions": []}
+
+
+def test_constant_or_empty_fields_never_identify_a_model(tmp_path: Path) -> None:
+    forget()
+    with (
+        ScriptedLLM(default="one", model=ALIAS, models_entry=LLAMA_CPP_PYTHON) as a,
+        ScriptedLLM(default="two", model=ALIAS, models_entry=LLAMA_CPP_PYTHON) as b,
+    ):
+        assert (ask(a, tmp_path), ask(b, tmp_path)) == ("one", "two")
+        assert (a.requests, b.requests) == (1, 1)
+        found = identity(b.api_base, ALIAS)
+        assert not found.identifying
+        assert f":{b.port}" in found.address
+        assert found.served is None
+
+
+def test_a_weights_path_or_llama_cpps_meta_identifies_and_volatile_fields_never_enter_the_key(
+    tmp_path: Path,
+) -> None:
+    forget()
+    vllm = {"owned_by": "vllm", "root": "/weights/qwen-7b-awq", "permission": [{"id": "perm-1"}]}
+    with ScriptedLLM(default="answer", model=ALIAS, models_entry=vllm) as first:
+        found = identity(first.api_base, ALIAS)
+        assert found.identifying
+        assert found.served == '{"root": "/weights/qwen-7b-awq"}'
+        assert ask(first, tmp_path) == "answer"
+    # Restarted on another port, with another per-request permission id: the same model.
+    vllm["permission"] = [{"id": "perm-2"}]
+    with ScriptedLLM(default="other", model=ALIAS, models_entry=vllm) as restarted:
+        assert ask(restarted, tmp_path) == "answer"
+        assert restarted.requests == 0
+    meta = {"meta": {"n_params": 494032768, "size": 491400064, "n_vocab": 151936}}
+    with ScriptedLLM(default="x", model=ALIAS, models_entry=meta) as llama:
+        assert identity(llama.api_base, ALIAS).identifying
+    with ScriptedLLM(default="x", model=ALIAS, models_entry={"root": "pau-policy"}) as alias:
+        assert not identity(alias.api_base, ALIAS).identifying  # the alias again says nothing

@@ -8,7 +8,7 @@ import pytest
 
 from pytest_pau.errors import ConfigError
 from pytest_pau.models import Instance, InstanceResult, Mismatch
-from pytest_pau.plugin.collect import instance_markers, marker_name
+from pytest_pau.plugin.markers import instance_markers, marker_name
 from pytest_pau.report.messages import failure_message
 from pytest_pau.report.render import TextWriter, bar, render
 from pytest_pau.report.summary import (

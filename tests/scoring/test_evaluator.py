@@ -101,7 +101,7 @@ def test_self_contradiction_comes_before_the_classifier(double: Instance, script
     result = ev.evaluate(double)  # the agent queried (2,) -> 4 and (5,) -> 10
     assert result.failure_mode == "self_contradiction"
     assert (
-        "disagrees with 2 of 2 observed calls; first: input (2,): the agent saw 4, its description gives 2"
+        "disagrees with 2 of 2 observed calls; first: input (2,): the agent saw 4, the code written from its description gives 2"
         in result.failure_detail
     )
     assert result.overconfident is True  # concluded YES and failed

@@ -27,7 +27,10 @@ def test_fires_when_the_final_code_contradicts_what_the_agent_saw(double: Instan
     assert check.fired
     assert (check.checked, check.count) == (3, 1)
     assert [(d.input, d.expected, d.got) for d in check.disagreements] == [("(3,)", "6", "9")]
-    assert "input (3,): the agent saw 6, its description gives 9" in check.detail()
+    assert (
+        "input (3,): the agent saw 6, the code written from its description gives 9"
+        in check.detail()
+    )
 
 
 def test_does_not_fire_on_a_consistent_hypothesis(double: Instance) -> None:

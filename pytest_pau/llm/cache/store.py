@@ -42,7 +42,7 @@ import threading
 import time
 import warnings
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pytest_pau._version import __version__
 from pytest_pau.errors import CacheCorruptError, CacheError, CacheWarning
@@ -55,6 +55,9 @@ from pytest_pau.llm.cache.files import (
 )
 from pytest_pau.llm.cache.key import CacheHit
 from pytest_pau.llm.cache.schema import PROBE_KEY, setup
+
+if TYPE_CHECKING:
+    from pytest_pau.models import Completion
 
 
 class ResponseCache:
@@ -91,6 +94,9 @@ class ResponseCache:
         """Lookups that failed and were treated as misses."""
         self.last_failure: str | None = None
         """The message of the last failed read or write, for the run's summary."""
+        self.unreadable = 0
+        """Entries in a format this version cannot read: asked again (see :meth:`completion`)."""
+        self.last_unreadable: str | None = None
         self._failures_lock = threading.Lock()
         self._warned: set[tuple[str, str]] = set()
         self._local = threading.local()
@@ -150,8 +156,13 @@ class ResponseCache:
 
     def failure_summary(self) -> str | None:
         """One line for the run's summary when reads or writes failed in this process."""
-        if not (self.write_failures or self.read_failures):
+        if not (self.write_failures or self.read_failures or self.unreadable):
             return None
+        if not (self.write_failures or self.read_failures):
+            return (
+                f"model cache: {self.unreadable} answer(s) in a format this version cannot "
+                f"read were asked again; {self.last_unreadable}"
+            )
         parts = []
         if self.write_failures:
             parts.append(f"{self.write_failures} answer(s) not stored (a re-run pays again)")
@@ -225,6 +236,43 @@ class ResponseCache:
         if not isinstance(value, dict):
             return None
         return CacheHit(value, row[1], float(row[2]), row[3], row[4])
+
+    def completion(self, hit: CacheHit) -> Completion | None:
+        """The hit's answer in this version's format; None when it cannot be read.
+
+        An entry another version wrote is migrated (:mod:`pytest_pau.llm.cache.values`);
+        one that cannot be is set aside as a miss: counted in :attr:`unreadable`, warned
+        about once, asked again and replaced by this version's entry.
+        """
+        from pydantic import ValidationError
+
+        from pytest_pau.llm.cache.values import current
+        from pytest_pau.models import Completion
+
+        fields, why = current(hit.value)
+        if fields is not None:
+            try:
+                return Completion.model_validate(fields)
+            except ValidationError as exc:
+                first = exc.errors()[0]
+                where = ".".join(str(p) for p in first.get("loc", ())) or "the value"
+                why = f"field {where!r}: {first.get('msg', 'invalid')}"
+        self._unreadable(hit, why or "unreadable")
+        return None
+
+    def _unreadable(self, hit: CacheHit, why: str) -> None:
+        message = (
+            f"the model cache {str(self.path)!r} holds answers it cannot read, written by "
+            f"pytest-pau {hit.plugin_version} ({why}); each is asked again and replaced by "
+            "this version's entry (the others are read as they are)"
+        )
+        with self._failures_lock:
+            self.unreadable += 1
+            self.last_unreadable = message
+            first = ("unreadable", hit.plugin_version) not in self._warned
+            self._warned.add(("unreadable", hit.plugin_version))
+        if first:
+            warnings.warn(message, CacheWarning, stacklevel=3)
 
     def get(self, key: str) -> dict[str, Any] | None:
         """The stored value of ``key``, or None."""

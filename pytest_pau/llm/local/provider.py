@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from pytest_pau.errors import LocalModelError
 from pytest_pau.llm.local.weights import SPECS, get_spec, resolve_weights
+from pytest_pau.settings.env import env_int
 
 if TYPE_CHECKING:
     from llama_cpp import Llama
@@ -43,7 +44,7 @@ def default_threads() -> int:
     collapse. Measured on 2 cores: the same 3 items took 27 s alone and over 12 minutes
     beside another process doing the same. Each xdist worker takes cores / workers.
     """
-    explicit = int(os.environ.get("PAU_LOCAL_THREADS", "0") or 0)
+    explicit = env_int("PAU_LOCAL_THREADS")
     if explicit > 0:
         return explicit
     workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1") or 1)
@@ -146,7 +147,7 @@ def get_llama(name: str) -> Llama:
             with _weight_repacking(allowed=extra_buffers_allowed()):
                 llm = Llama(
                     model_path=str(path),
-                    n_ctx=int(os.environ.get("PAU_LOCAL_N_CTX", "8192")),
+                    n_ctx=env_int("PAU_LOCAL_N_CTX"),
                     n_threads=default_threads(),
                     seed=0,
                     verbose=False,

@@ -77,6 +77,7 @@ class Owner(Protocol):
     reasoning: ReasoningScript
     served_model: str | None
     system_fingerprint: str | None
+    models_entry: dict[str, Any]
     unsupported_params: tuple[str, ...]
     starved_as_400: bool
 
@@ -150,7 +151,8 @@ class Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         if self.path.rstrip("/").endswith("/models"):
             name = self.owner.served_model or self.owner.model.split("/", 1)[1]
-            self._send_json(200, {"object": "list", "data": [{"id": name, "object": "model"}]})
+            entry = {"id": name, "object": "model", **self.owner.models_entry}
+            self._send_json(200, {"object": "list", "data": [entry]})
         else:
             self._error(404, f"no route {self.path!r}", "not_found")
 
@@ -242,6 +244,12 @@ class Handler(BaseHTTPRequestHandler):
             self._error(400, "Bad request (scripted)", "invalid_request_error")
         elif kind == "malformed":
             self._send_json(200, b'{"id": "chatcmpl-broken", "choices": [{"message": ')
+        elif kind == "no-choices":
+            usage = {"prompt_tokens": 5, "completion_tokens": 0, "total_tokens": 5}
+            empty = {"id": "chatcmpl-empty", "object": "chat.completion", "created": 0}
+            self._send_json(
+                200, {**empty, "model": self.owner.model, "choices": [], "usage": usage}
+            )
         elif kind == "drop":
             self.close_connection = True
             with contextlib.suppress(OSError):

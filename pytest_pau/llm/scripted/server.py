@@ -37,7 +37,18 @@ from pytest_pau.llm.scripted.reply import (
 Rule = tuple[str | re.Pattern[str], Reply | Callable[[Messages], Reply]]
 Rules = Sequence[Rule] | Callable[[Messages], Reply]
 
-FAULT_KINDS = ("429", "500", "503", "401", "404", "400", "delay", "malformed", "drop")
+FAULT_KINDS = (
+    "429",
+    "500",
+    "503",
+    "401",
+    "404",
+    "400",
+    "delay",
+    "malformed",
+    "no-choices",
+    "drop",
+)
 
 __all__ = ["FAULT_KINDS", "Exchange", "Messages", "Reply", "Rule", "Rules", "ScriptedLLM"]
 
@@ -84,6 +95,9 @@ class ScriptedLLM:
         served_model: The model id ``GET /v1/models`` lists and every completion names;
             by default the name in ``model`` and the model each request asked for.
         system_fingerprint: Sent in every completion body when given.
+        models_entry: More fields of the model's ``GET /v1/models`` entry, to play a given
+            server (llama-cpp-python's ``{"owned_by": "me", "permissions": []}``, vLLM's
+            ``root``, llama.cpp's ``meta``).
         unsupported_params: Request fields refused with OpenAI's 400 for reasoning models
             (``"max_tokens"``, ``"temperature"`` unless 1, ``"stop"``, ``"logprobs"``...),
             to check what a client sends.
@@ -108,6 +122,7 @@ class ScriptedLLM:
         reasoning_content: bool = False,
         served_model: str | None = None,
         system_fingerprint: str | None = None,
+        models_entry: dict[str, Any] | None = None,
         unsupported_params: Collection[str] = (),
         starved_as_400: bool = False,
     ) -> None:
@@ -147,6 +162,7 @@ class ScriptedLLM:
         """Whether this server plays a reasoning model."""
         self.served_model = served_model
         self.system_fingerprint = system_fingerprint
+        self.models_entry = dict(models_entry or {})
         self.unsupported_params = tuple(unsupported_params)
         self.starved_as_400 = starved_as_400
         self.log: list[dict[str, Any]] = []
@@ -275,6 +291,7 @@ class ScriptedLLM:
             kind: ``"429"`` (rate limit, with ``Retry-After`` when ``retry_after`` is set),
                 ``"500"``, ``"503"``, ``"401"``, ``"404"``, ``"400"``, ``"delay"`` (answer
                 normally after ``delay_s``), ``"malformed"`` (200 with a broken JSON body),
+                ``"no-choices"`` (200 with ``choices: []``, as a server whose model failed),
                 ``"drop"`` (close the connection without answering).
             times: How many consecutive requests get the fault.
             retry_after: Seconds for the ``Retry-After`` header (429 and 503).

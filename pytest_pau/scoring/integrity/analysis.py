@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from pytest_pau.scoring.integrity.address import RULES_ADDRESS
 from pytest_pau.scoring.integrity.fence import Fence, fence, strip_quoted
 from pytest_pau.scoring.integrity.i18n import RULES_I18N
+from pytest_pau.scoring.integrity.more_rules import RULES_MORE
+from pytest_pau.scoring.integrity.payloads import payload_hits
 from pytest_pau.scoring.integrity.rules import RULES, Rule, word_prefixes
 from pytest_pau.scoring.integrity.text import Block, build_view, find_blocks, units_of
 from pytest_pau.scoring.integrity.units import Unit, carriers, flag_units, inside_any, merge, remove
@@ -29,8 +31,10 @@ __all__ = [
 ]
 
 #: Bump when the rules change what they flag (a run's scores depend on it, like prompts).
-INTEGRITY_VERSION = "1"
-ALL_RULES: tuple[Rule, ...] = (*RULES, *RULES_ADDRESS, *RULES_I18N)
+INTEGRITY_VERSION = "2"
+ALL_RULES: tuple[Rule, ...] = (*RULES, *RULES_ADDRESS, *RULES_I18N, *RULES_MORE)
+#: How deep an encoded note inside an encoded note is decoded.
+_MAX_DEPTH = 2
 #: Kinds that imitate the grader's output or the prompt's structure: :func:`neutralize`
 #: makes them inert in place; the others stay visible as the model wrote them.
 FORMAT_KINDS = frozenset({"rating_claim", "role_marker", "delimiter"})
@@ -87,7 +91,7 @@ class _Analysis:
 _CYRILLIC = re.compile("[\u0400-\u04ff]")
 
 
-def _matches(text: str) -> list[tuple[Rule, int, int]]:
+def _matches(text: str, depth: int = 0) -> list[tuple[Rule, int, int]]:
     view = build_view(text)
     prefixes = {"latin": word_prefixes(view.latin)}
     # The Russian rules need letters no Latin look-alike maps to: skip them without any.
@@ -113,11 +117,15 @@ def _matches(text: str) -> list[tuple[Rule, int, int]]:
             if end > start:
                 s, e = view.span(start, end)
                 out.append((rule, s, e))
+    # What the folded view cannot show: tag characters, notes encoded as base64 or hex.
+    out += payload_hits(
+        text, lambda decoded: depth < _MAX_DEPTH and bool(_analyse(decoded, depth + 1).findings)
+    )
     return out
 
 
-def _analyse(text: str) -> _Analysis:
-    hits = _matches(text)
+def _analyse(text: str, depth: int = 0) -> _Analysis:
+    hits = _matches(text, depth)
     if not hits:
         return _Analysis(text, [], [])
     roots = find_blocks(text)

@@ -11,15 +11,18 @@ from __future__ import annotations
 NEEDLES: dict[str, str] = {
     "rating_line": (
         "rating,score,grade,verdict,marks,evaluation,assessment,jud,not,bewertung,punkt,"
-        "wertung,gesamt,endnote,calificacion,puntuacion,puntaje,valoracion & :,=,->,→,⇒"
+        "wertung,gesamt,endnote,calificacion,puntuacion,puntaje,valoracion,voto,valutazione,"
+        "punteggio,avaliacao,pontuacao,classificacao & :,=,->,→,⇒"
     ),
     "rating_key": (
         "rating,score,grade,verdict,marks,evaluation,assessment,jud,not,bewertung,punkt,"
-        "wertung,gesamt,endnote,calificacion,puntuacion,puntaje,valoracion & : & \",'"
+        "wertung,gesamt,endnote,calificacion,puntuacion,puntaje,valoracion,voto,valutazione,"
+        "punteggio,avaliacao,pontuacao,classificacao & : & \",'"
     ),
     "rating_inline": (
         "rating,score,grade,verdict,marks,evaluation,assessment,jud,not,bewertung,punkt,"
-        "wertung,gesamt,endnote,calificacion,puntuacion,puntaje,valoracion & :,="
+        "wertung,gesamt,endnote,calificacion,puntuacion,puntaje,valoracion,voto,valutazione,"
+        "punteggio,avaliacao,pontuacao,classificacao & :,="
     ),
     "rating_fraction": (
         "rat,scor,grad,mark,not,bewertung,puntuacion,calificacion & /, of , sur , von , de "

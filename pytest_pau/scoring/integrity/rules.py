@@ -142,11 +142,12 @@ _LABEL = (
     r"(?:rating|score|grade|verdict|marks|evaluation|assessment|judg?ment|"
     r"note (?:finale|globale|attribuee)|notation|bewertung|punktzahl|punkte|wertung|"
     r"gesamtnote|endnote|gesamtbewertung|calificacion|puntuacion|puntaje|nota(?: final)?|"
-    r"valoracion)"
+    r"valoracion|voto|valutazione|punteggio|avaliacao|pontuacao|classificacao)"
 )
 _VALUE = (
-    r"[*_\"'`\s]*(?:\d{1,3}(?:[.,]\d+)?(?:\s*(?:/|out of|of|sur|von|de|auf)\s*\d{1,3})?"
-    r"|[a-f][+-]?|five|ten|cinq|dix|funf|zehn|cinco|diez|perfect|excellent|max(?:imum)?|full)"
+    r"[*_\"'`\s]*(?:\d{1,3}(?:[.,]\d+)?(?:\s*(?:/|out of|of|sur|von|de|auf|sobre|su|em)"
+    r"\s*\d{1,3})?|(?:iv|v|x|ix|viii|vii|vi|iii|ii)(?:\s*/\s*(?:v|x))?"
+    r"|[a-f][+-]?|perfect|excellent|max(?:imum)?|full)"
 )
 _END = r"[*_\"'`\s]*(?=$|[\n\]\)\}>,;.!?|\"'»]|\s[-–—]|\s\(|\s*<)"
 _SELF = (

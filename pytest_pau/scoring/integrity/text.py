@@ -25,6 +25,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from pytest_pau.scoring.integrity.numbers import number_spans
+
 # Format characters that are not category Cf but render as nothing or as a blank: the
 # combining grapheme joiner, variation selectors, Hangul fillers, the Mongolian vowel
 # separator, the braille blank.
@@ -115,10 +117,14 @@ class TextView:
     """Folded, Latin look-alikes mapped to Cyrillic: for the Russian patterns."""
     origin: Sequence[int]
     """``origin[i]``: the original index of folded character ``i``."""
+    ends: Sequence[int] | None = None
+    """``ends[i]``: the original index after what folded character ``i`` stands for (a
+    number word's digit stands for the whole word); None: ``origin[i] + 1``."""
 
     def span(self, start: int, end: int) -> tuple[int, int]:
         """The original span of folded characters ``start:end`` (``end > start``)."""
-        return self.origin[start], self.origin[end - 1] + 1
+        stop = self.origin[end - 1] + 1 if self.ends is None else self.ends[end - 1]
+        return self.origin[start], stop
 
 
 def build_view(text: str) -> TextView:
@@ -145,12 +151,42 @@ def build_view(text: str) -> TextView:
         base = "".join(chars)
         base = "".join(c for c, k in zip(base, keep, strict=True) if k)
         origin = [o for o, k in zip(origin, keep, strict=True) if k]
+    ends: list[int] | None = None
+    numbers = _number_spans(base)
+    if numbers:
+        # Numbers as digits, whatever the spelling (scoring/integrity/numbers.py).
+        new: list[str] = []
+        new_origin: list[int] = []
+        ends = []
+        pos = 0
+        for s, e, digits in [*numbers, (len(base), len(base), "")]:
+            new.extend(base[pos:s])
+            new_origin.extend(origin[pos:s])
+            ends.extend(o + 1 for o in origin[pos:s])
+            new.extend(digits)
+            new_origin.extend([origin[s]] * len(digits) if digits else [])
+            ends.extend([origin[e - 1] + 1] * len(digits) if digits else [])
+            pos = e
+        base, origin = "".join(new), new_origin
     return TextView(
         original=text,
         latin=base.translate(_TO_LATIN),
         cyrillic=base.translate(_TO_CYRILLIC),
         origin=origin,
+        ends=ends,
     )
+
+
+def _number_spans(base: str) -> list[tuple[int, int, str]]:
+    """Number words of ``base`` (Latin ones also through look-alike letters), in order."""
+    found = number_spans(base.translate(_TO_LATIN))
+    if not base.isascii():  # Cyrillic and CJK numerals, read before look-alikes are mapped
+        found += number_spans(base)
+    out: list[tuple[int, int, str]] = []
+    for s, e, digits in sorted(found, key=lambda f: (f[0], -f[1])):
+        if not out or s >= out[-1][1]:
+            out.append((s, e, digits))
+    return out
 
 
 def _fold_slow(text: str) -> tuple[list[str], list[int]]:
@@ -175,7 +211,8 @@ _CLOSERS = {v: k for k, v in _PAIRS.items()}
 _OPAQUE = re.compile(
     r"<!--.*?(?:-->|\Z)"  # an HTML comment (unclosed: to the end)
     r"|```.*?(?:```|\Z)"  # a code fence
-    r"|<\s*([A-Za-z_][\w:-]{0,40})(?:\s[^<>]{0,200})?>.{0,2000}?</\s*\1\s*>",  # a tag pair
+    r"|<\s*([A-Za-z_][\w:-]{0,40})(?:\s[^<>]{0,200})?>.{0,2000}?</\s*\1\s*>"  # a tag pair
+    "|[\U000e0000-\U000e007f]+",  # Unicode tag characters: hidden text, removed alone
     re.DOTALL,
 )
 # A sentence ends at . ! ? (and their CJK forms) before blanks on the same line, or right
@@ -209,6 +246,8 @@ def find_blocks(text: str) -> list[Block]:
             inner = (m.start() + 4, max(m.start() + 4, m.end() - 3))
         elif m.group(0).startswith("```"):
             inner = (m.start() + 3, max(m.start() + 3, m.end() - 3))
+        elif "\U000e0000" <= m.group(0)[0] <= "\U000e007f":
+            inner = (m.start(), m.end())
         else:
             inner = (text.index(">", m.start()) + 1, text.rindex("<", m.start(), m.end()))
         spans.append(Block(m.start(), m.end(), inner[0], inner[1], "opaque"))

@@ -102,7 +102,37 @@ def carriers(
         )
         if len(rest) < u.end - u.start and not re.search(r"\w", rest):
             spans.append((u.start, u.end))
-    return merge(spans)
+    return merge(spans + _swept_lines(text, merge(spans)))
+
+
+_LINE = re.compile(r"[^\n]*")
+
+
+def _swept_lines(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Whole lines that go with a removal on them: the rest of such a line that describes
+    nothing (markup, a JSON skeleton, an RST ``..``), and every row of a Markdown table
+    with a flagged cell. A line whose rest says what the method does keeps it."""
+    lines = [(m.start(), m.end()) for m in _LINE.finditer(text) if m.end() > m.start()]
+    touched = [any(s < le and ls < e for s, e in spans) for ls, le in lines]
+    out = []
+    for (ls, le), hit in zip(lines, touched, strict=True):
+        if not hit:
+            continue
+        rest = "".join(
+            ch for i, ch in enumerate(text[ls:le], ls) if not any(s <= i < e for s, e in spans)
+        )
+        if rest.strip() and not _DESCRIBES.search(rest):
+            out.append((ls, le))
+    # A table goes whole: its header and rule rows say nothing without the flagged row.
+    i = 0
+    while i < len(lines):
+        j = i
+        while j < len(lines) and text[lines[j][0] : lines[j][1]].lstrip().startswith("|"):
+            j += 1
+        if j > i and any(touched[i:j]):
+            out += lines[i:j]
+        i = max(j, i + 1)
+    return out
 
 
 def merge(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:

@@ -1,0 +1,109 @@
+"""Hardening (issue 31), messages: what a new user reads says what happened, in one rule with
+the summary; each text is locked here."""
+
+from __future__ import annotations
+
+import pytest
+
+from pytest_pau.prompting import MARKERS
+from pytest_pau.testing import ScriptedLLM
+
+from .toy import SCORING_RULES
+
+WRONG_CODE = "```python\ndef test_func(*args):\n    return None\n```"
+
+
+def test_overconfident_is_one_rule_for_the_item_and_the_summary(run_pau) -> None:
+    # The coder misses the gold description too: a coder limitation, not overconfidence.
+    with ScriptedLLM([(MARKERS["coder"], WRONG_CODE), *SCORING_RULES]) as coder:
+        result = run_pau("-k", "double", f"--pau-coder-api-base={coder.api_base}")
+    result.assert_outcomes(failed=1)
+    out = result.stdout.str()
+    result.stdout.fnmatch_lines(["*failure mode: coder_error*", "*agent: concluded YES after *"])
+    assert "(overconfident)" not in out
+    result.stdout.fnmatch_lines(["concluded 1/1  overconfident 0 (concluded YES and failed)*"])
+    # The model's own failure: both say so.
+    result = run_pau("-k", "tricky")
+    result.stdout.fnmatch_lines(["*agent: concluded YES after * (overconfident)"])
+    result.stdout.fnmatch_lines(["concluded 1/1  overconfident 1 (concluded YES and failed)*"])
+
+
+def test_the_ceiling_line_never_calls_a_lower_gold_control_the_most_the_coder_allows(
+    run_pau,
+) -> None:
+    said = "Doubles the argument it is given."
+    right = "```python\ndef test_func(arg0):\n    return arg0 * 2\n```"
+    rules = [
+        (MARKERS["reason"], "Try the starting input."),
+        (MARKERS["act"], "INPUT: (7,)"),
+        (MARKERS["reflect"], f"CONCLUDE: YES\nSUMMARY: {said}"),
+        (MARKERS["judge"], "Close enough.\nRating: 4"),
+        (MARKERS["coder"], lambda m: right if said in m[-1]["content"] else WRONG_CODE),
+    ]
+    with ScriptedLLM(rules) as llm:
+        result = run_pau(
+            "-k",
+            "double",
+            "--pau-gold-control",
+            f"--pau-api-base={llm.api_base}",
+            f"--pau-coder-api-base={llm.api_base}",
+            f"--pau-judge-api-base={llm.api_base}",
+            model=llm.model,
+        )
+    result.stdout.fnmatch_lines(
+        [
+            "ceiling      code match 1.00 of the model beside 0.00 of the coder on the gold "
+            "descriptions (gold control, n=1): the model is above it, so this coder misses "
+            "some gold descriptions; no ceiling"
+        ]
+    )
+    assert "the most this coder" not in result.stdout.str()
+
+
+def test_a_baseline_gate_on_too_few_shared_items_says_so_and_names_its_option(
+    run_pau,
+) -> None:
+    run_pau("-m", "smoke", "--pau-report=base.json").assert_outcomes(passed=2)
+    result = run_pau("-m", "smoke", "--pau-baseline=base.json")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(
+        [
+            "  FAIL judge score not worse by more than 0.2: +0.000 over 2, 95% lower bound "
+            "-4.000 (p=*); too few to decide: 2 instances in both runs, and at 95% even two "
+            "runs that agree exactly need 56  (--pau-max-regression)",
+        ]
+    )
+    result.stdout.fnmatch_lines(
+        [
+            "PAU release gate failed (--pau-max-regression=judge:0.2, "
+            "--pau-max-regression=match:0.05, --pau-max-regression=pass:0.05): exit status 1"
+        ]
+    )
+    assert "--pau-baseline judge" not in result.stdout.str()
+
+
+def test_a_lower_bound_gate_on_too_few_items_says_why(run_pau) -> None:
+    result = run_pau("-m", "smoke", "--pau-min-mean-judge=3", "--pau-gate-on-ci")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(
+        [
+            "  FAIL mean judge score >= 3.00: 95% lower confidence bound n/a, too few scored "
+            "items for it (at least 3 are needed)  (--pau-min-mean-judge)"
+        ]
+    )
+
+
+def test_a_baseline_from_another_mode_is_a_note_not_a_raw_warning(run_pau) -> None:
+    run_pau("-m", "smoke", "--pau-mode=incontext", "--pau-report=base.json")
+    result = run_pau(
+        "-m", "smoke", "--pau-baseline=base.json", "--pau-max-regression=judge:3.9", subprocess=True
+    )
+    out = result.stdout.str() + result.stderr.str()
+    assert "UserWarning" not in out
+    assert "warn(note)" not in out
+    result.stdout.fnmatch_lines(
+        [
+            "  note: --pau-baseline: runs differ in mode (baseline 'incontext', this run "
+            "'interactive'); the comparison may reflect that"
+        ]
+    )
