@@ -8,12 +8,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
+import httpcore  # noqa: F401  (see below)
+import httpx  # noqa: F401
 import pytest
 
 from pytest_pau.llm import LLMClient, RetryPolicy
 from pytest_pau.models import Example, Instance
 from pytest_pau.testing import ScriptedLLM
 
+# pytester restores sys.modules after each in-process run. httpx imports httpcore lazily (its
+# transport, and its table mapping httpcore's errors to its own on the first error): if a run
+# imported httpcore first, the next test got a fresh httpcore whose errors httpx no longer
+# recognised, and httpcore.ConnectError / RemoteProtocolError escaped raw (retries, timeouts and
+# tests of dropped connections then failed, depending on test order). Loaded here, once per
+# process, before any run: one httpcore for the whole session.
 DOUBLE_CODE = """
 def validate_input_args(arg0):
     if not isinstance(arg0, int) or isinstance(arg0, bool):

@@ -124,17 +124,19 @@ def regression_line(b: BaselineSummary, r: RegressionVerdict) -> str:
             f"lower bound between {fmt(r.low)} and {fmt(r.best)} ({r.detail}){flip}"
         )
     else:
-        few = f"; {r.detail}" if r.detail else ""
+        needed = None if r.passed or not r.n else pairs_needed(r.metric, r.margin, b.confidence)
+        if needed is not None and r.n < needed:
+            # Says how many would do, which the test's own note ("3 or more") understates.
+            few = (
+                f"; too few to decide: {plural(r.n, 'instance')} in both runs, and at {level} "
+                f"even two runs that agree exactly need {needed}"
+            )
+        else:
+            few = f"; {r.detail}" if r.detail else ""
         stat = (
             f"{fmt(r.mean_diff)} over {r.n}, {level} lower bound {fmt(r.low)} "
             f"(p={num(r.p_value, '.3f')}{flip}){few}"
         )
-        needed = None if r.passed or not r.n else pairs_needed(r.metric, r.margin, b.confidence)
-        if needed is not None and r.n < needed:
-            stat += (
-                f"; too few to decide: {plural(r.n, 'instance')} in both runs, and at {level} "
-                f"even two runs that agree exactly need {needed}"
-            )
     return f"{regression_name(r)}: {stat}  (--pau-max-regression)"
 
 

@@ -9,12 +9,16 @@ import sqlite3
 
 from pytest_pau.llm.cache.files import FILENAME
 from pytest_pau.llm.cache.values import VALUE_FORMAT
+from pytest_pau.plugin.shard import MARKER_MODEL
 from pytest_pau.report.json_report import read_report
 
 
 def _rewrite(pau_pytester, change) -> int:
+    """Rewrite every model answer (not the finished-item rows ``--pau-shard`` balances by)."""
     with sqlite3.connect(pau_pytester.path / ".pau_cache" / FILENAME) as db:
-        rows = db.execute("SELECT key, value FROM responses").fetchall()
+        rows = db.execute(
+            "SELECT key, value FROM responses WHERE model != ?", (MARKER_MODEL,)
+        ).fetchall()
         for key, value in rows:
             db.execute(
                 "UPDATE responses SET value = ?, plugin_version = '0.0.1' WHERE key = ?",
