@@ -29,6 +29,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "show": ("pytest_pau.cli.show", "Print one instance's trajectory from a JSON report."),
     "compare": ("pytest_pau.cli.compare", "Compare runs: paired statistics between JSON reports."),
     "plot": ("pytest_pau.cli.plot", "Draw PNG plots from JSON reports."),
+    "import-reference": (
+        "pytest_pau.cli.import_reference",
+        "Turn the PAU reference's result files into a JSON report.",
+    ),
     "cache": ("pytest_pau.cli.cache", "Inspect, clear or prune the model-call cache."),
     "init": ("pytest_pau.cli.init", "Write conftest templates into a project."),
     "train": (

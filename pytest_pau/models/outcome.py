@@ -161,6 +161,9 @@ class InstanceResult(BaseModel):
     mismatches: list[Mismatch] = Field(default_factory=list)
     gold_code_match: float | None = None
     """``--pau-gold-control``: code match of the coder on the gold description."""
+    self_code_match: float | None = None
+    """``--pau-coder=self``: code match of code the model under test wrote from its own
+    description (the PAU reference's "judge-self" variant), beside the fixed coder's."""
     concluded: bool = False
     overconfident: bool = False
     """Concluded YES and failed."""

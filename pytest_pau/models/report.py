@@ -31,6 +31,11 @@ class RunInfo(BaseModel):
     python: str = ""
     host: str = ""
     interrupted: bool = False
+    protocol: str = "pytest-pau"
+    """How the scores were counted: ``pytest-pau`` (an item whose judge or coder failed is an
+    error, left out of every mean) or ``paper`` (the PAU reference's counting: a missing judge
+    rating counts 1 and a missing code match 0). Reports of different protocols are not
+    comparable."""
 
 
 class Report(BaseModel):
