@@ -149,9 +149,14 @@ def read_file(path: Path) -> RefFile:
     Raises:
         DatasetError: missing, not JSON lines, or none of the reference's result files.
     """
-    from pytest_pau.dataset.files import check_file, iter_jsonl
+    from pytest_pau.dataset.files import iter_jsonl
 
-    check_file(path, str(path))
+    if path.is_dir():
+        raise DatasetError(
+            f"{path}: is a folder; pass its files, e.g. {path}/predictions/<method>_<model>.jsonl"
+        )
+    if not path.is_file():
+        raise DatasetError(f"{path}: no such file (looked for {path.resolve()})")
     rows: list[tuple[str, dict[str, Any]]] = []
     problems = []
     for location, _, row in iter_jsonl(path, str(path)):

@@ -321,3 +321,49 @@ def test_the_documented_commands_run(
     out = capsys.readouterr().out
     assert "pau_test/square  PASSED  judge 4/5  code match 1.00" in out
     assert "2 runs, 4 shared instances" in out
+
+
+def test_an_incontext_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    names = list(ref.METHODS)[:3]
+    preds = [ref.dataset_columns(n) | {"predicted_description": f"Guess {n}."} for n in names]
+    evals = [
+        p
+        | {
+            "score_prompt": "...",
+            "score_output": "Rating: 2",
+            "score": 2.0,
+            "n_queries": 0,
+            "concluded": False,
+        }
+        for p in preds
+    ]
+    files = {
+        "predictions": ref.write_jsonl(tmp_path / "incontext_gpt-4o.jsonl", preds),
+        "description": ref.write_jsonl(
+            tmp_path / "incontext_gpt-4o_description_prediction_judge-J.jsonl", evals
+        ),
+    }
+    dataset = ref.write_jsonl(tmp_path / "set.jsonl", [ref.our_dataset_row(n) for n in names])
+    argv = [str(files["predictions"]), str(files["description"]), "-o", str(tmp_path / "r.json")]
+    assert main(["import-reference", *argv, "--dataset", str(dataset)]) == 0
+    report = read_report(tmp_path / "r.json")
+    assert (report.run.mode, report.run.model, report.run.judge_model) == (
+        "incontext",
+        "gpt-4o",
+        "J",
+    )
+    assert report.run.coder_model == "(none)"
+    first = report.instances[0]
+    assert (first.prediction, first.judge_score, first.n_queries, first.code_match) == (
+        "Guess square.",
+        2.0,
+        0,
+        None,
+    )
+    assert [(s.kind, s.prompt, s.response) for s in first.trajectory] == [
+        ("incontext", "Describe it.", "Guess square.")
+    ]
+    assert any("no fixed-coder eval file" in n for n in report.notes)
+    missing = tmp_path / "nope.jsonl"
+    assert main(["import-reference", str(missing), "-o", str(tmp_path / "x.json")]) == 2
+    assert f"{missing}: no such file" in capsys.readouterr().err
