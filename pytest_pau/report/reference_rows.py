@@ -121,22 +121,27 @@ def _call_result(output: str, error: str | None) -> CallResult:
 
 
 def _triples(value: list[Any]) -> list[tuple[str | None, str, str | None]]:
-    """``all_examples`` decoded: each field of each triple is ``repr`` text."""
+    """``all_examples`` decoded: ``(input text or None, output repr, error or None)``.
+
+    The output stays ``repr`` text as the reference wrote it (it may be no literal: an
+    object's repr); the input and the error are the ``repr`` of a str or of None.
+    """
     out = []
     for i, item in enumerate(value):
-        fields = (
-            [_literal(x) if isinstance(x, str) else (False, None) for x in item]
-            if (isinstance(item, list) and len(item) == 3)
-            else []
-        )
-        if len(fields) != 3 or not all(ok for ok, _ in fields):
+        if not (
+            isinstance(item, list) and len(item) == 3 and all(isinstance(x, str) for x in item)
+        ):
             raise RowError(
                 "all_examples",
                 f"item {i}: expected [repr(input), repr(output), repr(error)], got {_short(item)}",
             )
-        (_, inp), (_, _out), (_, err) = fields
-        if not (inp is None or isinstance(inp, str)) or not (err is None or isinstance(err, str)):
-            raise RowError("all_examples", f"item {i}: input and error must be text or None")
+        (ok_in, inp), (ok_err, err) = _literal(item[0]), _literal(item[2])
+        if not (ok_in and ok_err and all(x is None or isinstance(x, str) for x in (inp, err))):
+            raise RowError(
+                "all_examples",
+                f"item {i}: the input and the error must be the repr of a str or None, "
+                f"got {_short(item)}",
+            )
         out.append((inp, item[1], err))
     return out
 

@@ -367,3 +367,16 @@ def test_an_incontext_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     missing = tmp_path / "nope.jsonl"
     assert main(["import-reference", str(missing), "-o", str(tmp_path / "x.json")]) == 2
     assert f"{missing}: no such file" in capsys.readouterr().err
+
+
+def test_a_call_whose_output_is_no_literal_is_kept_as_the_reference_wrote_it() -> None:
+    from pytest_pau.report.reference_rows import trajectory
+
+    row = ref.predictions()[0]
+    calls = json.loads(row["all_examples"])
+    calls[2][1] = "<object object at 0x7f00>"
+    steps, queries, concluded = trajectory(row | {"all_examples": json.dumps(calls)}, n_train=2)
+    assert (queries, concluded) == (2, True)
+    result = steps[1].result
+    assert result is not None
+    assert (result.ok, result.value, result.literal) == (True, "<object object at 0x7f00>", False)
