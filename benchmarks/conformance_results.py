@@ -60,9 +60,13 @@ def _same_code(
     tests = json.loads(ref_row["test_examples"])
     ours = _ours_per_input(code, instance)
     our_score = sum(m for _, _, m in ours) / len(ours) if ours else None
-    ref_outputs = ref_eval.get("predicted_test_outputs") or ["None"] * len(tests)
+    ran = ref_eval.get("predicted_test_outputs") or []
     differences = rows.explain_code_difference(
-        [t[0] for t in tests], [t[1] for t in tests], ref_outputs, ours
+        [t[0] for t in tests],
+        [t[1] for t in tests],
+        ran or ["None"] * len(tests),
+        ours,
+        reference_loaded=bool(ran) or not code.strip(),
     )
     ref_score = ref_eval.get("predicted_outputs_exact_match")
     return {

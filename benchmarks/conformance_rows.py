@@ -233,6 +233,8 @@ def explain_code_difference(
     expected: Sequence[Any],
     reference_outputs: Sequence[str],
     ours: Sequence[tuple[bool, str, bool]],
+    *,
+    reference_loaded: bool = True,
 ) -> list[InputVerdict]:
     """Per test input, why the two code scorers agree or not on the same code.
 
@@ -243,6 +245,9 @@ def explain_code_difference(
             scorer stores ``None`` for a call that raised or timed out).
         ours: Per input ``(ok, shown, matched)`` from our sandbox: whether the call returned,
             its value or ``Type: message``, and whether our comparison counted a match.
+        reference_loaded: False when the reference had code but ran none of it (its
+            ``predicted_test_outputs`` is empty: loading the code in its forked check
+            failed or passed the 0.5 s it allows).
 
     Returns:
         One verdict per input whose two outcomes differ, with the reason; inputs where
@@ -256,7 +261,12 @@ def explain_code_difference(
         ref_match = readable and ref_value == exp
         if ref_match == our_match:
             continue
-        if ref_text == "None" and ok and shown != "None":
+        if not reference_loaded:
+            reason = (
+                "the reference ran none of the code: its forked load check failed or "
+                "passed its 0.5 s (it scores such code 0)"
+            )
+        elif ref_text == "None" and ok and shown != "None":
             reason = (
                 "the reference got no value (its call raised, or passed its 0.5 s "
                 "per-call timeout) where the sandbox returned one"

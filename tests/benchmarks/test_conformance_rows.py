@@ -197,6 +197,14 @@ def test_each_code_difference_is_explained() -> None:
     assert "lacks a module" in reasons["(3,)"]
     assert reasons["(5,)"] == "same value, compared differently (the reference: JSON-decoded ==)"
     assert "stores an error as None" in reasons["(6,)"]
+    unloaded = rows.explain_code_difference(
+        ["(1,)", "(2,)"],
+        [3, 4],
+        ["None", "None"],
+        [(True, "3", True), (True, "5", False)],
+        reference_loaded=False,
+    )
+    assert [(v.input, "ran none of the code" in v.reason) for v in unloaded] == [("(1,)", True)]
 
 
 def test_the_reference_is_configured_by_its_config_lines_only(tmp_path: Path) -> None:
@@ -234,3 +242,22 @@ def test_the_proxy_flattens_text_parts_and_nothing_else() -> None:
     plain = {"role": "user", "content": "hi"}
     assert stages.flat_message(plain) is plain
     assert stages.SAMPLING["temperature"] == 0.0
+
+
+def test_the_documented_benchmark_command_parses() -> None:
+    """The command docs/paper.md shows needs the reference and a model (not CI): its
+    arguments, at least, are the script's."""
+    import reference_conformance
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "paper.md").read_text()
+    block = text.split("## The conformance benchmark", 1)[1].split("```bash\n", 1)[1]
+    lines = block.split("```", 1)[0].replace("\\\n", " ").splitlines()
+    command = next(line.split() for line in lines if "reference_conformance.py" in line)
+    assert command[:2] == ["python", "benchmarks/reference_conformance.py"]
+    args = reference_conformance.parse_args(command[2:])
+    assert (args.reference, args.workdir, args.max_iterations) == (
+        Path("pau-reference"),
+        Path("conformance"),
+        2,
+    )
+    assert (args.instances, args.model, args.threads) == (10, "local-small", 1)
