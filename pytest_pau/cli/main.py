@@ -34,6 +34,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "plot": ("pytest_pau.cli.plot", "Draw PNG plots from JSON reports."),
     "paper": ("pytest_pau.cli.paper", "The PAU paper's table and figures from JSON reports."),
+    "import-reference": (
+        "pytest_pau.cli.import_reference",
+        "Turn the PAU reference's result files into a JSON report.",
+    ),
     "cache": ("pytest_pau.cli.cache", "Inspect, clear or prune the model-call cache."),
     "init": ("pytest_pau.cli.init", "Write conftest templates into a project."),
     "train": (

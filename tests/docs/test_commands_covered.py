@@ -30,6 +30,8 @@ PAU_TRAIN = "tests/train/test_readme_commands.py::test_readme_command_runs"
 
 #: command -> the tests that run it (or, where it cannot run here, check it: say so there).
 PAPER = "tests/plugin/test_docs_paper.py::test_the_paper_pages_commands_run"
+IMPORT = "tests/cli/test_import_reference.py::test_the_documented_commands_run"
+CONFORMANCE = "tests/benchmarks/test_conformance_rows.py::test_the_documented_benchmark_command_parses"
 CI_PAGE = "tests/plugin/test_ci_recipe.py::test_the_pages_shard_and_cache_commands_run_as_written"
 
 COVERED: dict[str, tuple[str, ...]] = {
@@ -143,6 +145,21 @@ COVERED: dict[str, tuple[str, ...]] = {
     ),
     "pytest --pau-model=openai/local-small --pau-api-base=http://localhost:8000/v1": (
         "tests/llm/test_local_server.py::test_the_server_answers_as_the_providers_page_says",
+    ),
+    # docs/paper.md: importing the reference's results (run), and the conformance benchmark
+    # (its arguments parsed; the reference's set-up lines checked, not run: network, an hour).
+    "pau import-reference results/predictions/interactive_gpt-5.4-mini.jsonl results/evals/interactive_gpt-5.4-mini_description_prediction_judge-Llama-3.1-70B-Instruct.jsonl results/evals/interactive_gpt-5.4-mini_code_prediction_judge-Qwen3-Coder-30B-A3B-Instruct.jsonl -o reference.json --dataset pau_test.jsonl": (
+        IMPORT,
+    ),
+    "pau show reference.json": (IMPORT,),
+    "pau show reference.json square": (IMPORT,),
+    "pau compare reference.json ours.json": (IMPORT,),
+    'python -m venv ref-env && ref-env/bin/pip install torch==2.13.0 transformers datasets pandas openai anthropic click seaborn pyyaml scipy "llama-cpp-python[server]"': (
+        CONFORMANCE,
+    ),
+    "git clone https://github.com/DhananjayAshok/PAU-Benchmark pau-reference": (CONFORMANCE,),
+    "python benchmarks/reference_conformance.py --reference pau-reference --reference-python ref-env/bin/python --workdir conformance --max-iterations 2": (
+        CONFORMANCE,
     ),
 }
 
