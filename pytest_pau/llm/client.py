@@ -10,11 +10,12 @@ from typing import Any
 import pytest_pau.llm.litellm_setup as litellm_setup
 from pytest_pau._version import __version__
 from pytest_pau.errors import LLMConfigError, ReasoningBudgetError
+from pytest_pau.llm import attempt, tiers
 from pytest_pau.llm.accounting import charge
 from pytest_pau.llm.budget import Budget
 from pytest_pau.llm.cache import ResponseCache, cache_key
 from pytest_pau.llm.failures import final_error
-from pytest_pau.llm.limits import Cancelled, endpoint_of, limiter_for
+from pytest_pau.llm.limits import Cancelled, endpoint_of
 from pytest_pau.llm.litellm_setup import get_litellm
 from pytest_pau.llm.reasoning import (
     DEFAULT_REASONING,
@@ -24,7 +25,7 @@ from pytest_pau.llm.reasoning import (
     starved_message,
 )
 from pytest_pau.llm.response import finish_reason_of, logprobs_of, reasoning_text_of, token_counts
-from pytest_pau.llm.retry import RetryPolicy, status_of, tenacity_kwargs
+from pytest_pau.llm.retry import RetryPolicy, tenacity_kwargs
 from pytest_pau.models import Completion, Usage
 from pytest_pau.prompting import PROMPTS_VERSION
 
@@ -47,9 +48,13 @@ class LLMClient:
             (:mod:`pytest_pau.llm.reasoning`): a budget on top of each visible cap for a
             model that reasons, and ``reasoning_effort``.
         cancel: The run's cancel event (Ctrl-C): requests stop starting once it is set.
+        service_tier: ``"flex"``: ask for the provider's flex tier, falling back to the
+            default tier when it cannot serve (:mod:`pytest_pau.llm.tiers`); None or
+            ``"default"``: the default tier (nothing is sent).
 
     Requests to one endpoint share its :class:`~pytest_pau.llm.limits.AdaptiveLimiter`
-    (``--pau-max-connections``) whatever client sends them.
+    (``--pau-max-connections``) whatever client sends them, and requests for one model
+    there its :class:`~pytest_pau.llm.pacing.Pacer` (the provider's quota).
     """
 
     def __init__(
@@ -64,6 +69,7 @@ class LLMClient:
         timeout_s: float | None = None,
         reasoning: ReasoningSpec = DEFAULT_REASONING,
         cancel: threading.Event | None = None,
+        service_tier: str | None = None,
     ) -> None:
         from pytest_pau.llm.local.provider import PROVIDER, is_local
 
@@ -93,6 +99,12 @@ class LLMClient:
         """Set when the run is cancelled: no new request starts, retry waits end at once."""
         self.endpoint = endpoint_of(self.litellm_model, None if self.local else api_base)
         self._reasons: bool | None = None if reasoning.mode == "auto" else reasoning.mode == "on"
+        if service_tier not in (None, *tiers.SERVICE_TIERS):
+            raise LLMConfigError(
+                f"service_tier={service_tier!r}: expected one of {tiers.SERVICE_TIERS}."
+            )
+        self.flex = tiers.FlexTier(model) if service_tier == "flex" and not self.local else None
+        """The flex tier's state (``--pau-service-tier=flex``), or None."""
 
     def __repr__(self) -> str:
         return f"LLMClient({self.model!r}, api_base={self.api_base!r})"
@@ -269,7 +281,9 @@ class LLMClient:
         if api_key:
             kwargs["api_key"] = api_key
 
-        retrying = tenacity.Retrying(**tenacity_kwargs(self.retry), sleep=self._sleep)
+        retrying = tenacity.Retrying(
+            **tenacity_kwargs(self.retry), sleep=self._sleep, before_sleep=attempt.count_retry_wait
+        )
         started = time.monotonic()
         # litellm's own switch for calls whose caller does the logging and billing: the
         # cost still lands in _hidden_params, only the background success log is skipped.
@@ -290,23 +304,23 @@ class LLMClient:
                 litellm_setup.internal_call.reset(quiet)
 
     def _send(self, completion: Any, kwargs: dict[str, Any]) -> Any:
-        """One attempt, holding a slot of the endpoint's limiter (a 429 shrinks it)."""
+        """One attempt: the embedded model directly, else through the endpoint's limiter and
+        pacer (:func:`pytest_pau.llm.attempt.send`), at the flex tier when asked for."""
         if self.cancel is not None and self.cancel.is_set():
             raise Cancelled(f"the run was cancelled before a request to {self.model!r}")
-        limiter = None if self.local else limiter_for(self.endpoint)
-        if limiter is None:
+        if self.local:
             return completion(**kwargs)
-        limiter.acquire(self.cancel)
-        rate_limited = False
-        try:
-            return completion(**kwargs)
-        except Exception as exc:
-            rate_limited = status_of(exc) == 429 or type(exc).__name__ == "RateLimitError"
-            if rate_limited:
-                charge(Usage(rate_limited=1))  # the item's count of rate limits
-            raise
-        finally:
-            limiter.release(rate_limited=rate_limited)
+
+        def one(sent: dict[str, Any]) -> Any:
+            return attempt.send(
+                completion,
+                sent,
+                endpoint=self.endpoint,
+                model=self.litellm_model,
+                cancel=self.cancel,
+            )
+
+        return one(kwargs) if self.flex is None else self.flex.send(one, kwargs)
 
     def _sleep(self, seconds: float) -> None:
         """tenacity's wait between attempts, cut short by the run's cancel event."""
@@ -336,8 +350,8 @@ class LLMClient:
             getattr(response, "usage", None)
         )
         cost = 0.0
+        hidden = getattr(response, "_hidden_params", {}) or {}
         if not self.local:
-            hidden = getattr(response, "_hidden_params", {}) or {}
             priced = hidden.get("response_cost")
             if priced is not None:
                 cost = priced
@@ -350,6 +364,15 @@ class LLMClient:
                     cost = float(get_litellm().completion_cost(completion_response=response) or 0.0)
                 except Exception:  # litellm has no price for this model: report 0, not fail
                     self._unpriced = not _has_price(self.litellm_model)
+        tier = getattr(response, "service_tier", None)
+        saved = (
+            tiers.saved_usd(
+                self.litellm_model, prompt_tokens, completion_tokens + reasoning_tokens, cost
+            )
+            if tier == "flex"
+            else 0.0
+        )
+        evaluated = hidden.get("local_prompt_evaluated") if self.local else None
         return Completion(
             text=text,
             model=self.model,
@@ -362,6 +385,9 @@ class LLMClient:
             finish_reason=finish_reason_of(choice),
             reasoning=reasoning_text_of(message),
             logprobs=logprobs_of(choice),
+            prompt_tokens_evaluated=None if evaluated is None else int(evaluated),
+            service_tier=None if tier is None else str(tier),
+            saved_usd=saved,
         )
 
 

@@ -37,6 +37,23 @@ class Usage(BaseModel):
     """Of those, answers stored by another plugin or prompts version than the run's."""
     rate_limited: int = 0
     """Attempts the provider refused with a rate limit (HTTP 429) before answering."""
+    waits: dict[str, int] = Field(default_factory=dict)
+    """Requests that waited before they were sent, by reason: ``requests`` / ``tokens``
+    (the quota's pace), ``first answer`` (until the provider said its quota), ``429`` (its
+    retry-after), ``congestion`` (a 503/529 retry-after), ``connections``
+    (``--pau-max-connections``)."""
+    wait_s: dict[str, float] = Field(default_factory=dict)
+    """Seconds those requests waited, by the same reasons."""
+    local_prompt_sent: int = 0
+    """Prompt tokens sent to an embedded model (answers it computed, not cached ones)."""
+    local_prompt_evaluated: int = 0
+    """Of those, the tokens it evaluated: the rest came from its prefix cache."""
+    flex_calls: int = 0
+    """Answers served at the flex tier (``--pau-service-tier=flex``)."""
+    flex_fallbacks: int = 0
+    """Flex requests sent again at the default tier (no flex capacity, timeout, refused)."""
+    flex_saved_usd: float = 0.0
+    """What the flex answers would have cost more at the default tier's price."""
 
     @property
     def requests(self) -> int:
@@ -53,6 +70,15 @@ class Usage(BaseModel):
         self.cache_hits += other.cache_hits
         self.cache_hits_other_version += other.cache_hits_other_version
         self.rate_limited += other.rate_limited
+        for reason, n in other.waits.items():
+            self.waits[reason] = self.waits.get(reason, 0) + n
+        for reason, seconds in other.wait_s.items():
+            self.wait_s[reason] = self.wait_s.get(reason, 0.0) + seconds
+        self.local_prompt_sent += other.local_prompt_sent
+        self.local_prompt_evaluated += other.local_prompt_evaluated
+        self.flex_calls += other.flex_calls
+        self.flex_fallbacks += other.flex_fallbacks
+        self.flex_saved_usd += other.flex_saved_usd
 
 
 class Completion(BaseModel):
@@ -81,6 +107,13 @@ class Completion(BaseModel):
     """Requests this answer took: more than one when the reasoning budget was raised."""
     spent: Usage | None = None
     """With ``attempts > 1``: the usage of every attempt together (what :meth:`usage` reports)."""
+    prompt_tokens_evaluated: int | None = None
+    """An embedded model's prompt tokens it evaluated (the rest came from its prefix cache);
+    None for other models."""
+    service_tier: str | None = None
+    """The tier the provider says it served the answer at (``flex``, ``default``), if any."""
+    saved_usd: float = 0.0
+    """At the flex tier: what the answer would have cost more at the default tier."""
 
     @property
     def truncated(self) -> bool:
@@ -113,6 +146,12 @@ class Completion(BaseModel):
             calls=1,
             cache_hits=int(self.cached),
             cache_hits_other_version=int(self.cached_other_version),
+            local_prompt_sent=0
+            if self.cached or self.prompt_tokens_evaluated is None
+            else self.prompt_tokens,
+            local_prompt_evaluated=0 if self.cached else self.prompt_tokens_evaluated or 0,
+            flex_calls=int(self.service_tier == "flex" and not self.cached),
+            flex_saved_usd=0.0 if self.cached else self.saved_usd,
         )
 
 

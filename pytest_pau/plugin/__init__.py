@@ -76,11 +76,13 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[pau_session_key] = state
     config.pluginmanager.register(PauPlugin(state), "pau-session")
     _exit_without_a_final_collection()
-    from pytest_pau.llm import limits
+    from pytest_pau.llm import limits, pacing
 
-    # --pau-max-connections is for the whole run: each xdist worker takes its share.
+    # --pau-max-connections and the quotas are for the whole run: each xdist worker takes
+    # its share (pacing divides the quotas, and what the provider announces, by workers).
     workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1") or 1)
     limits.configure(-(-settings.max_connections // max(1, workers)))
+    pacing.configure(settings.max_rpm, settings.max_tpm, workers)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -93,9 +95,10 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     if pau_session_key in config.stash:
         remove_run_dir(config.stash[pau_session_key].run_dir)
         del config.stash[pau_session_key]
-        from pytest_pau.llm import limits
+        from pytest_pau.llm import limits, pacing
 
         limits.configure(None)
+        pacing.configure(None, None)
 
 
 @pytest.hookimpl(trylast=True)

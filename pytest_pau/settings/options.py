@@ -25,6 +25,7 @@ from pytest_pau.settings.values import (
     REASONING_EFFORTS,
     REASONING_MODES,
     SANDBOX_BACKENDS,
+    SERVICE_TIERS,
     parse_choice,
     parse_confidence,
     parse_fraction,
@@ -167,6 +168,14 @@ MODEL_OPTIONS = (
         "USD",
         default_text="no limit",
     ),
+    OptionSpec(
+        "service-tier",
+        "The provider's service tier for the model under test: default, or flex (OpenAI's "
+        "half-price tier: slower, now and then without capacity; such a request is sent "
+        "again at the default tier at once). The judge and coder keep the default tier.",
+        parse_choice(SERVICE_TIERS),
+        "TIER",
+    ),
 )
 
 DATASET_OPTIONS = (
@@ -240,6 +249,23 @@ RUN_OPTIONS = (
         "grown back while the provider keeps up.",
         parse_positive_int,
         "N",
+    ),
+    OptionSpec(
+        "max-rpm",
+        "A provider quota you know, in requests per minute per model, for the whole run "
+        "(split between -n workers): requests are paced under it. Quotas a provider "
+        "announces in its rate-limit headers are kept without it.",
+        parse_positive_int,
+        "N",
+        default_text="the provider's headers decide",
+    ),
+    OptionSpec(
+        "max-tpm",
+        "A provider quota you know, in tokens per minute per model (a request counts its "
+        "prompt and its output cap), for the whole run, split between -n workers.",
+        parse_positive_int,
+        "N",
+        default_text="the provider's headers decide",
     ),
 )
 

@@ -23,6 +23,8 @@ LOCAL_MODELS = ("local", "local-small")
 DATASET_OUTPUTS = ("auto", "repr", "json")
 #: What decides the exit status when a release gate is set (``--pau-exit``).
 EXIT_POLICIES = ("gates", "items")
+SERVICE_TIERS = ("default", "flex")
+"""``--pau-service-tier``'s values (:mod:`pytest_pau.llm.tiers`)."""
 
 
 # --------------------------------------------------------------------------- parsers
