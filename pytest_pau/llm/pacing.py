@@ -42,7 +42,7 @@ BURST_S = 1.0
 #: let go (the network, a busy machine), by varying amounts, so two requests let go a
 #: rate's interval apart may arrive closer together. It delays the first request that
 #: finds the bucket low by this much once; the pace stays the quota's.
-MARGIN_S = 0.1
+MARGIN_S = 0.2
 #: The longest new requests wait for the first answer of an endpoint and model.
 PROBE_MAX_S = 5.0
 #: A wait shorter than this is not counted as one.

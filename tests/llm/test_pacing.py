@@ -71,7 +71,9 @@ def test_a_server_announcing_two_remaining_gets_no_third_before_its_reset() -> N
         assert llm.exchanges[3].start >= first.start + 0.25 - 0.01
         # (Unpaced, 6 threads at once meet a bucket of 3: half of them are refused. Paced,
         # on a loaded machine one request in a dozen may still arrive a little early.)
-        assert llm.refused <= 1, [e.quota for e in llm.exchanges if e.quota and not e.quota.admitted]
+        assert llm.refused <= 1, [
+            e.quota for e in llm.exchanges if e.quota and not e.quota.admitted
+        ]
     # 12 requests, 3 at once, then 4 a second: not faster than the quota allows.
     assert wall >= (12 - 3) / 4 - 0.1
     stats = pacing.all_stats()[0]
