@@ -115,6 +115,8 @@ class PacerStats:
     """``headers``, ``--pau-max-rpm/tpm``, both, or ``none``."""
     waits: dict[str, int] = field(default_factory=dict)
     wait_s: dict[str, float] = field(default_factory=dict)
+    share: int = 1
+    """Processes sharing the quota (xdist workers); each paces at its share."""
 
 
 class Pacer:
@@ -305,6 +307,7 @@ class Pacer:
                 source,
                 dict(self.waits),
                 dict(self.wait_s),
+                self.share,
             )
 
 
@@ -356,4 +359,5 @@ def describe(stats: PacerStats) -> str:
         f"{stats.rpm:,.0f} RPM" if stats.rpm else "",
         f"{stats.tpm:,.0f} TPM" if stats.tpm else "",
     ]
-    return f"{', '.join(p for p in parts if p)} ({stats.source})"
+    split = f"; each of {stats.share} workers paces at 1/{stats.share}" if stats.share > 1 else ""
+    return f"{', '.join(p for p in parts if p)} ({stats.source}{split})"

@@ -27,6 +27,21 @@ from pytest_pau.llm.scripted.reply import (
     content_text,
 )
 
+FAULT_KINDS = (
+    "429",
+    "insufficient_quota",
+    "500",
+    "503",
+    "529",
+    "401",
+    "404",
+    "400",
+    "delay",
+    "malformed",
+    "drop",
+)
+"""What :meth:`ScriptedLLM.fail <pytest_pau.llm.scripted.server.ScriptedLLM.fail>` schedules."""
+
 CLIENT_GONE = (BrokenPipeError, ConnectionResetError)
 """What writing to (or reading from) a client that went away raises: a cancelled request,
 a client timeout, a test that closed early. Not a server error, so never printed."""

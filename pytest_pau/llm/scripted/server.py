@@ -18,10 +18,10 @@ from __future__ import annotations
 import re
 import threading
 import time
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
-from pytest_pau.llm.scripted.http import Exchange, Fault, Handler, Server
+from pytest_pau.llm.scripted.http import FAULT_KINDS, Exchange, Fault, Handler, Server
 from pytest_pau.llm.scripted.quota import HeaderStyle, Quota
 from pytest_pau.llm.scripted.reply import (
     Messages,
@@ -38,19 +38,6 @@ from pytest_pau.llm.scripted.reply import (
 Rule = tuple[str | re.Pattern[str], Reply | Callable[[Messages], Reply]]
 Rules = Sequence[Rule] | Callable[[Messages], Reply]
 
-FAULT_KINDS = (
-    "429",
-    "insufficient_quota",
-    "500",
-    "503",
-    "529",
-    "401",
-    "404",
-    "400",
-    "delay",
-    "malformed",
-    "drop",
-)
 
 __all__ = ["FAULT_KINDS", "Exchange", "Messages", "Reply", "Rule", "Rules", "ScriptedLLM"]
 
@@ -400,19 +387,3 @@ class ScriptedLLM:
     def _thought_for(self, messages: Messages, effort: Any) -> str | None:
         """The reasoning before this answer; None when the server plays no reasoning model."""
         return self.reasoning.thought_for(messages, effort) if self.reasons else None
-
-
-def scripted_llm_factory() -> Iterator[Callable[..., ScriptedLLM]]:
-    """Generator behind the ``scripted_llm`` fixture: yields a factory, closes all at the end."""
-    servers: list[ScriptedLLM] = []
-
-    def make(rules: Rules | None = None, **kwargs: Any) -> ScriptedLLM:
-        server = ScriptedLLM(rules, **kwargs).start()
-        servers.append(server)
-        return server
-
-    try:
-        yield make
-    finally:
-        for server in servers:
-            server.close()
