@@ -22,7 +22,6 @@ from pathlib import Path
 from pydantic import TypeAdapter
 
 from pytest_pau._version import __version__
-from pytest_pau.dataset.files import load_file
 from pytest_pau.dataset.info import DatasetInfo, LoadedDataset
 from pytest_pau.errors import DatasetError
 from pytest_pau.models import Instance
@@ -49,6 +48,9 @@ def _load_cached(path: Path, mtime_ns: int) -> tuple[Instance, ...]:
             return tuple(_ROWS.validate_json(cached.read_bytes()))
         except (OSError, ValueError):
             pass  # missing, half-written by a crash, or stale: parse the JSONL again
+    # Imported only on a miss: the parser's modules are most of a hit's cost to import.
+    from pytest_pau.dataset.files import load_file
+
     instances = tuple(load_file(path, source=SOURCE, outputs="repr"))
     if cached is not None:
         _write(cached, _ROWS.dump_json(list(instances)))

@@ -5,7 +5,7 @@ Text only (the terminal block draws them with :func:`pytest_pau.report.render.re
     flex tier: 540 of 576 answers, $0.0123 saved against the default tier's price; 36 sent again at the default tier
     paced: 127.0.0.1:8000 openai/gpt-5-mini 500 RPM, 200,000 TPM (headers)
     waited before sending: 412 requests, 95.3 s in all: tokens 380 (88.0 s), requests 30 (7.1 s), 429 2 (0.2 s)
-    embedded model: 1,580 of 7,080 prompt tokens evaluated (22%), the rest reused from its prefix cache
+    embedded model: 1,580 of 7,080 prompt tokens evaluated (22%), the rest reused from earlier calls
 """
 
 from __future__ import annotations
@@ -70,6 +70,6 @@ def provider_lines(summary: Summary) -> list[str]:
         sent, evaluated = local["sent"], local.get("evaluated", 0)
         lines.append(
             f"embedded model: {evaluated:,} of {sent:,} prompt tokens evaluated "
-            f"({pct(evaluated / sent)}), the rest reused from its prefix cache"
+            f"({pct(evaluated / sent)}), the rest reused from earlier calls"
         )
     return lines

@@ -24,7 +24,9 @@ def _parse_is_forbidden(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("the JSONL was parsed again")
 
-    monkeypatch.setattr(builtin, "load_file", refuse)
+    import pytest_pau.dataset.files as files
+
+    monkeypatch.setattr(files, "load_file", refuse)
 
 
 def test_a_second_process_reads_the_checked_rows_back(
