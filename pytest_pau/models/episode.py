@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
 
 from pytest_pau.models.instance import CallResult
 
@@ -18,6 +18,17 @@ class Observation:
     """The tuple literal called, or None for a reply with no readable input."""
     result: str
     """What came back (value, ``Error: message``), or the format-failure notice."""
+
+
+_WHEN_SET = (
+    "waits",
+    "wait_s",
+    "local_prompt_sent",
+    "local_prompt_evaluated",
+    "flex_calls",
+    "flex_fallbacks",
+    "flex_saved_usd",
+)
 
 
 class Usage(BaseModel):
@@ -54,6 +65,16 @@ class Usage(BaseModel):
     """Flex requests sent again at the default tier (no flex capacity, timeout, refused)."""
     flex_saved_usd: float = 0.0
     """What the flex answers would have cost more at the default tier's price."""
+
+    @model_serializer(mode="wrap")
+    def _lean(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # Every step of every item carries a Usage: the counters most runs never use are
+        # written only when set, so the report does not grow by them (read back: defaults).
+        data: dict[str, Any] = handler(self)
+        for name in _WHEN_SET:
+            if not data.get(name):
+                data.pop(name, None)
+        return data
 
     @property
     def requests(self) -> int:
