@@ -98,6 +98,7 @@ def main() -> int:
     parser.add_argument("--baseline-rev", default=None)
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--quick-start", action="store_true")
+    parser.add_argument("--only-quick-start", action="store_true", help="skip 1 and 2")
     parser.add_argument("--quick-start-runs", type=int, default=1)
     parser.add_argument(
         "--model", default=None, help="local or local-small (default: local if installed)"
@@ -113,51 +114,61 @@ def main() -> int:
         base = export(rev, root / "baseline")
         trees = [("baseline", base), ("this tree", ROOT)]
 
-        caches = {name: root / f"user-{i}" for i, (name, _) in enumerate(trees)}
-        first_call, _ = load_once(ROOT, caches["this tree"])  # fills this tree's cache
-        times: dict[str, list[tuple[float, float]]] = {name: [] for name, _ in trees}
-        for _ in range(args.repeat):
-            for name, tree in trees:
-                times[name].append(load_once(tree, caches[name]))
-        print("\nbuiltin load, fresh process (median of", args.repeat, "runs)")
-        print("| tree | load_dataset('builtin') ms | import + load ms |")
-        print("| --- | --- | --- |")
-        med = {}
-        for name, _ in trees:
-            call = statistics.median(c for c, _ in times[name]) * 1000
-            total = statistics.median(t for _, t in times[name]) * 1000
-            med[name] = (call, total)
-            print(f"| {name} | {call:.0f} | {total:.0f} |")
-        print(f"| this tree, first load (empty user cache) | {first_call * 1000:.0f} | |")
-        b, n = med["baseline"], med["this tree"]
-        print(f"this tree / baseline: load {n[0] / b[0]:.2f}x, import + load {n[1] / b[1]:.2f}x")
-
-        firsts: dict[str, list[float]] = {name: [] for name, _ in trees}
-        with ScriptedLLM(RULES, delay_s=0.2) as llm:
-            for i in range(3):
-                for name, tree in trees:
-                    firsts[name].append(first_request(llm, tree, root / f"f{i}-{name[:4]}"))
-        print("\ntime to the first request, 96 items, --pau-concurrency=64 (3 runs each)")
-        for name, _ in trees:
-            print(f"  {name}: " + ", ".join(f"{s:.1f} s" for s in firsts[name])
-                  + f" (median {statistics.median(firsts[name]):.1f} s)")  # fmt: skip
-        ratio = statistics.median(firsts["this tree"]) / statistics.median(firsts["baseline"])
-        print(f"this tree / baseline: {ratio:.2f}x")
-
-        if args.quick_start:
-            model = args.model or ("local" if _installed("local") else "local-small")
-            walls: dict[str, list[float]] = {name: [] for name, _ in trees}
-            for _ in range(args.quick_start_runs):
-                for name, tree in trees:
-                    wall, lines = quick_start(tree, model)
-                    walls[name].append(wall)
-                    print(f"  quick start, {name}: {wall:.1f} s; " + " | ".join(lines))
-            b_wall = statistics.median(walls["baseline"])
-            n_wall = statistics.median(walls["this tree"])
-            print(f"\nquick start ({model}, 3 smoke items, 5 iterations): baseline {b_wall:.1f} s, "
-                  f"this tree {n_wall:.1f} s: {n_wall / b_wall:.2f}x")  # fmt: skip
+        if not args.only_quick_start:
+            measure_load_and_first_request(trees, root, args)
+        if args.quick_start or args.only_quick_start:
+            measure_quick_start(trees, args)
     print(f"\nload average at the end: {os.getloadavg()}")
     return 0
+
+
+def measure_load_and_first_request(
+    trees: list[tuple[str, Path]], root: Path, args: argparse.Namespace
+) -> None:
+    caches = {name: root / f"user-{i}" for i, (name, _) in enumerate(trees)}
+    first_call, _ = load_once(ROOT, caches["this tree"])  # fills this tree's cache
+    times: dict[str, list[tuple[float, float]]] = {name: [] for name, _ in trees}
+    for _ in range(args.repeat):
+        for name, tree in trees:
+            times[name].append(load_once(tree, caches[name]))
+    print("\nbuiltin load, fresh process (median of", args.repeat, "runs)")
+    print("| tree | load_dataset('builtin') ms | import + load ms |")
+    print("| --- | --- | --- |")
+    med = {}
+    for name, _ in trees:
+        call = statistics.median(c for c, _ in times[name]) * 1000
+        total = statistics.median(t for _, t in times[name]) * 1000
+        med[name] = (call, total)
+        print(f"| {name} | {call:.0f} | {total:.0f} |")
+    print(f"| this tree, first load (empty user cache) | {first_call * 1000:.0f} | |")
+    b, n = med["baseline"], med["this tree"]
+    print(f"this tree / baseline: load {n[0] / b[0]:.2f}x, import + load {n[1] / b[1]:.2f}x")
+
+    firsts: dict[str, list[float]] = {name: [] for name, _ in trees}
+    with ScriptedLLM(RULES, delay_s=0.2) as llm:
+        for i in range(3):
+            for name, tree in trees:
+                firsts[name].append(first_request(llm, tree, root / f"f{i}-{name[:4]}"))
+    print("\ntime to the first request, 96 items, --pau-concurrency=64 (3 runs each)")
+    for name, _ in trees:
+        print(f"  {name}: " + ", ".join(f"{s:.1f} s" for s in firsts[name])
+              + f" (median {statistics.median(firsts[name]):.1f} s)")  # fmt: skip
+    ratio = statistics.median(firsts["this tree"]) / statistics.median(firsts["baseline"])
+    print(f"this tree / baseline: {ratio:.2f}x")
+
+
+def measure_quick_start(trees: list[tuple[str, Path]], args: argparse.Namespace) -> None:
+    model = args.model or ("local" if _installed("local") else "local-small")
+    walls: dict[str, list[float]] = {name: [] for name, _ in trees}
+    for _ in range(args.quick_start_runs):
+        for name, tree in trees:
+            wall, lines = quick_start(tree, model)
+            walls[name].append(wall)
+            print(f"  quick start, {name}: {wall:.1f} s; " + " | ".join(lines), flush=True)
+    b_wall = statistics.median(walls["baseline"])
+    n_wall = statistics.median(walls["this tree"])
+    print(f"\nquick start ({model}, 3 smoke items, 5 iterations): baseline {b_wall:.1f} s, "
+          f"this tree {n_wall:.1f} s: {n_wall / b_wall:.2f}x")  # fmt: skip
 
 
 def _installed(name: str) -> bool:
