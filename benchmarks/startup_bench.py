@@ -11,14 +11,19 @@ for this tree, alternating, in fresh processes:
    process to the first request the server saw (imports, collection, litellm, the sandbox).
 3. **quick start** (``--quick-start``): the README's first command, in ``demo/``, with
    ``local-small`` in every role when the 1.5B ``local`` is not installed (it is not on the
-   development machine): 3 smoke items, 5 iterations, ``--pau-no-cache``; its wall time,
-   and what the summary says of the prompt tokens the embedded model evaluated.
+   development machine): 3 smoke items, 5 iterations, ``--pau-no-cache``, one llama.cpp
+   thread; for the baseline, this tree with its prefix cache off
+   (``PAU_LOCAL_PREFIX_CACHE_MB=0``) and this tree: the wall time, and what the summary
+   says of the prompt tokens the embedded model evaluated. With
+   ``--quick-start-concurrency N``, ``--pau-concurrency=N`` (episodes interleave on the
+   one model: what the prefix cache is for), cache off and on only.
 
 ``PYTHONDONTWRITEBYTECODE`` is reported: with it set (as on the development machine)
 every process compiles the project's modules again, which no load cache changes.
 
     python benchmarks/startup_bench.py                  # 1 and 2 (about 2 minutes)
-    python benchmarks/startup_bench.py --quick-start    # and 3 (several minutes)
+    python benchmarks/startup_bench.py --quick-start    # and 3 (half an hour here)
+    python benchmarks/startup_bench.py --only-quick-start --quick-start-concurrency 3
 """
 
 from __future__ import annotations
@@ -76,13 +81,21 @@ def first_request(llm: ScriptedLLM, tree: Path, folder: Path) -> float:
     return took
 
 
-def quick_start(tree: Path, model: str) -> tuple[float, list[str]]:
+def quick_start(
+    tree: Path, model: str, env_extra: dict[str, str], concurrency: int | None
+) -> tuple[float, list[str]]:
     roles = [f"--pau-model={model}", f"--pau-judge-model={model}", f"--pau-coder-model={model}"]
+    more = [f"--pau-concurrency={concurrency}"] if concurrency else []
     cmd = [
         sys.executable, "-m", "pytest", "-v", "-p", "no:cacheprovider", *roles, "-m", "smoke",
-        "--pau-limit=3", "--pau-max-iterations=5", "--pau-no-cache",
+        "--pau-limit=3", "--pau-max-iterations=5", "--pau-no-cache", *more,
     ]  # fmt: skip
-    env = {**os.environ, "PYTHONPATH": str(tree), "PAU_USER_CACHE": str(user_cache_dir())}
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(tree),
+        "PAU_USER_CACHE": str(user_cache_dir()),
+        **env_extra,
+    }
     start = time.monotonic()
     proc = subprocess.run(cmd, cwd=tree / "demo", env=env, capture_output=True, text=True)
     took = time.monotonic() - start
@@ -99,7 +112,12 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--quick-start", action="store_true")
     parser.add_argument("--only-quick-start", action="store_true", help="skip 1 and 2")
-    parser.add_argument("--quick-start-runs", type=int, default=1)
+    parser.add_argument(
+        "--quick-start-concurrency",
+        type=int,
+        default=None,
+        help="episodes at once (the prefix cache off and on, without the baseline)",
+    )
     parser.add_argument(
         "--model", default=None, help="local or local-small (default: local if installed)"
     )
@@ -158,17 +176,35 @@ def measure_load_and_first_request(
 
 
 def measure_quick_start(trees: list[tuple[str, Path]], args: argparse.Namespace) -> None:
+    """The baseline, this tree with its prefix cache off, and this tree, one after the other.
+
+    llama.cpp runs one thread (``PAU_LOCAL_THREADS=1``) in every run: on a shared 2-core
+    machine two threads that spin-wait for each other collapse whenever another process
+    takes a core (a one-token decode was seen to take 3.4 s), which swamps what is measured.
+    """
     model = args.model or ("local" if _installed("local") else "local-small")
-    walls: dict[str, list[float]] = {name: [] for name, _ in trees}
-    for _ in range(args.quick_start_runs):
-        for name, tree in trees:
-            wall, lines = quick_start(tree, model)
-            walls[name].append(wall)
-            print(f"  quick start, {name}: {wall:.1f} s; " + " | ".join(lines), flush=True)
-    b_wall = statistics.median(walls["baseline"])
-    n_wall = statistics.median(walls["this tree"])
-    print(f"\nquick start ({model}, 3 smoke items, 5 iterations): baseline {b_wall:.1f} s, "
-          f"this tree {n_wall:.1f} s: {n_wall / b_wall:.2f}x")  # fmt: skip
+    base = {"PAU_LOCAL_THREADS": "1"}
+    runs = [
+        ("baseline", trees[0][1], base),
+        ("this tree, prefix cache off", ROOT, {**base, "PAU_LOCAL_PREFIX_CACHE_MB": "0"}),
+        ("this tree", ROOT, base),
+    ]
+    if args.quick_start_concurrency:
+        runs = runs[1:]
+    walls: dict[str, float] = {}
+    for name, tree, env in runs:
+        wall, lines = quick_start(tree, model, env, args.quick_start_concurrency)
+        walls[name] = wall
+        print(f"  quick start, {name}: {wall:.1f} s; " + " | ".join(lines), flush=True)
+    what = (
+        f"--pau-concurrency={args.quick_start_concurrency}, "
+        if args.quick_start_concurrency
+        else ""
+    )
+    print(f"\nquick start ({model}, 3 smoke items, 5 iterations, {what}one llama.cpp thread):")
+    first = next(iter(walls.values()))
+    for name, wall in walls.items():
+        print(f"  {name}: {wall:.1f} s ({wall / first:.2f}x)")
 
 
 def _installed(name: str) -> bool:
