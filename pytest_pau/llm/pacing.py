@@ -9,12 +9,13 @@ plus the output cap sent, which is what OpenAI debits up front). The buckets ref
 continuously at the quota's rate and hold at most :data:`BURST_S` of it, so a run sends at
 the quota's pace rather than in bursts a provider that enforces per second would refuse.
 
-Where the numbers come from, in order: ``--pau-max-rpm`` / ``--pau-max-tpm`` (known
-quotas), and the headers of every answer, which also correct the buckets' levels: the
+Where the numbers come from: ``--pau-max-rpm`` / ``--pau-max-tpm`` (known quotas) and the
+headers of every answer (the slower rate of the two counts), which also correct the
+buckets' levels: the
 ``remaining`` a server announced, plus what it refilled since, less what this process sent
 after that request (:meth:`Pacer.observe`). Until the first answer of an endpoint and model
 says whether it announces a quota, one request goes at a time (at most :data:`PROBE_MAX_S`).
-An answer without any rate-limit headers and no known quota leave the pacer idle.
+An answer without rate-limit headers, and no known quota, leave the pacer idle.
 
 **xdist.** Every worker sees the whole account's ``remaining``, so each takes its share:
 the quota (given or announced) and the levels are divided by the number of workers
