@@ -21,9 +21,18 @@ An error that the model under test did not cause (sandbox build, provider outage
 is an *infrastructure* failure: the plugin reports it as an error (E), not a failure (F).
 
     CacheWarning                  (a UserWarning) the cache was set aside or an answer not stored
+
+:func:`warn` issues pytest-pau's own warnings; inside :func:`deferred_warnings` (an
+episode running ahead of pytest in a background thread) it keeps them, so that they are
+issued when pytest reaches the item, under its warning filters and in its summary.
 """
 
 from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 
 class PauError(Exception):
@@ -115,3 +124,32 @@ class CacheCorruptError(CacheError):
 class CacheWarning(UserWarning):
     """The cache needed attention but the run goes on: a damaged file was set aside, or an
     answer that was paid for could not be stored (a re-run pays for it again)."""
+
+
+Deferred = list[tuple[str, type[Warning]]]
+_deferred: ContextVar[Deferred | None] = ContextVar("pau_deferred_warnings", default=None)
+
+
+def warn(message: str, category: type[Warning], *, stacklevel: int = 2) -> None:
+    """Issue a warning, or keep it when :func:`deferred_warnings` is open in this context.
+
+    Python's warning filters and pytest's capture of them are process-wide: a warning
+    issued in a background thread lands in whatever item pytest runs at that moment, or
+    nowhere (between items, or on an xdist worker's stderr).
+    """
+    held = _deferred.get()
+    if held is not None:
+        held.append((message, category))
+        return
+    warnings.warn(message, category, stacklevel=stacklevel + 1)
+
+
+@contextmanager
+def deferred_warnings() -> Iterator[Deferred]:
+    """Keep every :func:`warn` of this context in the list given (to issue them later)."""
+    held: Deferred = []
+    token = _deferred.set(held)
+    try:
+        yield held
+    finally:
+        _deferred.reset(token)

@@ -137,7 +137,9 @@ def test_the_quick_start_command_in_its_folder(tmp_path: Path) -> None:
     assert (demo / ".pau_cache" / "llm-cache.sqlite3").is_file()
     assert not (clone / ".pau_cache").exists()
     # The quick start's `pau show` commands, run as written from demo/ (the venv's script).
-    shown = re.findall(r"`(\.\./\.venv/bin/pau show [^`]+)`", section("README.md", "## Quick start"))
+    shown = re.findall(
+        r"`(\.\./\.venv/bin/pau show [^`]+)`", section("README.md", "## Quick start")
+    )
     assert len(shown) == 2, shown
     for command in shown:
         words = shlex.split(" ".join(command.split()))

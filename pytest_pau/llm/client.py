@@ -9,14 +9,16 @@ from typing import Any
 import pytest_pau.llm.litellm_setup as litellm_setup
 from pytest_pau._version import __version__
 from pytest_pau.errors import LLMConfigError, LLMResponseError, ReasoningBudgetError
+from pytest_pau.llm import attempt, tiers
 from pytest_pau.llm.accounting import charge
 from pytest_pau.llm.budget import Budget
 from pytest_pau.llm.cache import ResponseCache, cache_key
 from pytest_pau.llm.cache.values import stored as stored_value
+from pytest_pau.llm.completion import to_completion
 from pytest_pau.llm.failures import final_error
-from pytest_pau.llm.limits import SENDING, Cancelled, endpoint_of, limiter_for
+from pytest_pau.llm.limits import SENDING, Cancelled, endpoint_of
 from pytest_pau.llm.litellm_setup import get_litellm
-from pytest_pau.llm.prices import has_price, worst_case
+from pytest_pau.llm.prices import worst_case
 from pytest_pau.llm.reasoning import (
     DEFAULT_REASONING,
     MAX_ATTEMPTS,
@@ -26,13 +28,8 @@ from pytest_pau.llm.reasoning import (
 )
 from pytest_pau.llm.response import (
     answer_problem,
-    finish_reason_of,
-    first_choice,
-    logprobs_of,
-    reasoning_text_of,
-    token_counts,
 )
-from pytest_pau.llm.retry import RetryPolicy, status_of, tenacity_kwargs
+from pytest_pau.llm.retry import RetryPolicy, tenacity_kwargs
 from pytest_pau.models import Completion, Usage
 from pytest_pau.prompting import PROMPTS_VERSION
 from pytest_pau.settings.env import env_number
@@ -56,9 +53,13 @@ class LLMClient:
             (:mod:`pytest_pau.llm.reasoning`): a budget on top of each visible cap for a
             model that reasons, and ``reasoning_effort``.
         cancel: The run's cancel event (Ctrl-C): requests stop starting once it is set.
+        service_tier: ``"flex"``: ask for the provider's flex tier, falling back to the
+            default tier when it cannot serve (:mod:`pytest_pau.llm.tiers`); None or
+            ``"default"``: the default tier (nothing is sent).
 
     Requests to one endpoint share its :class:`~pytest_pau.llm.limits.AdaptiveLimiter`
-    (``--pau-max-connections``) whatever client sends them.
+    (``--pau-max-connections``) whatever client sends them, and requests for one model
+    there its :class:`~pytest_pau.llm.pacing.Pacer` (the provider's quota).
     """
 
     def __init__(
@@ -73,6 +74,7 @@ class LLMClient:
         timeout_s: float | None = None,
         reasoning: ReasoningSpec = DEFAULT_REASONING,
         cancel: threading.Event | None = None,
+        service_tier: str | None = None,
     ) -> None:
         from pytest_pau.llm.local.provider import PROVIDER, is_local
 
@@ -102,6 +104,12 @@ class LLMClient:
         """Set when the run is cancelled: no new request starts, retry waits end at once."""
         self.endpoint = endpoint_of(self.litellm_model, None if self.local else api_base)
         self._reasons: bool | None = None if reasoning.mode == "auto" else reasoning.mode == "on"
+        if service_tier not in (None, *tiers.SERVICE_TIERS):
+            raise LLMConfigError(
+                f"service_tier={service_tier!r}: expected one of {tiers.SERVICE_TIERS}."
+            )
+        self.flex = tiers.FlexTier(model) if service_tier == "flex" and not self.local else None
+        """The flex tier's state (``--pau-service-tier=flex``), or None."""
 
     def __repr__(self) -> str:
         return f"LLMClient({self.model!r}, api_base={self.api_base!r})"
@@ -219,7 +227,14 @@ class LLMClient:
         )
         try:
             response = self._call_with_retries(messages, params)
-            completion = self._to_completion(response, time.perf_counter() - start)
+            completion, self._unpriced = to_completion(
+                response,
+                time.perf_counter() - start,
+                model=self.model,
+                litellm_model=self.litellm_model,
+                local=self.local,
+                unpriced=self._unpriced,
+            )
         except BaseException:
             if self.budget is not None and reservation is not None:
                 self.budget.settle(reservation, 0.0)  # no answer: nothing billed
@@ -287,7 +302,7 @@ class LLMClient:
         if self.api_base:
             kwargs["api_base"] = self.api_base
         if self._unpriced:
-            # litellm has no price for this model (see _to_completion) and would search its
+            # litellm has no price for this model (see llm/completion.py) and would search its
             # price map again on every call (0.2 ms); a per-call price of 0, which is what
             # we report for it anyway, ends the search. It never touches litellm.model_cost.
             kwargs["input_cost_per_token"] = 0.0
@@ -300,7 +315,9 @@ class LLMClient:
         if api_key:
             kwargs["api_key"] = api_key
 
-        retrying = tenacity.Retrying(**tenacity_kwargs(self.retry), sleep=self._sleep)
+        retrying = tenacity.Retrying(
+            **tenacity_kwargs(self.retry), sleep=self._sleep, before_sleep=attempt.count_retry_wait
+        )
         started = time.monotonic()
         # litellm's own switch for calls whose caller does the logging and billing: the
         # cost still lands in _hidden_params, only the background success log is skipped.
@@ -321,21 +338,28 @@ class LLMClient:
                 litellm_setup.internal_call.reset(quiet)
 
     def _send(self, completion: Any, kwargs: dict[str, Any]) -> Any:
-        """One attempt, holding a slot of the endpoint's limiter (a 429 shrinks it)."""
+        """One attempt: the embedded model directly, else through the endpoint's limiter and
+        pacer (:func:`pytest_pau.llm.attempt.send`), at the flex tier when asked for."""
         if self.cancel is not None and self.cancel.is_set():
             raise Cancelled(f"the run was cancelled before a request to {self.model!r}")
-        limiter = None if self.local else limiter_for(self.endpoint)
-        if limiter is None:
+        if self.local:
             return completion(**kwargs)
-        limiter.acquire(self.cancel)
-        rate_limited = False
-        sending = SENDING.set(self.cancel)
+
+        def one(sent: dict[str, Any]) -> Any:
+            return attempt.send(
+                completion,
+                sent,
+                endpoint=self.endpoint,
+                model=self.litellm_model,
+                cancel=self.cancel,
+            )
+
+        sending = SENDING.set(self.cancel)  # the transport's last look before it sends
         try:
-            return completion(**kwargs)
+            return one(kwargs) if self.flex is None else self.flex.send(one, kwargs)
+        except Cancelled:
+            raise
         except Exception as exc:
-            rate_limited = status_of(exc) == 429 or type(exc).__name__ == "RateLimitError"
-            if rate_limited:
-                charge(Usage(rate_limited=1))  # the item's count of rate limits
             if self.cancel is not None and self.cancel.is_set():
                 # Stopped by the transport (or cancelled meanwhile): not an outage to retry.
                 raise Cancelled(
@@ -344,7 +368,6 @@ class LLMClient:
             raise
         finally:
             SENDING.reset(sending)
-            limiter.release(rate_limited=rate_limited)
 
     def _sleep(self, seconds: float) -> None:
         """tenacity's wait between attempts, cut short by the run's cancel event."""
@@ -364,40 +387,4 @@ class LLMClient:
             validate=get_litellm().validate_environment,
             max_total_wait_s=self.retry.max_total_wait_s,
             max_attempts=self.retry.max_attempts,
-        )
-
-    def _to_completion(self, response: Any, latency_s: float) -> Completion:
-        choice = first_choice(response)  # None: no choices (answer_problem says so)
-        message = getattr(choice, "message", None)
-        text = getattr(message, "content", None) or ""
-        prompt_tokens, completion_tokens, reasoning_tokens = token_counts(
-            getattr(response, "usage", None)
-        )
-        cost = 0.0
-        if not self.local:
-            hidden = getattr(response, "_hidden_params", {}) or {}
-            priced = hidden.get("response_cost")
-            if priced is not None:
-                cost = priced
-            elif not self._unpriced:
-                # litellm prices every call itself; None means it found no price. Ask again
-                # from the response alone (its model name may be priced). When that fails
-                # too and litellm's map has no price for the model at all, stop asking: a
-                # failed lookup costs 0.2 ms a call (see _call_with_retries).
-                try:
-                    cost = float(get_litellm().completion_cost(completion_response=response) or 0.0)
-                except Exception:  # litellm has no price for this model: report 0, not fail
-                    self._unpriced = not has_price(self.litellm_model)
-        return Completion(
-            text=text,
-            model=self.model,
-            prompt_tokens=prompt_tokens,
-            completion_tokens=completion_tokens,
-            reasoning_tokens=reasoning_tokens,
-            cost_usd=float(cost),
-            latency_s=latency_s,
-            cached=False,
-            finish_reason=finish_reason_of(choice),
-            reasoning=reasoning_text_of(message),
-            logprobs=logprobs_of(choice),
         )

@@ -27,6 +27,7 @@ def make_client(
     budget: Budget | None = None,
     reasoning: ReasoningSpec = DEFAULT_REASONING,
     cancel: threading.Event | None = None,
+    service_tier: str | None = None,
 ) -> LLMClient:
     """A client with the run's cache and budget (what fixtures and ``pau train`` call).
 
@@ -36,6 +37,7 @@ def make_client(
         no_cache: ``--pau-no-cache``: neither read nor write the cache.
         reasoning: The role's reasoning settings (``--pau-reasoning*``).
         cancel: The run's cancel event.
+        service_tier: ``flex`` for the provider's flex tier (``--pau-service-tier``).
     """
     cache = None
     if not no_cache:
@@ -52,6 +54,7 @@ def make_client(
         budget=budget,
         reasoning=reasoning,
         cancel=cancel,
+        service_tier=service_tier,
     )
 
 

@@ -79,6 +79,14 @@ def final_error(
             f"key (litellm reported it as HTTP {status if status is not None else 'n/a'}). "
             f"Provider said: {detail}"
         )
+    from pytest_pau.llm.signals import is_billing
+
+    if is_billing(exc):
+        return LLMConfigError(
+            f"Model {model!r}{where}: the account's quota or credit is spent (HTTP {status} "
+            "insufficient_quota), which no wait fixes, so it was not retried. Add credit or "
+            f"raise the project's spending limit at the provider. Provider said: {detail}"
+        )
     if is_config_error(exc) and not is_retryable(exc):
         if status in (401, 403) or type(exc).__name__ == "AuthenticationError":
             fix = (

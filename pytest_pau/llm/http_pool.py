@@ -20,12 +20,18 @@ alive between that thread's calls); :func:`install` puts it behind the client li
 for these calls (``litellm.client_session``), unless the user configured one. Providers
 that litellm reaches through its own HTTP handler (Anthropic's API, for one) keep
 litellm's pool.
+
+:func:`before_next_send` lets the caller run a step in the thread just before its next
+request leaves through these pools: the pacer lets a request go there, after litellm's own
+preparation of it (tens of milliseconds under load, and uneven), so the provider sees the
+requests spaced as the pacer spaced them (:mod:`pytest_pau.llm.attempt`).
 """
 
 from __future__ import annotations
 
 import ssl
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -35,6 +41,26 @@ from pytest_pau.llm.limits import SENDING, Cancelled
 #: Connections a thread keeps alive: one per origin it talks to (agent, judge, coder,
 #: classifier endpoints), with room to spare.
 KEEPALIVE_PER_THREAD = 8
+
+
+_hook = threading.local()
+
+
+def before_next_send(step: Callable[[], None] | None) -> None:
+    """Run ``step`` in this thread when its next request goes out through a pool here.
+
+    Once: the step is forgotten when it runs, and None forgets it unrun. What it raises
+    is kept (:func:`step_outcome`), so the caller can tell it from the request's own
+    failure, which the HTTP stack would wrap it in.
+    """
+    _hook.step = step
+    _hook.ran = False
+    _hook.error = None
+
+
+def step_outcome() -> tuple[bool, BaseException | None]:
+    """Whether this thread's step ran, and what it raised."""
+    return bool(getattr(_hook, "ran", False)), getattr(_hook, "error", None)
 
 
 class PerThreadTransport(httpx.BaseTransport):
@@ -63,6 +89,18 @@ class PerThreadTransport(httpx.BaseTransport):
         if cancel is not None and cancel.is_set():
             # Ctrl-C came while the request was being built: it never leaves.
             raise Cancelled(f"the run was cancelled before a request to {request.url.host}")
+        step = getattr(_hook, "step", None)
+        if step is not None:
+            _hook.step = None
+            _hook.ran = True
+            try:
+                step()
+            except BaseException as exc:
+                _hook.error = exc
+                raise
+            if cancel is not None and cancel.is_set():
+                # Ctrl-C came while the pacer held it: it never leaves either.
+                raise Cancelled(f"the run was cancelled before a request to {request.url.host}")
         pool = getattr(self._local, "pool", None)
         if pool is None:
             pool = self._local.pool = self._new_pool()

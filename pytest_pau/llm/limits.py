@@ -3,11 +3,18 @@
 Every client of one endpoint (the agent, the judge and the coder may share a provider)
 takes a slot from the same :class:`AdaptiveLimiter` for each attempt of each request. The
 limit starts at the cap (``--pau-max-connections``, split evenly between xdist workers) and
-follows the provider: a rate-limited answer (HTTP 429) halves it, at most once per
-:data:`BACKOFF_WINDOW_S` so a burst of 429s from requests already in flight counts once;
-every answer that was not rate-limited grows it by ``1 / limit``, so it climbs back by
-about one slot per ``limit`` good answers, up to the cap (additive increase,
-multiplicative decrease, as TCP does).
+follows the provider (additive increase, multiplicative decrease, as TCP does):
+
+* **congestion** (HTTP 502, 503, 504, 529, timeouts, dropped connections) halves it, and
+  a ``retry-after`` on the answer holds every new request to the endpoint until then;
+* **throttling** (a 429 that names no quota: an unknown server's) halves it too;
+* a 429 that names the quota does not: the quota, not the concurrency, ran out, and the
+  pacer (:mod:`pytest_pau.llm.pacing`) waits for it;
+* each halving counts once per :data:`BACKOFF_WINDOW_S`, so a burst of errors from
+  requests already in flight counts once;
+* it grows back in time, not in round trips: one slot per :data:`GROWTH_S` since the last
+  halving, applied on each good answer, up to the cap (at 5 s latency a limit of 4 is back
+  at 52 within a minute, where one slot per round trip took about four).
 
 Waiting for a slot honours the run's cancel event, so Ctrl-C never waits on a slot.
 """
@@ -19,10 +26,18 @@ import threading
 import time
 from contextvars import ContextVar
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
+
+if TYPE_CHECKING:
+    from pytest_pau.llm.signals import Signal
 
 #: Seconds during which further 429s do not shrink the limit again.
 BACKOFF_WINDOW_S = 1.0
+#: Seconds of good answers per slot the limit grows back by.
+GROWTH_S = 1.0
+#: The longest a congestion ``retry-after`` holds the endpoint.
+MAX_PAUSE_S = 60.0
 #: How often a waiting caller looks at the cancel event.
 _POLL_S = 0.1
 
@@ -48,6 +63,8 @@ class LimiterStats:
     most_in_flight: int
     lowest: float
     """The lowest the limit went."""
+    congested: int = 0
+    """Attempts answered 502/503/504/529 or timed out."""
 
 
 class AdaptiveLimiter:
@@ -68,38 +85,73 @@ class AdaptiveLimiter:
         self.rate_limited = 0
         self.most_in_flight = 0
         self.lowest = float(cap)
+        self.congested = 0
+        self.paused_until = 0.0
+        """``time.monotonic()`` before which no request starts (a congestion retry-after)."""
         self._last_backoff = -math.inf
+        self._grown_at = time.monotonic()
         self._cond = threading.Condition()
 
-    def acquire(self, cancel: threading.Event | None = None) -> None:
-        """Wait for a slot.
+    def acquire(self, cancel: threading.Event | None = None) -> tuple[float, str]:
+        """Wait for a slot (and for a congestion pause to end).
+
+        Returns:
+            The seconds waited and why: ``"connections"`` (every slot taken) or
+            ``"congestion"`` (the endpoint asked to wait).
 
         Raises:
             Cancelled: ``cancel`` was set while waiting.
         """
+        start = time.monotonic()
+        why = "connections"
         with self._cond:
-            while self.in_flight >= max(1, math.floor(self.limit)):
+            while True:
+                now = time.monotonic()
+                if now < self.paused_until:
+                    why = "congestion"
+                elif self.in_flight < max(1, math.floor(self.limit)):
+                    break
                 if cancel is not None and cancel.is_set():
                     raise Cancelled(f"cancelled while waiting for a slot at {self.endpoint}")
-                self._cond.wait(_POLL_S)
+                self._cond.wait(min(_POLL_S, max(0.001, self.paused_until - now)))
             if cancel is not None and cancel.is_set():
                 raise Cancelled(f"cancelled before a request to {self.endpoint}")
             self.in_flight += 1
             self.most_in_flight = max(self.most_in_flight, self.in_flight)
+        return time.monotonic() - start, why
 
-    def release(self, *, rate_limited: bool) -> None:
-        """Give the slot back, saying whether the answer was a rate limit (429)."""
+    def release(self, signal: Signal = "ok", *, pause_s: float | None = None) -> None:
+        """Give the slot back, saying what the answer was (:mod:`pytest_pau.llm.signals`).
+
+        Args:
+            signal: ``ok`` grows the limit (one slot per :data:`GROWTH_S` since the last
+                halving); ``throttle`` and ``congestion`` halve it; ``quota`` (and
+                ``throttle``) count as rate limited.
+            pause_s: With ``congestion``: the server's ``retry-after``; no request to the
+                endpoint starts before it has passed.
+        """
         with self._cond:
             self.in_flight -= 1
-            if rate_limited:
+            now = time.monotonic()
+            if signal in ("quota", "throttle"):
                 self.rate_limited += 1
-                now = time.monotonic()
+            if signal == "congestion":
+                self.congested += 1
+                if pause_s:
+                    self.paused_until = max(self.paused_until, now + min(pause_s, MAX_PAUSE_S))
+            if signal in ("throttle", "congestion"):
                 if now - self._last_backoff >= BACKOFF_WINDOW_S:
                     self.limit = max(1.0, math.floor(self.limit / 2))
                     self.lowest = min(self.lowest, self.limit)
                     self._last_backoff = now
-            else:
-                self.limit = min(float(self.cap), self.limit + 1.0 / self.limit)
+                self._grown_at = now
+            elif signal == "ok":
+                if self.limit >= self.cap:
+                    self._grown_at = now
+                elif now - self._grown_at >= GROWTH_S:
+                    steps = math.floor((now - self._grown_at) / GROWTH_S)
+                    self.limit = min(float(self.cap), self.limit + steps)
+                    self._grown_at += steps * GROWTH_S
             self._cond.notify_all()
 
     def stats(self) -> LimiterStats:
@@ -111,6 +163,7 @@ class AdaptiveLimiter:
                 self.rate_limited,
                 self.most_in_flight,
                 self.lowest,
+                self.congested,
             )
 
 

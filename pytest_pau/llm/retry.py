@@ -141,7 +141,10 @@ def is_missing_credentials(exc: BaseException) -> bool:
 
 
 def is_retryable(exc: BaseException) -> bool:
-    if is_missing_credentials(exc):
+    from pytest_pau.llm.signals import is_billing
+
+    if is_missing_credentials(exc) or is_billing(exc):
+        # No wait brings a key, or credit to an account whose quota is spent.
         return False
     status = status_of(exc)
     if status is not None:

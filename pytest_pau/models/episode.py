@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
 
 from pytest_pau.models.instance import CallResult
 
@@ -18,6 +18,17 @@ class Observation:
     """The tuple literal called, or None for a reply with no readable input."""
     result: str
     """What came back (value, ``Error: message``), or the format-failure notice."""
+
+
+_WHEN_SET = (
+    "waits",
+    "wait_s",
+    "local_prompt_sent",
+    "local_prompt_evaluated",
+    "flex_calls",
+    "flex_fallbacks",
+    "flex_saved_usd",
+)
 
 
 class Usage(BaseModel):
@@ -37,6 +48,33 @@ class Usage(BaseModel):
     """Of those, answers stored by another plugin or prompts version than the run's."""
     rate_limited: int = 0
     """Attempts the provider refused with a rate limit (HTTP 429) before answering."""
+    waits: dict[str, int] = Field(default_factory=dict)
+    """Requests that waited before they were sent, by reason: ``requests`` / ``tokens``
+    (the quota's pace), ``first answer`` (until the provider said its quota), ``429`` (its
+    retry-after), ``congestion`` (a 503/529 retry-after), ``connections``
+    (``--pau-max-connections``)."""
+    wait_s: dict[str, float] = Field(default_factory=dict)
+    """Seconds those requests waited, by the same reasons."""
+    local_prompt_sent: int = 0
+    """Prompt tokens sent to an embedded model (answers it computed, not cached ones)."""
+    local_prompt_evaluated: int = 0
+    """Of those, the tokens it evaluated: the rest came from its prefix cache."""
+    flex_calls: int = 0
+    """Answers served at the flex tier (``--pau-service-tier=flex``)."""
+    flex_fallbacks: int = 0
+    """Flex requests sent again at the default tier (no flex capacity, timeout, refused)."""
+    flex_saved_usd: float = 0.0
+    """What the flex answers would have cost more at the default tier's price."""
+
+    @model_serializer(mode="wrap")
+    def _lean(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # Every step of every item carries a Usage: the counters most runs never use are
+        # written only when set, so the report does not grow by them (read back: defaults).
+        data: dict[str, Any] = handler(self)
+        for name in _WHEN_SET:
+            if not data.get(name):
+                data.pop(name, None)
+        return data
 
     @property
     def requests(self) -> int:
@@ -53,6 +91,15 @@ class Usage(BaseModel):
         self.cache_hits += other.cache_hits
         self.cache_hits_other_version += other.cache_hits_other_version
         self.rate_limited += other.rate_limited
+        for reason, n in other.waits.items():
+            self.waits[reason] = self.waits.get(reason, 0) + n
+        for reason, seconds in other.wait_s.items():
+            self.wait_s[reason] = self.wait_s.get(reason, 0.0) + seconds
+        self.local_prompt_sent += other.local_prompt_sent
+        self.local_prompt_evaluated += other.local_prompt_evaluated
+        self.flex_calls += other.flex_calls
+        self.flex_fallbacks += other.flex_fallbacks
+        self.flex_saved_usd += other.flex_saved_usd
 
 
 class Completion(BaseModel):
@@ -81,6 +128,13 @@ class Completion(BaseModel):
     """Requests this answer took: more than one when the reasoning budget was raised."""
     spent: Usage | None = None
     """With ``attempts > 1``: the usage of every attempt together (what :meth:`usage` reports)."""
+    prompt_tokens_evaluated: int | None = None
+    """An embedded model's prompt tokens it evaluated (the rest came from its prefix cache);
+    None for other models."""
+    service_tier: str | None = None
+    """The tier the provider says it served the answer at (``flex``, ``default``), if any."""
+    saved_usd: float = 0.0
+    """At the flex tier: what the answer would have cost more at the default tier."""
 
     @property
     def truncated(self) -> bool:
@@ -113,6 +167,12 @@ class Completion(BaseModel):
             calls=1,
             cache_hits=int(self.cached),
             cache_hits_other_version=int(self.cached_other_version),
+            local_prompt_sent=0
+            if self.cached or self.prompt_tokens_evaluated is None
+            else self.prompt_tokens,
+            local_prompt_evaluated=0 if self.cached else self.prompt_tokens_evaluated or 0,
+            flex_calls=int(self.service_tier == "flex" and not self.cached),
+            flex_saved_usd=0.0 if self.cached else self.saved_usd,
         )
 
 

@@ -219,6 +219,20 @@ class InstanceResult(BaseModel):
     """``--pau-max-connections``: each endpoint's adaptive cap when this item ended."""
     connection_caps_lowest: dict[str, float] = Field(default_factory=dict)
     """The lowest each endpoint's cap went (in this process) before this item ended."""
+    waits: dict[str, int] = Field(default_factory=dict)
+    """Requests of this item that waited before they were sent, by reason (see
+    :attr:`pytest_pau.models.Usage.waits`)."""
+    wait_s: dict[str, float] = Field(default_factory=dict)
+    """Seconds they waited, by reason."""
+    quotas: dict[str, str] = Field(default_factory=dict)
+    """The quotas paced at (in this process) when this item ended: ``"<endpoint> <model>"``
+    -> ``"500 RPM, 200,000 TPM (headers)"``."""
+    local_prompt: dict[str, int] = Field(default_factory=dict)
+    """An embedded model's prompt tokens ``sent`` and ``evaluated`` (the rest came from its
+    prefix cache); empty when no embedded model computed an answer."""
+    flex: dict[str, float] = Field(default_factory=dict)
+    """``--pau-service-tier=flex``: ``calls`` served at flex, ``fallbacks`` to the default
+    tier, ``saved_usd`` against the default tier's price; empty without flex."""
     ended_at: float | None = None
     """When the item's evaluation ended (seconds since the epoch)."""
     model_calls: int = 0

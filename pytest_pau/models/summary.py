@@ -248,6 +248,17 @@ class Summary(BaseModel):
     """Each endpoint's adaptive ``--pau-max-connections`` cap when the last item ended."""
     connection_caps_lowest: dict[str, float] = Field(default_factory=dict)
     """The lowest each endpoint's cap went during the run."""
+    waits: dict[str, int] = Field(default_factory=dict)
+    """Requests that waited before they were sent, by reason (the quota's ``requests`` or
+    ``tokens``, ``429``, ``congestion``, ``connections``, ``first answer``)."""
+    wait_s: dict[str, float] = Field(default_factory=dict)
+    """Seconds they waited, by reason (summed over requests that waited at once)."""
+    quotas: dict[str, str] = Field(default_factory=dict)
+    """The provider quotas requests were paced at, per endpoint and model."""
+    local_prompt: dict[str, int] = Field(default_factory=dict)
+    """An embedded model's prompt tokens ``sent`` and ``evaluated`` (the rest reused)."""
+    flex: dict[str, float] = Field(default_factory=dict)
+    """Flex tier: ``calls``, ``fallbacks``, ``saved_usd``; empty without flex."""
     model_calls: int = 0
     """Answers of every model call: requests made plus cache hits."""
     cache_hits: int = 0

@@ -82,13 +82,15 @@ def pytest_configure(config: pytest.Config) -> None:
     # is written with what finished, the workers stop (controller and workers alike).
     state.restore_signals = interrupt_on_signals(state.cancel.set)
     _exit_without_a_final_collection()
-    from pytest_pau.llm import limits
+    from pytest_pau.llm import limits, pacing
 
-    # --pau-max-connections is for the whole run: each xdist worker (of every --tx host)
-    # takes its share, and so does each --pau-shard shard.
+    # --pau-max-connections and the quotas are for the whole run: each xdist worker (of
+    # every --tx host) takes its share, and so does each --pau-shard shard (pacing divides
+    # the quotas, and what the provider announces, the same way).
     workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1") or 1)
     shards = settings.shard_part[1] if settings.shard_part else 1
     limits.configure(-(-settings.max_connections // max(1, workers * shards)))
+    pacing.configure(settings.max_rpm, settings.max_tpm, max(1, workers * shards))
 
 
 @pytest.hookimpl(tryfirst=True, specname="pytest_configure")
@@ -121,9 +123,10 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         config.stash[pau_session_key].restore_signals()
         remove_run_dir(config.stash[pau_session_key].run_dir)
         del config.stash[pau_session_key]
-        from pytest_pau.llm import limits
+        from pytest_pau.llm import limits, pacing
 
         limits.configure(None)
+        pacing.configure(None, None)
 
 
 @pytest.hookimpl(trylast=True)

@@ -26,7 +26,7 @@ _LEFT_OUT = {"model", "api-base", "report", "html", "plots", "markdown", "shard"
 
 
 def _left_out() -> set[str]:
-    from pytest_pau.settings.options import GATE_OPTIONS
+    from pytest_pau.settings.verdict_options import GATE_OPTIONS
 
     return _LEFT_OUT | {spec.name for spec in GATE_OPTIONS}
 

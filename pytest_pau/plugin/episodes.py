@@ -23,10 +23,12 @@ from __future__ import annotations
 
 import threading
 import time
+import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from pytest_pau.errors import Deferred, deferred_warnings
 from pytest_pau.llm.limits import Cancelled
 
 if TYPE_CHECKING:
@@ -52,6 +54,8 @@ class _Episode:
     phases: list[str] = field(default_factory=list)
     done: threading.Event = field(default_factory=threading.Event)
     reported: bool = False
+    warnings: Deferred = field(default_factory=list)
+    """pytest-pau's warnings of the episode, issued when pytest reaches its item."""
 
 
 class EpisodePool:
@@ -133,6 +137,10 @@ class EpisodePool:
             if finished:
                 break
         episode.reported = True
+        for message, category in episode.warnings:
+            # In pytest's thread, within the item: its filters apply, its summary shows it.
+            warnings.warn(message, category, stacklevel=2)
+        episode.warnings.clear()
         if episode.error is not None:
             raise episode.error
         if episode.result is None:  # not started: a budget, a decided gate
@@ -212,7 +220,11 @@ class EpisodePool:
                 self._running += 1
                 self.most_in_flight = max(self.most_in_flight, self._running)
             try:
-                episode.result = self.evaluate(episode.instance, episode.phases.append)
+                with deferred_warnings() as held:
+                    try:
+                        episode.result = self.evaluate(episode.instance, episode.phases.append)
+                    finally:
+                        episode.warnings.extend(held)
                 episode.state = "done"
                 if self.on_result is not None:
                     self.on_result(episode.result)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from pytest_pau.report.fmt import num as _num
 from pytest_pau.report.fmt import pct as _pct
 from pytest_pau.report.render_gates import gate_failure_line, render_gates
+from pytest_pau.report.render_provider import provider_lines
 from pytest_pau.report.safe_text import safe_text
 from pytest_pau.report.writer import Writer
 from pytest_pau.stats.inference import MIN_N
@@ -357,7 +358,7 @@ def render(
         )
     elif j.unparseable_answers:
         writer.line(f"unparseable judge answers {j.unparseable_answers}")
-    for line in cost_lines(summary):
+    for line in [*cost_lines(summary), *provider_lines(summary)]:
         writer.line(line)
     writer.line(f"wall {_num(summary.wall_s, '.1f')} s  (item time {summary.item_time_s:.1f} s)")
     if summary.max_cost_usd is not None and summary.cost_usd > summary.max_cost_usd:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from pytest_pau.models import (
     Counts,
@@ -84,6 +84,22 @@ def _lowest_caps(results: Sequence[InstanceResult]) -> dict[str, float]:
         for endpoint, cap in r.connection_caps_lowest.items():
             lowest[endpoint] = min(cap, lowest.get(endpoint, cap))
     return lowest
+
+
+def _summed(dicts: Iterable[Mapping[str, float]]) -> dict[str, float]:
+    total: dict[str, float] = {}
+    for d in dicts:
+        for key, value in d.items():
+            total[key] = total.get(key, 0) + value
+    return total
+
+
+def _last_quotas(results: Sequence[InstanceResult]) -> dict[str, str]:
+    """Every quota paced at, as the last item (by end time) that saw it reported it."""
+    quotas: dict[str, str] = {}
+    for r in sorted(results, key=lambda r: r.ended_at or 0.0):
+        quotas.update(r.quotas)
+    return quotas
 
 
 def _group(results: Sequence[InstanceResult], protocol: str) -> GroupStats:
@@ -236,6 +252,11 @@ def build_summary(
         rate_limited=sum(r.rate_limited for r in results),
         connection_caps=_last_caps(results),
         connection_caps_lowest=_lowest_caps(results),
+        waits={k: int(v) for k, v in _summed(r.waits for r in results).items()},
+        wait_s=_summed(r.wait_s for r in results),
+        quotas=_last_quotas(results),
+        local_prompt={k: int(v) for k, v in _summed(r.local_prompt for r in results).items()},
+        flex=_summed(r.flex for r in results),
         model_calls=sum(r.model_calls for r in results),
         cache_hits=sum(r.cache_hits for r in results),
         item_time_s=sum(r.duration_s for r in results),

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from pytest_pau.errors import BudgetExceeded, ConfigError, PauError, ScoreError
+from pytest_pau.llm import pacing
 from pytest_pau.llm.accounting import usage_scope
 from pytest_pau.llm.limits import all_stats
 from pytest_pau.models import (
@@ -124,6 +125,7 @@ class Evaluator(ScoringParts):
         limiters = all_stats()
         result.connection_caps = {s.endpoint: s.limit for s in limiters}
         result.connection_caps_lowest = {s.endpoint: s.lowest for s in limiters}
+        _add_provider_usage(result, usage)
         result.duration_s = time.perf_counter() - start
         result.ended_at = time.time()
         return result
@@ -323,3 +325,21 @@ def _check_score(name: str, value: float | None, bounds: tuple[float, float]) ->
     problem = score_problem(name, value, bounds)
     if problem is not None:
         raise ScoreError(problem)
+
+
+def _add_provider_usage(result: InstanceResult, usage: Usage) -> None:
+    """What the item's requests waited for, the quotas paced at, local prefix reuse, flex."""
+    result.waits = dict(usage.waits)
+    result.wait_s = {k: round(v, 3) for k, v in usage.wait_s.items()}
+    result.quotas = {p.key: pacing.describe(p) for p in pacing.all_stats()}
+    if usage.local_prompt_sent:
+        result.local_prompt = {
+            "sent": usage.local_prompt_sent,
+            "evaluated": usage.local_prompt_evaluated,
+        }
+    if usage.flex_calls or usage.flex_fallbacks:
+        result.flex = {
+            "calls": usage.flex_calls,
+            "fallbacks": usage.flex_fallbacks,
+            "saved_usd": usage.flex_saved_usd,
+        }

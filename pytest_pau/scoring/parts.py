@@ -51,7 +51,7 @@ class ScoringParts:
         self._agent = agent
         self.classify_hook = classify_hook
         self._factory = client_factory
-        self._clients: dict[tuple[str, str | None, object], SupportsComplete] = {}
+        self._clients: dict[tuple[str, str | None, object, str], SupportsComplete] = {}
         self._judge: Judge | None = None
         self._coder: Coder | None = None
         self._self_coder: Coder | None = None
@@ -70,20 +70,23 @@ class ScoringParts:
     ) -> SupportsComplete:
         """The client of ``model`` in ``role`` (``model``, ``judge``, ``coder``).
 
-        Roles with the same model and the same reasoning settings share one client.
+        Roles with the same model and the same reasoning settings share one client; only
+        the model under test gets ``--pau-service-tier``.
         """
         mode, budget, effort = self.settings.reasoning_for(role)
         reasoning = ReasoningSpec(mode=mode, budget=budget, effort=effort)
-        key = (model, api_base, reasoning)
+        tier = self.settings.service_tier if role == "model" else "default"
+        key = (model, api_base, reasoning, tier)
         with self._lock:
-            return self._client(key, model, api_base, reasoning)
+            return self._client(key, model, api_base, reasoning, tier)
 
     def _client(
         self,
-        key: tuple[str, str | None, object],
+        key: tuple[str, str | None, object, str],
         model: str,
         api_base: str | None,
         reasoning: ReasoningSpec,
+        tier: str = "default",
     ) -> SupportsComplete:
         if key not in self._clients:
             if self._factory is not None:
@@ -102,6 +105,7 @@ class ScoringParts:
                     budget=self._budget,
                     reasoning=reasoning,
                     cancel=self.cancel,
+                    service_tier=tier,
                 )
         return self._clients[key]
 

@@ -68,6 +68,8 @@ class PauSettings(BaseModel):
     judge_logprobs: bool = False
     gold_control: bool = False
     max_cost_usd: float | None = None
+    service_tier: Literal["default", "flex"] = "default"
+    """The model under test's service tier (``flex``: half price, slower)."""
     dataset: str = "builtin"
     split: str = "test"
     dataset_outputs: Literal["auto", "repr", "json", "reference", "recompute"] = "auto"
@@ -85,6 +87,10 @@ class PauSettings(BaseModel):
     concurrency: int | None = None
     """Episodes in flight per process; None: :meth:`episodes_in_flight` decides."""
     max_connections: int = 64
+    max_rpm: int | None = None
+    """A known quota in requests per minute per model, for the whole run."""
+    max_tpm: int | None = None
+    """A known quota in tokens per minute per model, for the whole run."""
     judge_threshold: float = 3.0
     """An item passes with a judge score at or above this..."""
     match_threshold: float = 0.8

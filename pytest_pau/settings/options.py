@@ -1,5 +1,9 @@
 """Every ``--pau-*`` option as one :class:`OptionSpec` row: name, parser, metavar, help text.
 
+The rows of what runs (models, dataset, run) are here; those of what decides and what is
+written (thresholds, gates, outputs) in :mod:`pytest_pau.settings.verdict_options`; this
+module puts them together in ``--help`` order.
+
 The rows say how a setting is typed and explained; its default lives in one place only,
 the field of :class:`pytest_pau.settings.PauSettings` of the same name, and the help text's
 "Default: ..." sentence is generated from it (:func:`pytest_pau.settings.help_text`). A
@@ -15,24 +19,19 @@ it takes the settings pytest resolves for the arguments after its ``--``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
 
+from pytest_pau.settings.spec import OptionSpec
 from pytest_pau.settings.values import (
     CODERS,
     DATASET_OUTPUTS,
-    EXIT_POLICIES,
     MODES,
     PROTOCOLS,
     REASONING_EFFORTS,
     REASONING_MODES,
     SANDBOX_BACKENDS,
+    SERVICE_TIERS,
     parse_choice,
-    parse_confidence,
-    parse_fraction,
     parse_int,
-    parse_judge_score,
-    parse_margins,
     parse_model,
     parse_path,
     parse_per_role,
@@ -42,32 +41,7 @@ from pytest_pau.settings.values import (
     parse_url,
     parse_usd,
 )
-
-
-@dataclass(frozen=True)
-class OptionSpec:
-    """How one setting is typed and explained (its default is the PauSettings field's)."""
-
-    name: str
-    """Setting name with dashes: ``model`` -> ``--pau-model``, ini ``pau_model``."""
-    text: str
-    """What the option does, starting with a capital; the "Default: ..." sentence is added."""
-    parse: Callable[[str], Any] | None = None
-    """Value parser (an argparse ``type=``); None for an on/off flag."""
-    metavar: str | None = None
-    default_text: str | None = None
-    """How the default reads when it is None ("no gate", "all"); required then."""
-    default_note: str | None = None
-    """A remark after the default value, e.g. "(low fidelity; ...)"."""
-
-    @property
-    def field(self) -> str:
-        """The :class:`PauSettings` field and argparse ``dest`` suffix: ``judge_model``."""
-        return self.name.replace("-", "_")
-
-    @property
-    def flag(self) -> bool:
-        return self.parse is None
+from pytest_pau.settings.verdict_options import GATE_OPTIONS, REPORT_OPTIONS, THRESHOLD_OPTIONS
 
 
 def _whole_number(text: str) -> str:
@@ -183,6 +157,14 @@ MODEL_OPTIONS = (
         "USD",
         default_text="no limit",
     ),
+    OptionSpec(
+        "service-tier",
+        "The provider's service tier for the model under test: default, or flex (OpenAI's "
+        "half-price tier: slower, now and then without capacity; such a request is sent "
+        "again at the default tier at once). The judge and coder keep the default tier.",
+        parse_choice(SERVICE_TIERS),
+        "TIER",
+    ),
 )
 
 DATASET_OPTIONS = (
@@ -280,122 +262,26 @@ RUN_OPTIONS = (
         parse_positive_int,
         "N",
     ),
-)
-
-THRESHOLD_OPTIONS = (
     OptionSpec(
-        "judge-threshold",
-        "An item fails when its judge score is below this.",
-        parse_judge_score,
-        "SCORE",
+        "max-rpm",
+        "A provider quota you know, in requests per minute per model, for the whole run "
+        "(split between -n workers): requests are paced under it. Quotas a provider "
+        "announces in its rate-limit headers are kept without it.",
+        parse_positive_int,
+        "N",
+        default_text="the provider's headers decide",
     ),
     OptionSpec(
-        "match-threshold",
-        "An item fails when its code match is below this.",
-        parse_fraction,
-        "FRACTION",
-    ),
-)
-
-GATE_OPTIONS = (
-    OptionSpec(
-        "min-mean-judge",
-        "Release gate: exit status 1 when the mean judge score is below this.",
-        parse_judge_score,
-        "SCORE",
-        default_text="no gate",
-    ),
-    OptionSpec(
-        "min-pass-rate",
-        "Release gate: exit status 1 when the share of passed items is below this.",
-        parse_fraction,
-        "FRACTION",
-        default_text="no gate",
-    ),
-    OptionSpec(
-        "min-mean-match",
-        "Release gate: exit status 1 when the mean code match is below this.",
-        parse_fraction,
-        "FRACTION",
-        default_text="no gate",
-    ),
-    OptionSpec(
-        "gate-on-ci",
-        "Gates compare the exact one-sided lower confidence bound (at --pau-gate-confidence; "
-        "valid from one item) instead of the mean: a gate passes only when it is met beyond "
-        "noise.",
-    ),
-    OptionSpec(
-        "baseline",
-        "Regression gate: a JSON report (--pau-report) of the released model; exit status 1 "
-        "unless this run is shown, paired on the selected instances the baseline scored, to "
-        "be worse by less than --pau-max-regression.",
-        parse_path,
-        "REPORT.json",
-        default_text="no regression gate",
-    ),
-    OptionSpec(
-        "max-regression",
-        "The regression each metric may show against --pau-baseline: METRIC:DELTA pairs, "
-        "METRIC judge, match or pass (e.g. judge:0.2,match:0.05,pass:0.05 gates all three).",
-        parse_margins,
-        "MARGINS",
-        default_text="judge:0.2",
-    ),
-    OptionSpec(
-        "gate-confidence",
-        "Confidence of the regression gate's non-inferiority test, of --pau-gate-on-ci's "
-        "bound and of --pau-early-stop's verdicts.",
-        parse_confidence,
-        "LEVEL",
-    ),
-    OptionSpec(
-        "early-stop",
-        "Stop starting items once every gate's verdict is known at --pau-gate-confidence "
-        "(anytime-valid tests of the same questions; items run in a seeded random order, no "
-        "more in flight than the next decision could need); the rest are skipped.",
-    ),
-    OptionSpec(
-        "exit",
-        "What decides the exit status when a gate is set: gates (items below their "
-        "thresholds do not fail the run; errors and other tests still do) or items (every "
-        "failed item fails the run too).",
-        parse_choice(EXIT_POLICIES),
-        "gates|items",
+        "max-tpm",
+        "A provider quota you know, in tokens per minute per model (a request counts its "
+        "prompt and its output cap), for the whole run, split between -n workers.",
+        parse_positive_int,
+        "N",
+        default_text="the provider's headers decide",
     ),
 )
 
-REPORT_OPTIONS = (
-    OptionSpec(
-        "report",
-        "Write the JSON report here (atomically).",
-        parse_path,
-        "PATH",
-        default_text="none",
-    ),
-    OptionSpec(
-        "html",
-        "Write a self-contained HTML report here.",
-        parse_path,
-        "PATH",
-        default_text="none",
-    ),
-    OptionSpec(
-        "plots",
-        "Write PNG plots into this folder (needs the plots extra).",
-        parse_path,
-        "DIR",
-        default_text="none",
-    ),
-    OptionSpec(
-        "markdown",
-        "Write a Markdown summary here, sized for a pull-request comment (under 64 KB); "
-        "a job summary is appended to $GITHUB_STEP_SUMMARY whenever that is set.",
-        parse_path,
-        "FILE",
-        default_text="none",
-    ),
-)
+__all__ = ["ALL_OPTIONS", "OPTIONS_BY_NAME", "OPTION_GROUPS", "OptionSpec"]
 
 #: The option tables by name, in the order ``--help`` lists them.
 OPTION_GROUPS: dict[str, tuple[OptionSpec, ...]] = {

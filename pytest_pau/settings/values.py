@@ -27,6 +27,8 @@ PROTOCOLS = paper.PROTOCOLS
 CODERS = paper.CODERS
 #: What decides the exit status when a release gate is set (``--pau-exit``).
 EXIT_POLICIES = ("gates", "items")
+SERVICE_TIERS = ("default", "flex")
+"""``--pau-service-tier``'s values (:mod:`pytest_pau.llm.tiers`)."""
 
 
 # --------------------------------------------------------------------------- parsers

@@ -31,7 +31,9 @@ PAU_TRAIN = "tests/train/test_readme_commands.py::test_readme_command_runs"
 #: command -> the tests that run it (or, where it cannot run here, check it: say so there).
 PAPER = "tests/plugin/test_docs_paper.py::test_the_paper_pages_commands_run"
 IMPORT = "tests/cli/test_import_reference.py::test_the_documented_commands_run"
-CONFORMANCE = "tests/benchmarks/test_conformance_rows.py::test_the_documented_benchmark_command_parses"
+CONFORMANCE = (
+    "tests/benchmarks/test_conformance_rows.py::test_the_documented_benchmark_command_parses"
+)
 CI_PAGE = "tests/plugin/test_ci_recipe.py::test_the_pages_shard_and_cache_commands_run_as_written"
 
 COVERED: dict[str, tuple[str, ...]] = {
@@ -76,6 +78,12 @@ COVERED: dict[str, tuple[str, ...]] = {
     f"pytest {SERVED}": (PROVIDERS,),
     f"pytest --pau-model=oracle {GPT5}": (PROVIDERS,),
     f"pytest --pau-model=null {GPT5}": (PROVIDERS,),
+    "pytest --pau-model=gpt-5-mini --pau-max-rpm=500 --pau-max-tpm=200000 -n 2": (
+        "tests/docs/test_providers_quota.py::test_the_known_quota_command",
+    ),
+    "pytest --pau-model=gpt-5-mini --pau-service-tier=flex": (
+        "tests/docs/test_providers_quota.py::test_the_flex_command",
+    ),
     # docs/datasets.md
     'pytest --pau-model=M -m "smoke"': (SELECTING,),
     'pytest --pau-model=M -m "arity2 and hard"': (SELECTING,),

@@ -17,12 +17,16 @@ from tests.docs.offline import offline, pytest_args
 from tests.docs.pages import commands, fenced, page
 
 #: The page's pytest commands, run offline here; the embedded-model server's two lines are
-#: run by tests/llm/test_local_server.py (a real llama.cpp server).
+#: run by tests/llm/test_local_server.py (a real llama.cpp server), the quota and flex
+#: sections' commands by tests/docs/test_providers_quota.py (against a quota or a flex tier).
 COMMANDS = [
     c
     for block in fenced(page("providers.md"), "bash")
     for c in commands(block)
-    if c.startswith("pytest ") and "local-small" not in c
+    if c.startswith("pytest ")
+    and "local-small" not in c
+    and "--pau-max-rpm" not in c
+    and "--pau-service-tier" not in c
 ]
 
 

@@ -170,6 +170,9 @@ def test_llmclient_threads_all_reach_the_server_at_once() -> None:
     threads = 16
     with ScriptedLLM(default="ok", delay_s=1.5) as llm:
         client = LLMClient(llm.model, api_base=llm.api_base, api_key=llm.api_key)
+        # The first request of an endpoint and model goes alone: its answer says whether
+        # the server announces a quota to pace by (llm/pacing.py). This one does not.
+        client.complete([{"role": "user", "content": "first"}])
         gate = threading.Barrier(threads)
 
         def ask(i: int) -> str:
@@ -180,6 +183,7 @@ def test_llmclient_threads_all_reach_the_server_at_once() -> None:
             texts = list(pool.map(ask, range(threads)))
     assert texts == ["ok"] * threads
     assert llm.max_in_flight == threads
+    assert llm.requests == threads + 1
 
 
 def _reset_connection(sock: socket.socket) -> None:

@@ -108,7 +108,16 @@ def test_sixteen_items_overlap_and_finish_in_a_small_multiple_of_one(
 
 
 def _outcomes(path: Path) -> list[dict[str, Any]]:
-    volatile = {"duration_s", "cache_hits", "ended_at", "connection_caps", "connection_caps_lowest"}
+    volatile = {
+        "duration_s",
+        "cache_hits",
+        "ended_at",
+        "connection_caps",
+        "connection_caps_lowest",
+        "waits",
+        "wait_s",
+        "quotas",
+    }
     out = []
     for item in read_report(path).instances:
         data = item.model_dump(exclude=volatile)

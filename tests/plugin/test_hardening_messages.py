@@ -74,9 +74,7 @@ def test_a_baseline_gate_on_too_few_shared_items_says_so_and_names_its_option(
         ]
     )
     result.stdout.fnmatch_lines(
-        [
-            "PAU release gate failed (--pau-max-regression=judge:0.2): exit status 1"
-        ]
+        ["PAU release gate failed (--pau-max-regression=judge:0.2): exit status 1"]
     )
     assert "--pau-baseline judge" not in result.stdout.str()
 

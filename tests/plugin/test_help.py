@@ -10,9 +10,9 @@ import pytest
 OPTIONS = [
     "model", "api-base", "judge-model", "judge-api-base", "coder-model", "coder-api-base",
     "coder", "judge-samples", "judge-logprobs", "gold-control", "reasoning", "reasoning-budget",
-    "reasoning-effort", "max-cost-usd", "dataset", "split", "dataset-outputs", "limit", "shard", "mode",
-    "protocol", "max-iterations", "seed", "sandbox", "cache-dir", "no-cache", "concurrency",
-    "max-connections", "judge-threshold",
+    "reasoning-effort", "max-cost-usd", "service-tier", "dataset", "split", "dataset-outputs",
+    "limit", "shard", "mode", "protocol", "max-iterations", "seed", "sandbox", "cache-dir",
+    "no-cache", "concurrency", "max-connections", "max-rpm", "max-tpm", "judge-threshold",
     "match-threshold", "min-mean-judge", "min-pass-rate", "min-mean-match", "gate-on-ci",
     "baseline", "max-regression", "gate-confidence", "early-stop", "exit",
     "report", "html", "plots", "markdown",

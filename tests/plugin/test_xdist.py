@@ -12,7 +12,17 @@ from pytest_pau.report.json_report import read_report
 from .toy import TOY_IDS
 
 # Fields that depend on timing or on what the cache already held, not on the model.
-VOLATILE = {"duration_s", "cache_hits", "ended_at", "connection_caps", "connection_caps_lowest"}
+#: Fields that depend on scheduling and timing, not on the answers (waits: the pacer's).
+VOLATILE = {
+    "duration_s",
+    "cache_hits",
+    "ended_at",
+    "connection_caps",
+    "connection_caps_lowest",
+    "waits",
+    "wait_s",
+    "quotas",
+}
 
 
 def outcome(result: InstanceResult) -> dict[str, object]:

@@ -40,12 +40,11 @@ import os
 import sqlite3
 import threading
 import time
-import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pytest_pau._version import __version__
-from pytest_pau.errors import CacheCorruptError, CacheError, CacheWarning
+from pytest_pau.errors import CacheCorruptError, CacheError, CacheWarning, warn
 from pytest_pau.llm.cache.files import (
     FILENAME,
     check_header,
@@ -152,7 +151,7 @@ class ResponseCache:
             first = (kind, type(exc).__name__) not in self._warned
             self._warned.add((kind, type(exc).__name__))
         if first:
-            warnings.warn(message, CacheWarning, stacklevel=3)
+            warn(message, CacheWarning, stacklevel=3)
 
     def failure_summary(self) -> str | None:
         """One line for the run's summary when reads or writes failed in this process."""
@@ -272,7 +271,7 @@ class ResponseCache:
             first = ("unreadable", hit.plugin_version) not in self._warned
             self._warned.add(("unreadable", hit.plugin_version))
         if first:
-            warnings.warn(message, CacheWarning, stacklevel=3)
+            warn(message, CacheWarning, stacklevel=3)
 
     def get(self, key: str) -> dict[str, Any] | None:
         """The stored value of ``key``, or None."""
@@ -324,7 +323,7 @@ class ResponseCache:
             first = ("reopen", "") not in self._warned
             self._warned.add(("reopen", ""))
         if first:
-            warnings.warn(
+            warn(
                 f"the model cache {str(self.path)!r} was removed or replaced during the run; "
                 "it was reopened and answers are stored there from now on (answers stored "
                 "before went with the old file)",

@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from pytest_pau.errors import LocalModelError
+from pytest_pau.llm.local import prefix
 from pytest_pau.llm.local.weights import SPECS, get_spec, resolve_weights
 from pytest_pau.settings.env import env_int
 
@@ -101,6 +102,7 @@ def _weight_repacking(*, allowed: bool) -> Iterator[None]:
 
 
 _models: dict[str, Llama] = {}
+_counters: dict[str, prefix.EvalCounter | None] = {}
 
 
 @atexit.register
@@ -113,6 +115,7 @@ def _close_models() -> None:
         _models.clear()
     for llm in models:
         with contextlib.suppress(Exception):
+            llm.cache = None  # the saved sequences go before the context they belong to
             llm.close()
 
 
@@ -141,6 +144,10 @@ def get_llama(name: str) -> Llama:
             return _models[name]
         require_llama_cpp(name)
         path = resolve_weights(name)
+        try:
+            capacity = prefix.capacity_bytes()
+        except ValueError as exc:
+            raise LocalModelError(str(exc)) from None
         from llama_cpp import Llama
 
         try:
@@ -154,6 +161,8 @@ def get_llama(name: str) -> Llama:
                 )
         except Exception as exc:
             raise LocalModelError(f"llama.cpp could not load {path}: {exc}") from exc
+        # Each conversation's evaluated prefix is kept between calls (llm/local/prefix.py).
+        _counters[name] = prefix.install(llm, capacity)
         _models[name] = llm
         return llm
 
@@ -196,9 +205,12 @@ def generate(
             return scores
 
         processors = LogitsProcessorList([record])
+    counter = _counters.get(name)
     with _call_lock:
         # create_chat_completion resets the context from the prompt; the lock keeps two
         # threads from interleaving tokens in one llama.cpp context.
+        if counter is not None:
+            counter.reset()
         result: dict[str, Any] = llm.create_chat_completion(  # type: ignore[assignment]
             messages=messages,  # type: ignore[arg-type]
             temperature=temperature,
@@ -211,6 +223,9 @@ def generate(
             ids = list(llm._input_ids)
             choice = result["choices"][0]
             choice["logprobs"] = {"content": _logprob_entries(llm, steps, ids, choice)}
+        if counter is not None:
+            # What llama.cpp evaluated of the prompt; usage says what was sent.
+            result["pau_prompt_evaluated"] = counter.first or 0
     return result
 
 
@@ -290,6 +305,8 @@ def _make_handler_class() -> type:
                 usage=raw.get("usage"),
             )
             response._hidden_params["local_generate_s"] = time.perf_counter() - start
+            if "pau_prompt_evaluated" in raw:
+                response._hidden_params["local_prompt_evaluated"] = raw["pau_prompt_evaluated"]
             return response
 
     return LocalLLM

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Protocol
 
+from pytest_pau.llm.scripted.quota import Admission, Quota, refusal_body
 from pytest_pau.llm.scripted.reply import (
     Messages,
     ReasoningScript,
@@ -25,6 +26,22 @@ from pytest_pau.llm.scripted.reply import (
     completion_body,
     content_text,
 )
+
+FAULT_KINDS = (
+    "429",
+    "insufficient_quota",
+    "500",
+    "503",
+    "529",
+    "401",
+    "404",
+    "400",
+    "delay",
+    "malformed",
+    "no-choices",
+    "drop",
+)
+"""What :meth:`ScriptedLLM.fail <pytest_pau.llm.scripted.server.ScriptedLLM.fail>` schedules."""
 
 CLIENT_GONE = (BrokenPipeError, ConnectionResetError)
 """What writing to (or reading from) a client that went away raises: a cancelled request,
@@ -50,6 +67,15 @@ class Exchange:
     """The reasoning options sent (``reasoning_effort``, ``reasoning``, ``thinking``, ...)."""
     client_gone: bool = False
     """The client hung up before the answer was written (a cancelled or timed-out call)."""
+    quota: Admission | None = None
+    """How the quota (``rpm=``/``tpm=``) treated it: admitted or refused, the levels it
+    found, the headers every answer to it carried; None without a quota."""
+    service_tier: str | None = None
+    """The ``service_tier`` the request asked for (None: none sent)."""
+    flex_number: int | None = None
+    """Its number among the flex requests (from 1), when it asked for flex."""
+    flex_refused: bool = False
+    """Answered 429 ``resource_unavailable`` (``flex_unavailable=``)."""
 
     @property
     def duration(self) -> float | None:
@@ -80,6 +106,9 @@ class Owner(Protocol):
     models_entry: dict[str, Any]
     unsupported_params: tuple[str, ...]
     starved_as_400: bool
+    quota: Quota | None
+    flex_delay_s: float
+    flex_unsupported: bool
 
     def _arrive(self, body: dict[str, Any]) -> tuple[Exchange, Fault | None]: ...
 
@@ -111,6 +140,7 @@ class Handler(BaseHTTPRequestHandler):
     # Keep-alive, as real providers do: clients reuse connections between calls.
     protocol_version = "HTTP/1.1"
     _status: int | None = None
+    _quota_headers: dict[str, str] | None = None
 
     def setup(self) -> None:
         super().setup()
@@ -128,7 +158,8 @@ class Handler(BaseHTTPRequestHandler):
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
-        for key, value in (headers or {}).items():
+        # A provider's quota headers come with every answer, errors included.
+        for key, value in {**(self._quota_headers or {}), **(headers or {})}.items():
             self.send_header(key, value)
         self.end_headers()
         self.wfile.write(data)
@@ -171,18 +202,47 @@ class Handler(BaseHTTPRequestHandler):
             return
         exchange, fault = self.owner._arrive(body)
         self._status = None
+        self._quota_headers = exchange.quota.headers if exchange.quota is not None else None
         try:
             self._answer(body, exchange, fault)
         except CLIENT_GONE:
             exchange.client_gone = True
             self.close_connection = True
         finally:
+            self._quota_headers = None
             self.owner._depart(exchange, self._status)
 
     def _answer(self, body: dict[str, Any], exchange: Exchange, fault: Fault | None) -> None:
         owner = self.owner
+        if exchange.quota is not None and not exchange.quota.admitted:
+            style = owner.quota.style if owner.quota is not None else "openai"
+            self._send_json(429, refusal_body(exchange.quota, style))
+            return
         if fault is not None and self._apply_fault(fault):
             return
+        flex = exchange.service_tier == "flex"
+        if flex and owner.flex_unsupported:
+            self._error(
+                400,
+                "Invalid value for 'service_tier': flex is not available for this model "
+                "(scripted).",
+                "invalid_request_error",
+                param="service_tier",
+                code="invalid_value",
+            )
+            return
+        if exchange.flex_refused:
+            # OpenAI's answer when flex capacity runs out: a 429 that is not a quota.
+            self._error(
+                429,
+                "Resource unavailable: flex processing capacity is exhausted; retry later or "
+                "use the default service tier (scripted).",
+                "invalid_request_error",
+                code="resource_unavailable",
+            )
+            return
+        if flex and owner.flex_delay_s:
+            time.sleep(owner.flex_delay_s)
         try:
             check_supported(body, owner.unsupported_params)
         except Refused as exc:
@@ -223,6 +283,7 @@ class Handler(BaseHTTPRequestHandler):
         except Refused as exc:
             self._error(400, str(exc), "invalid_request_error", param=exc.param, code=exc.code)
             return
+        answer["service_tier"] = "flex" if flex else "default"
         self._send_json(200, answer)
 
     def _apply_fault(self, fault: Fault) -> bool:
@@ -234,6 +295,16 @@ class Handler(BaseHTTPRequestHandler):
             return False
         if kind == "429":
             self._error(429, "Rate limit reached (scripted)", "rate_limit_error", headers)
+        elif kind == "insufficient_quota":
+            self._error(
+                429,
+                "You exceeded your current quota, please check your plan and billing details "
+                "(scripted).",
+                "insufficient_quota",
+                code="insufficient_quota",
+            )
+        elif kind == "529":
+            self._error(529, "Overloaded (scripted)", "overloaded_error", headers)
         elif kind in ("500", "503"):
             self._error(int(kind), "The server had an error (scripted)", "server_error", headers)
         elif kind == "401":

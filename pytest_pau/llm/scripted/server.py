@@ -18,10 +18,11 @@ from __future__ import annotations
 import re
 import threading
 import time
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
-from pytest_pau.llm.scripted.http import Exchange, Fault, Handler, Server
+from pytest_pau.llm.scripted.http import FAULT_KINDS, Exchange, Fault, Handler, Server
+from pytest_pau.llm.scripted.quota import HeaderStyle, Quota
 from pytest_pau.llm.scripted.reply import (
     Messages,
     ReasoningScript,
@@ -37,18 +38,6 @@ from pytest_pau.llm.scripted.reply import (
 Rule = tuple[str | re.Pattern[str], Reply | Callable[[Messages], Reply]]
 Rules = Sequence[Rule] | Callable[[Messages], Reply]
 
-FAULT_KINDS = (
-    "429",
-    "500",
-    "503",
-    "401",
-    "404",
-    "400",
-    "delay",
-    "malformed",
-    "no-choices",
-    "drop",
-)
 
 __all__ = ["FAULT_KINDS", "Exchange", "Messages", "Reply", "Rule", "Rules", "ScriptedLLM"]
 
@@ -105,6 +94,23 @@ class ScriptedLLM:
             token, answer OpenAI's HTTP 400 "Could not finish the message because
             max_tokens or model output limit was reached" (as GPT-5.x does) instead of the
             empty 200 with ``finish_reason: "length"``.
+        rpm: Enforce a quota of this many requests per minute: a token bucket
+            (:mod:`pytest_pau.llm.scripted.quota`), 429 with ``retry-after-ms`` beyond it,
+            and the quota's headers on every answer. :attr:`exchanges` record each
+            request's ``quota`` admission.
+        tpm: Enforce a quota of this many tokens per minute (prompt words + the
+            request's output cap, debited on arrival).
+        burst_s: The quota buckets' depth in seconds of their rate: 60 (per minute, as
+            providers publish), 1 (enforced per second, "quantised").
+        ratelimit_headers: ``"openai"`` (``x-ratelimit-*``) or ``"anthropic"``
+            (``anthropic-ratelimit-*``) headers for the quota.
+        flex_unavailable: Requests sent with ``service_tier: "flex"`` that get OpenAI's
+            429 ``resource_unavailable`` (numbers counted among the flex requests, from
+            1), or a callable ``number -> bool``. Every answer names the tier it was
+            served at (``service_tier``), as OpenAI's do, so litellm prices flex.
+        flex_delay_s: Latency added to every flex answer (flex is slower).
+        flex_unsupported: Refuse ``service_tier: "flex"`` with a 400 naming the
+            parameter, as a model or deployment without flex does.
     """
 
     api_key = "sk-scripted-not-a-real-key"
@@ -125,6 +131,13 @@ class ScriptedLLM:
         models_entry: dict[str, Any] | None = None,
         unsupported_params: Collection[str] = (),
         starved_as_400: bool = False,
+        rpm: float | None = None,
+        tpm: float | None = None,
+        burst_s: float = 60.0,
+        ratelimit_headers: HeaderStyle = "openai",
+        flex_unavailable: Collection[int] | Callable[[int], bool] = (),
+        flex_delay_s: float = 0.0,
+        flex_unsupported: bool = False,
     ) -> None:
         if not model.startswith("openai/"):
             raise ValueError(
@@ -165,6 +178,16 @@ class ScriptedLLM:
         self.models_entry = dict(models_entry or {})
         self.unsupported_params = tuple(unsupported_params)
         self.starved_as_400 = starved_as_400
+        self.quota = (
+            Quota(rpm=rpm, tpm=tpm, burst_s=burst_s, style=ratelimit_headers)
+            if rpm is not None or tpm is not None
+            else None
+        )
+        """The enforced quota (``rpm=``/``tpm=``), or None."""
+        self.flex_unavailable = flex_unavailable
+        self.flex_delay_s = flex_delay_s
+        self.flex_unsupported = flex_unsupported
+        self._flex_requests = 0
         self.log: list[dict[str, Any]] = []
         """The JSON body of every request received, in arrival order."""
         self.exchanges: list[Exchange] = []
@@ -289,12 +312,13 @@ class ScriptedLLM:
 
         Args:
             kind: ``"429"`` (rate limit, with ``Retry-After`` when ``retry_after`` is set),
-                ``"500"``, ``"503"``, ``"401"``, ``"404"``, ``"400"``, ``"delay"`` (answer
+                ``"500"``, ``"503"``, ``"529"`` (Anthropic's "overloaded"), ``"insufficient_quota"`` (OpenAI's billing
+                429: the account's credit is spent), ``"401"``, ``"404"``, ``"400"``, ``"delay"`` (answer
                 normally after ``delay_s``), ``"malformed"`` (200 with a broken JSON body),
                 ``"no-choices"`` (200 with ``choices: []``, as a server whose model failed),
                 ``"drop"`` (close the connection without answering).
             times: How many consecutive requests get the fault.
-            retry_after: Seconds for the ``Retry-After`` header (429 and 503).
+            retry_after: Seconds for the ``Retry-After`` header (429, 500, 503, 529).
             delay_s: The extra latency of a ``"delay"`` fault.
             at: 1-based request number of the first faulted request.
         """
@@ -309,9 +333,17 @@ class ScriptedLLM:
 
     # -- serving (called by scripted_http.Handler) ---------------------------------------
 
+    @property
+    def refused(self) -> int:
+        """Requests the quota (``rpm=``/``tpm=``) answered with a 429."""
+        with self._lock:
+            return sum(1 for e in self.exchanges if e.quota is not None and not e.quota.admitted)
+
     def _arrive(self, body: dict[str, Any]) -> tuple[Exchange, Fault | None]:
         """Count, log and time a request that was read; its fault, if one is scheduled."""
         cap_param, cap = request_cap(body)
+        admission = self.quota.admit(body) if self.quota is not None else None
+        tier = body.get("service_tier")
         with self._lock:
             self._requests += 1
             n = self._requests
@@ -319,6 +351,17 @@ class ScriptedLLM:
             exchange = Exchange(
                 n, time.monotonic(), None, None, cap_param, cap, reasoning_fields(body)
             )
+            exchange.quota = admission
+            exchange.service_tier = None if tier is None else str(tier)
+            if tier == "flex":
+                self._flex_requests += 1
+                unavailable = self.flex_unavailable
+                exchange.flex_number = self._flex_requests
+                exchange.flex_refused = (
+                    unavailable(self._flex_requests)
+                    if callable(unavailable)
+                    else self._flex_requests in unavailable
+                )
             self.exchanges.append(exchange)
             self._in_flight += 1
             self._max_in_flight = max(self._max_in_flight, self._in_flight)
@@ -350,19 +393,3 @@ class ScriptedLLM:
     def _thought_for(self, messages: Messages, effort: Any) -> str | None:
         """The reasoning before this answer; None when the server plays no reasoning model."""
         return self.reasoning.thought_for(messages, effort) if self.reasons else None
-
-
-def scripted_llm_factory() -> Iterator[Callable[..., ScriptedLLM]]:
-    """Generator behind the ``scripted_llm`` fixture: yields a factory, closes all at the end."""
-    servers: list[ScriptedLLM] = []
-
-    def make(rules: Rules | None = None, **kwargs: Any) -> ScriptedLLM:
-        server = ScriptedLLM(rules, **kwargs).start()
-        servers.append(server)
-        return server
-
-    try:
-        yield make
-    finally:
-        for server in servers:
-            server.close()

@@ -1,0 +1,129 @@
+"""One attempt of a model request: a slot of the endpoint's limiter, the pacer, the answer.
+
+:func:`send` is what :class:`~pytest_pau.llm.client.LLMClient` calls for every attempt to a
+hosted or served model (the embedded ones have their own lock): it takes a slot of the
+endpoint's :class:`~pytest_pau.llm.limits.AdaptiveLimiter`, waits for the
+:class:`~pytest_pau.llm.pacing.Pacer` of the endpoint and model, sends, and tells both
+what the answer (or the error, :func:`pytest_pau.llm.signals.classify`) said.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from pytest_pau.llm import http_pool
+from pytest_pau.llm.accounting import charge
+from pytest_pau.llm.limits import Cancelled, limiter_for
+from pytest_pau.llm.pacing import (
+    MIN_COUNTED_WAIT_S,
+    Ticket,
+    charge_wait,
+    estimate_tokens,
+    pacer_for,
+)
+from pytest_pau.llm.quota_headers import headers_of_error, headers_of_response, read_quota
+from pytest_pau.llm.signals import Signal, classify, error_fields
+from pytest_pau.models import Usage
+
+
+def send(
+    call: Any,
+    kwargs: dict[str, Any],
+    *,
+    endpoint: str,
+    model: str,
+    cancel: threading.Event | None = None,
+) -> Any:
+    """One attempt of ``call(**kwargs)``, holding a slot of the endpoint's limiter and paced.
+
+    The pacer lets the request go at the last moment: in the HTTP pool, once litellm has
+    prepared it (:func:`pytest_pau.llm.http_pool.before_next_send`), where requests to
+    OpenAI-compatible endpoints leave (learned from each endpoint's first attempt); else
+    before ``call``. The answer's (or the error's) headers go back to the pacer, and what
+    the attempt says about the endpoint to the limiter
+    (:func:`pytest_pau.llm.signals.classify`); a rate limit is counted in the current
+    item's usage.
+    """
+    limiter = limiter_for(endpoint)
+    pacer = pacer_for(endpoint, model)
+    if limiter is not None:
+        waited, why = limiter.acquire(cancel)
+        if waited >= MIN_COUNTED_WAIT_S:
+            charge_wait(why, waited)
+    signal: Signal = "ok"
+    pause: float | None = None
+    tickets: list[Ticket] = []
+    tokens = estimate_tokens(kwargs["messages"], kwargs.get("max_tokens") or 0)
+
+    def admit() -> None:
+        tickets.append(pacer.admit(tokens, cancel))
+
+    late = _at_the_socket.get(endpoint, False)
+    try:
+        if not late:
+            admit()
+        http_pool.before_next_send(admit if late else _nothing)
+        try:
+            response = call(**kwargs)
+        except Exception as exc:
+            ran, raised = http_pool.step_outcome()
+            if raised is not None:
+                raise raised from None  # the pacer's own Cancelled, wrapped by the HTTP stack
+            if not tickets:
+                raise  # litellm refused it before sending: nothing went out
+            signal = classify(exc)
+            reading = read_quota(headers_of_error(exc))
+            if signal == "quota":
+                _, kind, _ = error_fields(exc)
+                short = kind == "tokens" or reading.tokens.remaining == 0
+                pacer.refused(tickets[0], reading, tokens_short=short)
+            else:
+                pacer.observe(tickets[0], reading, answered=False)
+            if signal in ("quota", "throttle"):
+                _charge_rate_limit()
+            if signal == "congestion":
+                pause = reading.retry_after_s
+            raise
+        ran, _ = http_pool.step_outcome()
+        _at_the_socket[endpoint] = ran
+        if not tickets:  # it left by another way, unpaced: pace before the call from now on
+            admit()
+        pacer.observe(tickets[0], read_quota(headers_of_response(response)))
+        return response
+    except Cancelled:
+        signal = "other"
+        raise
+    finally:
+        http_pool.before_next_send(None)
+        if limiter is not None:
+            limiter.release(signal, pause_s=pause)
+
+
+def _nothing() -> None:
+    """The step that tells whether an endpoint's requests leave through our pools."""
+
+
+_at_the_socket: dict[str, bool] = {}
+"""Per endpoint: its requests leave through :mod:`pytest_pau.llm.http_pool`'s pools."""
+
+
+def _charge_rate_limit() -> None:
+    charge(Usage(rate_limited=1))  # the item's count of rate limits
+
+
+def count_retry_wait(state: Any) -> None:
+    """tenacity's ``before_sleep``: count the wait before a retry, by what failed."""
+    exc = state.outcome.exception() if state.outcome is not None else None
+    seconds = float(state.upcoming_sleep or 0.0)
+    if exc is None or seconds < MIN_COUNTED_WAIT_S:
+        return
+    signal = classify(exc)
+    reason = (
+        "429"
+        if signal in ("quota", "throttle")
+        else "congestion"
+        if signal == "congestion"
+        else "retry"
+    )
+    charge_wait(reason, seconds)

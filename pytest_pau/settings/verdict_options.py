@@ -1,0 +1,134 @@
+"""The ``--pau-*`` rows of what decides and what is written: per-item thresholds, the
+session's release gates, and the outputs (JSON, HTML, plots, markdown).
+
+The rows of what runs (models, dataset, run) are in :mod:`pytest_pau.settings.options`,
+which puts all of them together in ``--help`` order.
+"""
+
+from __future__ import annotations
+
+from pytest_pau.settings.spec import OptionSpec
+from pytest_pau.settings.values import (
+    EXIT_POLICIES,
+    parse_choice,
+    parse_confidence,
+    parse_fraction,
+    parse_judge_score,
+    parse_margins,
+    parse_path,
+)
+
+THRESHOLD_OPTIONS = (
+    OptionSpec(
+        "judge-threshold",
+        "An item fails when its judge score is below this.",
+        parse_judge_score,
+        "SCORE",
+    ),
+    OptionSpec(
+        "match-threshold",
+        "An item fails when its code match is below this.",
+        parse_fraction,
+        "FRACTION",
+    ),
+)
+
+GATE_OPTIONS = (
+    OptionSpec(
+        "min-mean-judge",
+        "Release gate: exit status 1 when the mean judge score is below this.",
+        parse_judge_score,
+        "SCORE",
+        default_text="no gate",
+    ),
+    OptionSpec(
+        "min-pass-rate",
+        "Release gate: exit status 1 when the share of passed items is below this.",
+        parse_fraction,
+        "FRACTION",
+        default_text="no gate",
+    ),
+    OptionSpec(
+        "min-mean-match",
+        "Release gate: exit status 1 when the mean code match is below this.",
+        parse_fraction,
+        "FRACTION",
+        default_text="no gate",
+    ),
+    OptionSpec(
+        "gate-on-ci",
+        "Gates compare the exact one-sided lower confidence bound (at --pau-gate-confidence; "
+        "valid from one item) instead of the mean: a gate passes only when it is met beyond "
+        "noise.",
+    ),
+    OptionSpec(
+        "baseline",
+        "Regression gate: a JSON report (--pau-report) of the released model; exit status 1 "
+        "unless this run is shown, paired on the selected instances the baseline scored, to "
+        "be worse by less than --pau-max-regression.",
+        parse_path,
+        "REPORT.json",
+        default_text="no regression gate",
+    ),
+    OptionSpec(
+        "max-regression",
+        "The regression each metric may show against --pau-baseline: METRIC:DELTA pairs, "
+        "METRIC judge, match or pass (e.g. judge:0.2,match:0.05,pass:0.05 gates all three).",
+        parse_margins,
+        "MARGINS",
+        default_text="judge:0.2",
+    ),
+    OptionSpec(
+        "gate-confidence",
+        "Confidence of the regression gate's non-inferiority test, of --pau-gate-on-ci's "
+        "bound and of --pau-early-stop's verdicts.",
+        parse_confidence,
+        "LEVEL",
+    ),
+    OptionSpec(
+        "early-stop",
+        "Stop starting items once every gate's verdict is known at --pau-gate-confidence "
+        "(anytime-valid tests of the same questions; items run in a seeded random order, no "
+        "more in flight than the next decision could need); the rest are skipped.",
+    ),
+    OptionSpec(
+        "exit",
+        "What decides the exit status when a gate is set: gates (items below their "
+        "thresholds do not fail the run; errors and other tests still do) or items (every "
+        "failed item fails the run too).",
+        parse_choice(EXIT_POLICIES),
+        "gates|items",
+    ),
+)
+
+REPORT_OPTIONS = (
+    OptionSpec(
+        "report",
+        "Write the JSON report here (atomically).",
+        parse_path,
+        "PATH",
+        default_text="none",
+    ),
+    OptionSpec(
+        "html",
+        "Write a self-contained HTML report here.",
+        parse_path,
+        "PATH",
+        default_text="none",
+    ),
+    OptionSpec(
+        "plots",
+        "Write PNG plots into this folder (needs the plots extra).",
+        parse_path,
+        "DIR",
+        default_text="none",
+    ),
+    OptionSpec(
+        "markdown",
+        "Write a Markdown summary here, sized for a pull-request comment (under 64 KB); "
+        "a job summary is appended to $GITHUB_STEP_SUMMARY whenever that is set.",
+        parse_path,
+        "FILE",
+        default_text="none",
+    ),
+)
