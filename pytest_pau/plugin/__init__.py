@@ -87,7 +87,10 @@ def pytest_configure(config: pytest.Config) -> None:
     # --pau-max-connections and the quotas are for the whole run: each xdist worker (of
     # every --tx host) takes its share, and so does each --pau-shard shard (pacing divides
     # the quotas, and what the provider announces, the same way).
-    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1") or 1)
+    # The worker count from xdist's own handshake, not PYTEST_XDIST_WORKER_COUNT: that
+    # variable is also inherited by a pytest run inside a worker that is no worker itself.
+    workerinput = getattr(config, "workerinput", None)
+    workers = int(workerinput.get("workercount", 1) or 1) if workerinput is not None else 1
     shards = settings.shard_part[1] if settings.shard_part else 1
     limits.configure(-(-settings.max_connections // max(1, workers * shards)))
     pacing.configure(settings.max_rpm, settings.max_tpm, max(1, workers * shards))

@@ -47,7 +47,11 @@ def provider_lines(summary: Summary) -> list[str]:
         )
     for key, quota in sorted(summary.quotas.items()):
         lines.append(f"paced: {key} {quota}")
-    if summary.waits:
+    # Waiting for an endpoint's first answer (to learn whether it announces a quota) is
+    # worth a line only where a quota was then paced at: otherwise it is the only wait of
+    # every run against an unmetered server (it stays in the report's summary.waits).
+    probing_only = set(summary.waits) <= {"first answer"} and not summary.quotas
+    if summary.waits and not probing_only:
         order = sorted(
             summary.waits,
             key=lambda r: (

@@ -29,3 +29,17 @@ def test_each_line() -> None:
         "embedded model: 1,580 of 7,080 prompt tokens evaluated (22.3%), "
         "the rest reused from earlier calls",
     ]
+
+
+def test_waiting_for_a_first_answer_is_said_only_where_a_quota_was_paced_at() -> None:
+    probing = {"waits": {"first answer": 9}, "wait_s": {"first answer": 2.2}}
+    assert provider_lines(Summary(**probing)) == []  # an unmetered server: nothing to say
+    paced = Summary(quotas={"127.0.0.1:8000 openai/m": "300 RPM (headers)"}, **probing)
+    assert provider_lines(paced) == [
+        "paced: 127.0.0.1:8000 openai/m 300 RPM (headers)",
+        "waited before sending: 9 requests, 2.2 s in all: first answer 9 (2.2 s)",
+    ]
+    other = Summary(waits={"first answer": 9, "429": 1}, wait_s={"first answer": 2.2, "429": 1.0})
+    assert provider_lines(other) == [
+        "waited before sending: 10 requests, 3.2 s in all: first answer 9 (2.2 s), 429 1 (1.0 s)"
+    ]
