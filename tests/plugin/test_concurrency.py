@@ -24,6 +24,7 @@ from pytest_pau.report.json_report import read_report
 from pytest_pau.testing import MARKERS, ScriptedLLM
 
 from .conftest import USER_CACHE
+from .test_xdist import VOLATILE
 from .toy import SCORING_RULES
 
 LATENCY_S = 1.0
@@ -108,16 +109,7 @@ def test_sixteen_items_overlap_and_finish_in_a_small_multiple_of_one(
 
 
 def _outcomes(path: Path) -> list[dict[str, Any]]:
-    volatile = {
-        "duration_s",
-        "cache_hits",
-        "ended_at",
-        "connection_caps",
-        "connection_caps_lowest",
-        "waits",
-        "wait_s",
-        "quotas",
-    }
+    volatile = VOLATILE
     out = []
     for item in read_report(path).instances:
         data = item.model_dump(exclude=volatile)

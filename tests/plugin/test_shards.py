@@ -23,28 +23,13 @@ from pytest_pau.report.json_report import read_report
 from pytest_pau.settings import PauSettings
 from pytest_pau.testing import ScriptedLLM
 
+from .test_xdist import TIMING
 from .toy import TOY_IDS
 
 Run = Callable[..., pytest.RunResult]
 #: Summary fields that depend on time or on each process's connection cap.
-VOLATILE_SUMMARY = {
-    "wall_s",
-    "item_time_s",
-    "connection_caps",
-    "connection_caps_lowest",
-    "waits",
-    "wait_s",
-    "quotas",
-}
-VOLATILE_ITEM = {
-    "duration_s",
-    "ended_at",
-    "connection_caps",
-    "connection_caps_lowest",
-    "waits",
-    "wait_s",
-    "quotas",
-}
+VOLATILE_SUMMARY = {"wall_s", "item_time_s"} | (TIMING - {"duration_s", "ended_at"})
+VOLATILE_ITEM = TIMING
 GATES = ("--pau-min-pass-rate=0.9", "--pau-min-mean-match=0.5", "--pau-min-mean-judge=3")
 
 
