@@ -49,7 +49,7 @@ def send(
     pacer = pacer_for(endpoint, model)
     if limiter is not None:
         waited, why = limiter.acquire(cancel)
-        if waited >= MIN_COUNTED_WAIT_S:
+        if why and waited >= MIN_COUNTED_WAIT_S:
             charge_wait(why, waited)
     signal: Signal = "ok"
     pause: float | None = None

@@ -96,14 +96,15 @@ class AdaptiveLimiter:
         """Wait for a slot (and for a congestion pause to end).
 
         Returns:
-            The seconds waited and why: ``"connections"`` (every slot taken) or
-            ``"congestion"`` (the endpoint asked to wait).
+            The seconds waited and why: ``"connections"`` (every slot taken),
+            ``"congestion"`` (the endpoint asked to wait), or ``""`` when nothing held it
+            (the time is the machine's scheduling: not counted as a wait).
 
         Raises:
             Cancelled: ``cancel`` was set while waiting.
         """
         start = time.monotonic()
-        why = "connections"
+        why = ""
         with self._cond:
             while True:
                 now = time.monotonic()
@@ -111,6 +112,8 @@ class AdaptiveLimiter:
                     why = "congestion"
                 elif self.in_flight < max(1, math.floor(self.limit)):
                     break
+                else:
+                    why = why or "connections"
                 if cancel is not None and cancel.is_set():
                     raise Cancelled(f"cancelled while waiting for a slot at {self.endpoint}")
                 self._cond.wait(min(_POLL_S, max(0.001, self.paused_until - now)))

@@ -210,6 +210,7 @@ class Pacer:
                     if self._queue[0] is me:
                         wait, why = self._needed(tokens, now)
                         if wait <= 0:
+                            self._holding = ""
                             break
                         reason = self._holding = why
                     else:
@@ -229,12 +230,14 @@ class Pacer:
                 self.requests.level -= 1
             if self.tokens.rate(self.share) is not None:
                 self.tokens.level -= tokens
+            # Counted only when a bucket, a pause or the first answer held it: time in the
+            # queue with nothing held is the machine's scheduling, not the provider's quota.
             waited = now - start
-            if waited >= MIN_COUNTED_WAIT_S:
-                reason = reason or "requests"
+            counted = waited >= MIN_COUNTED_WAIT_S and bool(reason)
+            if counted:
                 self.waits[reason] = self.waits.get(reason, 0) + 1
                 self.wait_s[reason] = self.wait_s.get(reason, 0.0) + waited
-        if waited >= MIN_COUNTED_WAIT_S:
+        if counted:
             charge_wait(reason, waited)
         return ticket
 

@@ -232,3 +232,31 @@ def test_unmetered_servers_are_not_paced_after_their_first_answer() -> None:
         assert llm.max_in_flight == 7  # the first went alone, then the rest at once
     assert wall < 1.5
     assert pacing.all_stats() == []
+
+
+def test_time_in_an_unmetered_pacers_queue_is_no_quota_wait() -> None:
+    from pytest_pau.llm.pacing import Pacer
+    from pytest_pau.llm.quota_headers import QuotaReading
+
+    pacer = Pacer("127.0.0.1:1 openai/m")
+    pacer.observe(pacer.admit(10), QuotaReading())  # answered without headers: settled
+    # A busy machine: the request waits 50 ms for the pacer's lock though nothing holds it.
+    with pacer._cond:
+        waiter = threading.Thread(target=pacer.admit, args=(10,))
+        waiter.start()
+        time.sleep(0.05)
+    waiter.join(5)
+    assert pacer.waits == {}, "counted as a wait for the provider's quota"
+
+
+def test_a_free_slot_reached_late_is_no_connections_wait() -> None:
+    limiter = limits.AdaptiveLimiter("127.0.0.1:1", 4)
+    got: list[tuple[float, str]] = []
+    with limiter._cond:  # a busy machine: the lock is slow to come, every slot is free
+        waiter = threading.Thread(target=lambda: got.append(limiter.acquire()))
+        waiter.start()
+        time.sleep(0.05)
+    waiter.join(5)
+    [(waited, why)] = got
+    assert waited >= 0.04
+    assert why == "", "counted as waiting for --pau-max-connections"
