@@ -29,6 +29,7 @@ from typing import Protocol
 
 import numpy as np
 
+from pytest_pau.models import Scored
 from pytest_pau.models.paper import (
     MATCH_BINS,
     PAPER,
@@ -57,21 +58,10 @@ BOOTSTRAP_RATIO = 0.5
 JUDGE_LEVELS = ("1", "2", "3", "4", "5")
 
 
-class PaperItem(Protocol):
-    """What the paper's statistics read of an item (an InstanceResult or a ScoresOnly)."""
+class PaperItem(Scored, Protocol):
+    """What the paper's statistics read of an item (an InstanceResult or a ScoresOnly):
+    what a comparison reads, and more."""
 
-    @property
-    def id(self) -> str: ...
-    @property
-    def passed(self) -> bool: ...
-    @property
-    def judge_score(self) -> float | None: ...
-    @property
-    def code_match(self) -> float | None: ...
-    @property
-    def error(self) -> str | None: ...
-    @property
-    def skipped(self) -> str | None: ...
     @property
     def self_code_match(self) -> float | None: ...
     @property
