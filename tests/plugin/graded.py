@@ -11,7 +11,6 @@ item fails its thresholds, which a gated run counts in the gates, not as failure
 
 from __future__ import annotations
 
-import json
 import random
 import re
 from collections.abc import Sequence
@@ -20,27 +19,18 @@ from typing import Any
 
 from pytest_pau.testing import MARKERS, ScriptedLLM
 
+from .toy import adder_row, write_rows
+
 GRADE = re.compile(r"GRADE (\d)")
 
 
 def write_graded(folder: Path, grades: Sequence[int], name: str = "graded.jsonl") -> Path:
     """One instance per grade, ``g000``, ``g001``... in the order given (dataset order)."""
-    rows = []
-    for k, grade in enumerate(grades):
-        code = f"def test_func(arg0):\n    return arg0 + {k}\n"
-        rows.append(
-            {
-                "id": f"g{k:03d}",
-                "header": "def test_func(arg0):",
-                "description": f"Returns the argument plus {k}. GRADE {grade}",
-                "test_func_validated": code,
-                "train_examples": json.dumps([[f"({1000 + k},)", repr(1000 + 2 * k)]]),
-                "test_examples": json.dumps([[f"({2000 + k},)", repr(2000 + 2 * k)]]),
-            }
-        )
-    path = folder / name
-    path.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
-    return path
+    rows = [
+        adder_row(k, id=f"g{k:03d}", description=f"Returns the argument plus {k}. GRADE {grade}")
+        for k, grade in enumerate(grades)
+    ]
+    return write_rows(folder, name, rows)
 
 
 def _grade(messages: list[dict[str, Any]]) -> int:

@@ -7,7 +7,6 @@ items takes 80 s of waiting; concurrent ones overlap it.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import signal
@@ -25,7 +24,7 @@ from pytest_pau.testing import MARKERS, ScriptedLLM
 
 from .conftest import USER_CACHE
 from .test_xdist import VOLATILE
-from .toy import SCORING_RULES
+from .toy import SCORING_RULES, adder_row, write_rows
 
 LATENCY_S = 1.0
 #: reason, act, reflect, judge, coder, and the coder on the gold description (every item
@@ -36,22 +35,11 @@ CALLS_PER_ITEM = 6
 def write_dataset(folder: Path, n: int, name: str = "many.jsonl") -> Path:
     """``n`` one-argument methods, ``add<k>``, each with inputs only it uses (so every
     request can be traced back to its instance)."""
-    rows = []
-    for k in range(n):
-        code = f"def test_func(arg0):\n    return arg0 + {k}\n"
-        rows.append(
-            {
-                "id": f"add{k:02d}",
-                "header": "def test_func(arg0):",
-                "description": f"Returns the argument plus {k}.",
-                "test_func_validated": code,
-                "train_examples": json.dumps([[f"({1000 + k},)", repr(1000 + 2 * k)]]),
-                "test_examples": json.dumps([[f"({2000 + k},)", repr(2000 + 2 * k)]]),
-            }
-        )
-    path = folder / name
-    path.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
-    return path
+    rows = [
+        adder_row(k, id=f"add{k:02d}", description=f"Returns the argument plus {k}.")
+        for k in range(n)
+    ]
+    return write_rows(folder, name, rows)
 
 
 def owner(body: dict[str, Any]) -> int | None:

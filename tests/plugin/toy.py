@@ -11,6 +11,27 @@ from typing import Any
 from pytest_pau.prompting import MARKERS
 from pytest_pau.testing import ScriptedLLM
 
+
+def adder_row(k: int, *, id: str, description: str) -> dict[str, Any]:
+    """A PAU-format row of the one-argument method ``arg0 + k``, with inputs only it uses
+    (1000 + k to explore, 2000 + k held back), so every request traces back to it."""
+    return {
+        "id": id,
+        "header": "def test_func(arg0):",
+        "description": description,
+        "test_func_validated": f"def test_func(arg0):\n    return arg0 + {k}\n",
+        "train_examples": json.dumps([[f"({1000 + k},)", repr(1000 + 2 * k)]]),
+        "test_examples": json.dumps([[f"({2000 + k},)", repr(2000 + 2 * k)]]),
+    }
+
+
+def write_rows(folder: Path, name: str, rows: list[dict[str, Any]]) -> Path:
+    """``rows`` as the JSONL file ``folder / name``."""
+    path = folder / name
+    path.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    return path
+
+
 TOY = [
     {
         "id": "double",
