@@ -15,6 +15,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from pytest_pau.llm.quota_headers import headers_of_error
+
 RETRYABLE_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504, 520, 522, 524, 529})
 CONFIG_STATUS = frozenset({400, 401, 403, 404, 413, 422})
 # Exceptions without a status that are still transient (names, so no litellm import here).
@@ -86,22 +88,9 @@ def status_of(exc: BaseException) -> int | None:
     return int(status) if isinstance(status, int) else None
 
 
-def _headers(exc: BaseException) -> dict[str, str]:
-    for source in (
-        getattr(exc, "litellm_response_headers", None),
-        getattr(getattr(exc, "response", None), "headers", None),
-    ):
-        if source:
-            try:
-                return {str(k).lower(): str(v) for k, v in dict(source).items()}
-            except (TypeError, ValueError):
-                continue
-    return {}
-
-
 def retry_after_s(exc: BaseException) -> float | None:
     """Seconds from ``Retry-After`` (delta or HTTP date) or ``retry-after-ms``, if sent."""
-    headers = _headers(exc)
+    headers = headers_of_error(exc)
     if "retry-after-ms" in headers:
         try:
             return max(0.0, float(headers["retry-after-ms"]) / 1000)
