@@ -15,7 +15,6 @@ backend switch); needs the ``plots`` extra.
 from __future__ import annotations
 
 import base64
-import io
 from collections.abc import Sequence
 from html import escape
 from pathlib import Path
@@ -24,7 +23,7 @@ from typing import Any
 from pytest_pau.models import PaperStats
 from pytest_pau.models.paper import MATCH_BINS
 from pytest_pau.report.paper_table import PaperBook, csv_text, markdown, table_rows
-from pytest_pau.report.plots import DPI, JUDGE_COLOURS, check_matplotlib
+from pytest_pau.report.plots import DPI, JUDGE_COLOURS, check_matplotlib, png_bytes
 
 FIGURE_IN = (10.0, 5.5)
 #: Code-match bins from worst (red) to best (blue), as the judge levels are drawn.
@@ -193,12 +192,7 @@ def render_figures(book: PaperBook) -> dict[str, bytes]:
     for name, fig in (("modes", _modes(book)), ("rank_correlation", _heatmap(book))):
         if fig is not None:
             figures[name] = fig
-    out = {}
-    for name, fig in figures.items():
-        buf = io.BytesIO()
-        fig.savefig(buf, format="png", dpi=DPI, metadata={"Software": None})
-        out[name] = buf.getvalue()
-    return out
+    return png_bytes(figures)
 
 
 def html_page(book: PaperBook, pngs: dict[str, bytes]) -> str:

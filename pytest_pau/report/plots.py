@@ -271,6 +271,12 @@ def render_pngs(reports: Sequence[Report]) -> dict[str, bytes]:
         "failure_modes": plot_failure_modes(reports),
         "judge_vs_match": plot_judge_vs_match(reports),
     }
+    return png_bytes(figures)
+
+
+def png_bytes(figures: dict[str, Any]) -> dict[str, bytes]:
+    """Each figure as PNG bytes, at :data:`DPI`, without the matplotlib version stamp (so
+    the same data gives the same bytes)."""
     out = {}
     for name, fig in figures.items():
         buf = io.BytesIO()
