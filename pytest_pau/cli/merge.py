@@ -220,6 +220,7 @@ def _merge(args: argparse.Namespace) -> int:
 def _outputs(args: argparse.Namespace, view: MergedRun, report: Report) -> int:
     from pytest_pau.plugin.ci import closing_text
     from pytest_pau.plugin.gates import settle
+    from pytest_pau.report.fmt import unicode_ok
     from pytest_pau.report.github import annotation_commands, append_step_summary, on_github
     from pytest_pau.report.json_report import write_report
     from pytest_pau.report.markdown import render_markdown
@@ -234,7 +235,7 @@ def _outputs(args: argparse.Namespace, view: MergedRun, report: Report) -> int:
     status = gated if args.gate else 0
     written = write_report(Path(args.output).expanduser(), report)
     writer = TextWriter()
-    render(summary, writer, run=report.run, notes=report.notes, unicode=_unicode_ok())
+    render(summary, writer, run=report.run, notes=report.notes, unicode=unicode_ok())
     print(writer.getvalue(), end="")
     print(f"PAU report: {written} (merged from {len(args.shards)} shards)")
     if args.html is not None:
@@ -260,11 +261,3 @@ def _outputs(args: argparse.Namespace, view: MergedRun, report: Report) -> int:
         for line in annotation_commands(report):
             print(line)
     return status
-
-
-def _unicode_ok() -> bool:
-    try:
-        "█▏".encode(sys.stdout.encoding or "ascii")
-    except (UnicodeEncodeError, LookupError):
-        return False
-    return True

@@ -8,7 +8,6 @@ is active at all are in the package's ``__init__``.
 from __future__ import annotations
 
 import signal
-import sys
 import threading
 from collections.abc import Generator
 from typing import Any
@@ -237,6 +236,7 @@ class PauPlugin:
         if summary is None:
             return
         from pytest_pau.plugin import outputs
+        from pytest_pau.report.fmt import unicode_ok
         from pytest_pau.report.render import render
         from pytest_pau.report.render_gates import verdict_line
 
@@ -250,7 +250,7 @@ class PauPlugin:
                 run=self.state.run_info,
                 notes=outputs.notes(self.state),
                 extra_lines=extra,
-                unicode=_unicode_ok(),
+                unicode=unicode_ok(),
             )
             if self.state.report_written:
                 terminalreporter.line(f"PAU report: {self.state.report_written}")
@@ -301,11 +301,3 @@ def _cancel_on_ctrl_c(state: PauSession) -> Any:
 
 def _is_xdist_controller(config: pytest.Config) -> bool:
     return not hasattr(config, "workerinput") and bool(config.getoption("numprocesses", None))
-
-
-def _unicode_ok() -> bool:
-    try:
-        "█▏".encode(sys.stdout.encoding or "ascii")
-    except (UnicodeEncodeError, LookupError):
-        return False
-    return True

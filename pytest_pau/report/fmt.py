@@ -1,6 +1,9 @@
-"""Number formatting shared by the terminal summary's blocks ("n/a" for a missing value)."""
+"""Number formatting shared by the terminal summary's blocks ("n/a" for a missing value),
+and whether the terminal can show its bars."""
 
 from __future__ import annotations
+
+import sys
 
 
 def pct(x: float | None, digits: int = 1) -> str:
@@ -16,3 +19,12 @@ def num(x: float | None, fmt: str = ".2f") -> str:
 def plural(count: int, word: str, many: str | None = None) -> str:
     """``1 item``, ``2 items`` (``many`` for irregular plurals)."""
     return f"{count} {word if count == 1 else (many or word + 's')}"
+
+
+def unicode_ok() -> bool:
+    """Whether standard output can show the summary's block characters (else ASCII bars)."""
+    try:
+        "█▏".encode(sys.stdout.encoding or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
