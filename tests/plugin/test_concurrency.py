@@ -206,7 +206,7 @@ def test_ctrl_c_keeps_the_finished_items_and_the_rerun_repeats_none_of_their_cal
     proc.send_signal(signal.SIGINT)
     rest, _ = proc.communicate(timeout=30)
     stopped = time.perf_counter() - sent
-    assert proc.returncode == pytest.ExitCode.INTERRUPTED, rest[-3000:]
+    assert proc.returncode == pytest.ExitCode.INTERRUPTED, f"exit {proc.returncode}: {rest[-3000:]}"
     assert stopped < 4.0, f"the run took {stopped:.1f} s to stop after Ctrl-C"
     report = read_report(pau_pytester.path / "r.json")
     assert report.run.interrupted
