@@ -153,3 +153,20 @@ def deferred_warnings() -> Iterator[Deferred]:
         yield held
     finally:
         _deferred.reset(token)
+
+
+#: Characters of a bad value an error message quotes at most: enough to recognise it,
+#: never a whole file in the terminal.
+QUOTE_CHARS = 200
+
+
+def quote(value: object, limit: int = QUOTE_CHARS) -> str:
+    """``repr(value)`` for a message, cut to ``limit`` characters with the full length said.
+
+    >>> quote("x" * 1000, limit=10)
+    "'xxxxxxxxx... (1,002 characters in all)"
+    """
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    return f"{text[: limit - 1]}... ({len(text):,} characters in all)"

@@ -33,7 +33,17 @@ def versioned_cache_dir(name: str) -> Path:
 
 
 def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
-    """Write ``text`` to ``path`` so that no reader ever sees half a file.
+    """Write ``text`` (UTF-8) to ``path`` so that no reader ever sees half a file
+    (:func:`write_bytes_atomic`).
+
+    Returns:
+        The absolute path written.
+    """
+    return write_bytes_atomic(path, text.encode("utf-8"))
+
+
+def write_bytes_atomic(path: str | os.PathLike[str], data: bytes) -> Path:
+    """Write ``data`` to ``path`` so that no reader ever sees half a file.
 
     The text goes to a temporary file in the same folder, is flushed to disk, gets the
     mode a plain ``open()`` would give (``mkstemp`` makes it 0600, which a CI artefact
@@ -43,7 +53,10 @@ def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
     Returns:
         The absolute path written.
     """
-    target = Path(path).expanduser().resolve()
+    try:
+        target = Path(path).expanduser().resolve()
+    except RuntimeError as exc:  # a symbolic-link loop, before Python 3.13
+        raise OSError(errno.ELOOP, f"{str(path)!r} is a symbolic-link loop ({exc})") from None
     try:
         mode = os.stat(target).st_mode
     except OSError:
@@ -58,8 +71,8 @@ def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
         umask = os.umask(0)

@@ -9,6 +9,7 @@ answer imports them all: union by key, safe while a run writes. The work is
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from collections.abc import Callable
 from datetime import datetime
@@ -21,9 +22,16 @@ def parse_since(text: str) -> float:
     """A moment: ISO 8601 (``2026-12-01T10:00:00Z``) or seconds since the epoch."""
     value = str(text).strip()
     try:
-        return float(value)
+        number = float(value)
     except ValueError:
         pass
+    else:
+        if not math.isfinite(number):  # nan, inf, 1e400: no moment, and "0 entries" would pass
+            raise argparse.ArgumentTypeError(
+                f"expected a time such as 2026-12-01T10:00:00Z or seconds since the epoch, got "
+                f"{text!r}, which is no moment"
+            )
+        return number
     try:
         moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:

@@ -23,11 +23,13 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pytest_pau.errors import MergeError, PauError
+from pytest_pau.files.guard import PathArg, output_arg
 from pytest_pau.settings.values import parse_path
 
 if TYPE_CHECKING:
@@ -176,23 +178,32 @@ def _calibration(
     )
 
 
+def output_args(args: argparse.Namespace) -> list[PathArg]:
+    """What ``pau merge`` writes: ``-o``, ``--html``, ``--markdown``."""
+    given = (("-o", args.output), ("--html", args.html), ("--markdown", args.markdown))
+    return [output_arg(option, value) for option, value in given if value is not None]
+
+
 def _merge(args: argparse.Namespace) -> int:
+    from pytest_pau.files.guard import WRITE_CHECKED, check_conflicts, check_outputs, output_arg
     from pytest_pau.models import ItemStatus, Report
     from pytest_pau.plugin.outputs import run_notes, summarize
     from pytest_pau.plugin.stop import RunStop
     from pytest_pau.report.json_report import read_report
     from pytest_pau.report.shards import join_shards
 
-    output = Path(args.output).expanduser()
-    for shard in args.shards:
-        if Path(shard).expanduser().resolve() == output.resolve():
-            raise MergeError(
-                f"-o {str(args.output)!r} is one of the shards' reports; write the merged "
-                "report to another file"
-            )
+    shards = [output_arg("shard", p, what="one of the shards' reports") for p in args.shards]
+    outputs = output_args(args)
+    check_outputs(outputs, shards, checked=WRITE_CHECKED)  # before any shard is read
     reports = [(str(p), read_report(p)) for p in args.shards]
     joined = join_shards(reports)
     settings = settings_of(joined)
+    if settings.baseline is not None:
+        # The gate compares the run with this file: the merged report must never replace it.
+        baseline = output_arg(
+            "the shards' --pau-baseline", settings.baseline, what="the baseline report"
+        )
+        check_conflicts(outputs, [baseline], checked=WRITE_CHECKED)
     results = joined.results
     view = MergedRun(
         settings=settings,
@@ -217,6 +228,18 @@ def _merge(args: argparse.Namespace) -> int:
     return _outputs(args, view, report)
 
 
+def _write(option: str, given: Path, write: Callable[[Path], Path]) -> Path:
+    """One output written (atomically, by ``write``), or a :class:`MergeError` saying why not
+    (a full disk, a folder gone since the check), never a raw ``OSError``."""
+    try:
+        return write(Path(given).expanduser())
+    except OSError as exc:
+        raise MergeError(
+            f"{option} {str(given)!r}: could not write it ({exc.strerror or exc}); the file "
+            "there, if any, is left as it was"
+        ) from None
+
+
 def _outputs(args: argparse.Namespace, view: MergedRun, report: Report) -> int:
     from pytest_pau.plugin.ci import closing_text
     from pytest_pau.plugin.gates import settle
@@ -233,7 +256,8 @@ def _outputs(args: argparse.Namespace, view: MergedRun, report: Report) -> int:
     # report says); --gate makes its exit status pau merge's own.
     gated = settle(view, pytest_status).exit_status
     status = gated if args.gate else 0
-    written = write_report(Path(args.output).expanduser(), report)
+    closing = closing_text(view)
+    written = _write("-o", args.output, lambda p: write_report(p, report))
     writer = TextWriter()
     render(summary, writer, run=report.run, notes=report.notes, unicode=unicode_ok())
     print(writer.getvalue(), end="")
@@ -241,14 +265,12 @@ def _outputs(args: argparse.Namespace, view: MergedRun, report: Report) -> int:
     if args.html is not None:
         from pytest_pau.report.html import write_html
 
-        print(f"HTML report: {write_html(report, Path(args.html).expanduser())}")
-    closing = closing_text(view)
+        print(f"HTML report: {_write('--html', args.html, lambda p: write_html(report, p))}")
     if args.markdown is not None:
         from pytest_pau.paths import write_text_atomic
 
-        path = write_text_atomic(
-            Path(args.markdown).expanduser(), render_markdown(report, closing=closing)
-        )
+        markdown = render_markdown(report, closing=closing)
+        path = _write("--markdown", args.markdown, lambda p: write_text_atomic(p, markdown))
         print(f"Markdown summary: {path}")
     step = os.environ.get("GITHUB_STEP_SUMMARY")
     if step:

@@ -52,27 +52,33 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Run ``pau paper``; returns the exit status."""
+    from pytest_pau.files.guard import WRITE_CHECKED, check_outputs, output_arg
     from pytest_pau.report.compare_io import read_scores
-    from pytest_pau.report.paper_table import build_book, csv_text, markdown
+    from pytest_pau.report.paper_plots import PAPER_FILES, write_paper, write_tables
+    from pytest_pau.report.paper_table import build_book, markdown
 
     out = out or sys.stdout
     if args.resamples < 1000:
         raise ConfigError(
             f"--resamples must be at least 1000 for a usable p-value, got {args.resamples!r}"
         )
+    # The one guard over outputs: no report given is replaced, the folder is a folder
+    # (no file, FIFO or device) where files can be written; checked before any is.
+    check_outputs(
+        [output_arg("-o", args.out, folder=True, writes=PAPER_FILES)],
+        [output_arg("report", p, what="a report given") for p in args.reports],
+        checked=WRITE_CHECKED,
+    )
     reports = [read_scores(p) for p in args.reports]
     book = build_book(reports, list(args.reports), seed=args.seed, resamples=args.resamples)
     folder: Path = args.out.expanduser()
-    if args.no_figures:
-        folder.mkdir(parents=True, exist_ok=True)
-        written = []
-        for name, text in (("table.md", markdown(book)), ("table.csv", csv_text(book))):
-            (folder / name).write_text(text, encoding="utf-8")
-            written.append(folder / name)
-    else:
-        from pytest_pau.report.paper_plots import write_paper
-
-        written = write_paper(book, folder)
+    try:
+        written = write_tables(book, folder) if args.no_figures else write_paper(book, folder)
+    except OSError as exc:
+        raise ConfigError(
+            f"-o {str(args.out)!r}: could not write the tables and figures there "
+            f"({exc.strerror or exc})"
+        ) from None
     print(markdown(book), file=out)
     for path in written:
         print(f"wrote {path}", file=out)

@@ -158,6 +158,7 @@ def run(args: argparse.Namespace) -> int:
         return launch(spec, train, heldout, dry_run=args.dry_run)
     if args.dry_run:
         return 0
+    check_output(spec)
     from pytest_pau.train.trainer import Trainer
 
     print(
@@ -177,6 +178,30 @@ def run(args: argparse.Namespace) -> int:
         f"evaluate it: pau train --serve {out / 'adapter'}  (prints the pytest command)"
     )
     return 0
+
+
+#: The files ``pau train`` writes into ``--output`` (beside its adapter/ and checkpoints/).
+RUN_FILES = ("metrics.jsonl", "eval.txt", "config.json", "selection.json")
+
+
+def check_output(spec: TrainSpec) -> None:
+    """The one guard over outputs, for ``--output``: a folder (no file, FIFO or device)
+    where files can be written, that holds no dataset file the run reads.
+
+    Raises:
+        ConfigError: naming ``--output``, the path and the problem, before the policy loads.
+    """
+    from pytest_pau.files.guard import RUN_CHECKED, check_outputs, output_arg
+
+    inputs = []
+    dataset = Path(spec.settings.dataset).expanduser()
+    if dataset.is_file():
+        inputs.append(output_arg("--pau-dataset", spec.settings.dataset, what="the dataset"))
+    check_outputs(
+        [output_arg("--output", spec.output, folder=True, writes=RUN_FILES)],
+        inputs,
+        checked=RUN_CHECKED,
+    )
 
 
 def print_selection(selection: Selection, spec: TrainSpec, heldout: list[Instance]) -> None:

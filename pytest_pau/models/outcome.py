@@ -92,6 +92,8 @@ JudgeScore = Annotated[float, Field(ge=1.0, le=5.0, allow_inf_nan=False)]
 a worker, a report or a baseline; the evaluator checks what the judge gave)."""
 UnitScore = Annotated[float, Field(ge=0.0, le=1.0, allow_inf_nan=False)]
 """A code match: a number in [0, 1], NaN refused."""
+Finite = Annotated[float, Field(allow_inf_nan=False)]
+"""A statistic of scores (a spread, a weighted mean): any finite number."""
 
 
 def score_problem(name: str, value: float | None, bounds: tuple[float, float]) -> str | None:
@@ -170,8 +172,8 @@ class InstanceResult(BaseModel):
     judge_score: JudgeScore | None = None
     judge_explanation: str = ""
     judge_ratings: list[int | None] = Field(default_factory=list)
-    judge_spread: float | None = None
-    judge_logprob_score: float | None = None
+    judge_spread: Finite | None = None
+    judge_logprob_score: Finite | None = None
     judge_unparseable: int = 0
     judge_manipulation: list[str] = Field(default_factory=list)
     """Text of the prediction addressed to the grader (see ``JudgeResult.manipulation``)."""
@@ -185,7 +187,7 @@ class InstanceResult(BaseModel):
     mismatches: list[Mismatch] = Field(default_factory=list)
     gold_code_match: UnitScore | None = None
     """``--pau-gold-control``: code match of the coder on the gold description."""
-    self_code_match: float | None = None
+    self_code_match: UnitScore | None = None
     """``--pau-coder=self``: code match of code the model under test wrote from its own
     description (the reference's "judge-self" variant), beside the fixed coder's."""
     self_code: str = ""

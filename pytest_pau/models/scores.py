@@ -44,7 +44,7 @@ class ScoresOnly(BaseModel):
     code_match: UnitScore | None = None
     error: str | None = None
     skipped: str | None = None
-    self_code_match: float | None = None
+    self_code_match: UnitScore | None = None
     n_queries: int = 0
     concluded: bool = False
 

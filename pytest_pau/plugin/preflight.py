@@ -7,14 +7,14 @@ usage error naming the option) or returns notes for the summary.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pytest_pau.errors import ConfigError
+from pytest_pau.files.guard import PathArg, real
 from pytest_pau.llm.credentials import Role, missing_keys
 from pytest_pau.models.paper import PAPER, PAPER_CODER, PAPER_JUDGE
-from pytest_pau.plugin.output_paths import PathArg, check_conflicts, probe_writable
 from pytest_pau.settings.values import LOCAL_MODELS, PAPER_CODER_MODEL, PAPER_JUDGE_MODEL
 
 if TYPE_CHECKING:
@@ -90,19 +90,6 @@ def output_args(
     return out
 
 
-#: The names of files pytest reads as configuration or imports as code (``conftest.py``):
-#: an output of that name would change or break the next run, wherever this run's own
-#: config file is.
-PYTEST_NAMES = (
-    "conftest.py",
-    "pytest.ini",
-    ".pytest.ini",
-    "pyproject.toml",
-    "tox.ini",
-    "setup.cfg",
-)
-
-
 def input_args(
     settings: PauSettings,
     resolve: Callable[[Path], Path] = Path.resolve,
@@ -115,16 +102,21 @@ def input_args(
     cache folder's files (the model cache and the calibration store, also under
     ``--pau-no-cache``: they are the user's, whether or not this run reads them) and
     pytest's config file (``inifile``, whatever its name; conftest files are refused by
-    name, :func:`check_names`).
+    name, :func:`pytest_pau.files.guard.check_names`).
     """
     out = []
     dataset = Path(settings.dataset).expanduser()
     if dataset.is_file():  # builtin, humaneval and hf: specs name no file here
         out.append(
-            PathArg("--pau-dataset", settings.dataset, dataset.resolve(), what="the dataset")
+            PathArg(
+                "--pau-dataset",
+                settings.dataset,
+                real(dataset, f"--pau-dataset={settings.dataset!r}"),
+                what="the dataset",
+            )
         )
     elif settings.dataset.startswith("hf:") and Path(settings.dataset[3:]).expanduser().is_dir():
-        folder = Path(settings.dataset[3:]).expanduser().resolve()
+        folder = real(Path(settings.dataset[3:]), f"--pau-dataset={settings.dataset!r}")
         files = tuple(sorted(p for p in folder.rglob("*") if p.is_file()))[:1000]
         if files:
             out.append(
@@ -153,7 +145,7 @@ def input_args(
             PathArg(
                 "--pau-cache-dir",
                 str(settings.cache_dir),
-                Path(settings.cache_dir).expanduser().resolve(),
+                real(Path(settings.cache_dir), f"--pau-cache-dir={str(settings.cache_dir)!r}"),
                 folder=True,
                 writes=tuple(name for names in sqlite for name in names),
                 what="the model cache and the calibration store",
@@ -164,39 +156,6 @@ def input_args(
             PathArg("pytest's config file", str(inifile), inifile, what="pytest's config file")
         )
     return out
-
-
-def check_names(outputs: Sequence[PathArg]) -> None:
-    """Refuse an output named as pytest's own files (:data:`PYTEST_NAMES`).
-
-    Raises:
-        ConfigError: naming the option, the path and what pytest does with such a file.
-    """
-    for arg in outputs:
-        for path in arg.files():
-            if path.name in PYTEST_NAMES:
-                what = (
-                    "a conftest file, which pytest imports as code"
-                    if path.name == "conftest.py"
-                    else "a file pytest reads its configuration from"
-                )
-                raise ConfigError(
-                    f"{arg.label}: {path.name!r} is the name of {what}; writing "
-                    f"{arg.option} there would overwrite or create one ({str(path)!r}). "
-                    "Name another file. Checked before any model call, so nothing was paid for"
-                )
-
-
-def check_outputs(outputs: Sequence[PathArg], inputs: Sequence[PathArg]) -> None:
-    """Fail before any item when an output overwrites another path or cannot be written.
-
-    Raises:
-        ConfigError: naming the option(s), the path(s) and the problem.
-    """
-    check_names(outputs)
-    check_conflicts(outputs, inputs)
-    for arg in outputs:
-        probe_writable(arg)
 
 
 #: Episodes per process at most, whatever the machine allows: requests are bounded per

@@ -99,6 +99,7 @@ class PauSession(RunState):
         if self.is_worker:
             return
         from pytest_pau.errors import CacheWarning
+        from pytest_pau.files.guard import check_outputs
         from pytest_pau.plugin import preflight
         from pytest_pau.plugin.notices import warn
         from pytest_pau.settings.env import check_env
@@ -108,7 +109,7 @@ class PauSession(RunState):
         preflight.check_concurrency(s)
         junitxml = getattr(self.config.option, "xmlpath", None)
         inifile = self.config.inipath
-        preflight.check_outputs(
+        check_outputs(
             preflight.output_args(s, self.resolve, junitxml=junitxml),
             preflight.input_args(
                 s, self.resolve, inifile=None if inifile is None else Path(inifile).resolve()

@@ -70,8 +70,19 @@ PER_MACHINE = frozenset(
 )
 
 
+def shard_part(ids: Sequence[str], cached: Collection[str], count: int, index: int) -> list[str]:
+    """The ``index``-th (from 1) of :func:`partition`'s ``count`` parts: empty past the
+    selection, in time and memory bounded by the selection whatever ``count`` is
+    (``--pau-shard=1/1000000000000`` deals 3 instances, not 10^12 parts)."""
+    parts = partition(ids, cached, count)
+    return parts[index - 1] if index <= len(parts) else []
+
+
 def partition(ids: Sequence[str], cached: Collection[str], count: int) -> list[list[str]]:
     """Split ``ids`` into ``count`` parts of about equal expected cost, deterministically.
+
+    Parts past the selection (``count`` above ``len(ids)``) are empty and not returned: at
+    most ``len(ids)`` parts are (use :func:`shard_part` for one part).
 
     Uncached items are dealt first (in selection order, each to the part with the least
     expected cost so far, ties to the part with fewer items, then the lower index), then
@@ -87,10 +98,13 @@ def partition(ids: Sequence[str], cached: Collection[str], count: int) -> list[l
     cached = set(cached)
     position = {i: n for n, i in enumerate(ids)}
     order = sorted(ids, key=lambda i: (i in cached, position[i]))
-    loads = [0] * count
-    parts: list[list[str]] = [[] for _ in range(count)]
+    # With more parts than items every item starts a part of its own, in dealing order: the
+    # parts past the selection would stay empty whatever their number.
+    dealt = min(count, max(len(ids), 1))
+    loads = [0] * dealt
+    parts: list[list[str]] = [[] for _ in range(dealt)]
     for instance_id in order:
-        k = min(range(count), key=lambda j: (loads[j], len(parts[j]), j))
+        k = min(range(dealt), key=lambda j: (loads[j], len(parts[j]), j))
         parts[k].append(instance_id)
         loads[k] += CACHED_COST if instance_id in cached else UNCACHED_COST
     return [sorted(p, key=position.__getitem__) for p in parts]
@@ -224,7 +238,7 @@ def apply_shard(items: list[pytest.Item], state: RunState) -> list[pytest.Item]:
     index, count = part
     ids = list(dict.fromkeys(inst.id for item in items if (inst := collect.instance_of(item))))
     state.shard_plan = _plan(state, ids, count)
-    own = set(partition(ids, state.shard_plan, count)[index - 1])
+    own = set(shard_part(ids, state.shard_plan, count, index))
     state.shard_selection = ids
     state.shard_own = [i for i in ids if i in own]
     kept: list[pytest.Item] = []

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from pytest_pau.errors import ConfigError
+from pytest_pau.errors import ConfigError, quote
+from pytest_pau.files.guard import check_input_file
 from pytest_pau.models import Report, RunInfo
 from pytest_pau.paths import write_text_atomic
 from pytest_pau.report.text_cap import capped
@@ -22,6 +23,10 @@ if TYPE_CHECKING:
     from pytest_pau.settings import PauSettings
 
 M = TypeVar("M", bound=BaseModel)
+
+#: The largest report read (reports cap each text field at 64 K characters; 5,500 items
+#: with long trajectories stay far below this).
+MAX_REPORT_BYTES = 4 * 1024**3
 
 
 def run_info_of(settings: PauSettings, *, model: str, **extra: Any) -> RunInfo:
@@ -85,20 +90,23 @@ def read_model(path: str | os.PathLike[str], model: type[M]) -> M:
             names the file and the first problem.
     """
     p = Path(path).expanduser()
+    hint = "write one with `pytest --pau-model=MODEL --pau-report=PATH`"
     try:
+        # A regular file, checked before it is opened: a FIFO would block the read.
+        check_input_file(p, "report", max_bytes=MAX_REPORT_BYTES)
         text = p.read_bytes()
+    except ConfigError as exc:
+        raise ConfigError(f"cannot read {exc}; {hint}") from None
     except OSError as exc:
-        raise ConfigError(
-            f"cannot read report {str(p)!r}: {exc.strerror or exc}; "
-            "write one with `pytest --pau-model=MODEL --pau-report=PATH`"
-        ) from None
+        raise ConfigError(f"cannot read report {str(p)!r}: {exc.strerror or exc}; {hint}") from None
     try:
         return model.model_validate_json(text)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(x) for x in first.get("loc", ())) or "(top level)"
+        # A file that is no JSON at all is the input of its one error: quote its head only.
         got = (
-            f" (got {first['input']!r})"
+            f" (got {quote(first['input'])})"
             if "input" in first and first.get("type") != "missing"
             else ""
         )

@@ -22,6 +22,7 @@ from typing import Any
 
 from pytest_pau.models import PaperStats
 from pytest_pau.models.paper import MATCH_BINS
+from pytest_pau.paths import write_bytes_atomic, write_text_atomic
 from pytest_pau.report.paper_table import PaperBook, csv_text, markdown, table_rows
 from pytest_pau.report.plots import DPI, JUDGE_COLOURS, check_matplotlib, png_bytes
 
@@ -181,6 +182,10 @@ def _heatmap(book: PaperBook) -> Any | None:
     return fig
 
 
+#: The stems of the figures :func:`render_figures` may draw.
+FIGURE_NAMES = ("judge_spread", "match_spread", "self_match_spread", "modes", "rank_correlation")
+
+
 def render_figures(book: PaperBook) -> dict[str, bytes]:
     """Every figure that applies, as PNG bytes keyed by file stem."""
     figures: dict[str, Any] = {
@@ -222,17 +227,30 @@ def html_page(book: PaperBook, pngs: dict[str, bytes]) -> str:
     )
 
 
-def write_paper(book: PaperBook, out_dir: Path) -> list[Path]:
-    """Write ``table.md``, ``table.csv``, the PNGs and ``paper.html`` into ``out_dir``."""
+#: Every file ``pau paper`` may write into its folder (the figures that apply, of these).
+PAPER_FILES = (
+    "table.md",
+    "table.csv",
+    *(f"{name}.png" for name in FIGURE_NAMES),
+    "paper.html",
+)
+
+
+def write_tables(book: PaperBook, out_dir: Path) -> list[Path]:
+    """Write ``table.md`` and ``table.csv`` into ``out_dir``, each atomically."""
     out_dir.mkdir(parents=True, exist_ok=True)
+    return [
+        write_text_atomic(out_dir / name, text)
+        for name, text in (("table.md", markdown(book)), ("table.csv", csv_text(book)))
+    ]
+
+
+def write_paper(book: PaperBook, out_dir: Path) -> list[Path]:
+    """Write ``table.md``, ``table.csv``, the PNGs and ``paper.html`` into ``out_dir``,
+    each atomically."""
     pngs = render_figures(book)
-    written = []
-    for name, text in (("table.md", markdown(book)), ("table.csv", csv_text(book))):
-        (out_dir / name).write_text(text, encoding="utf-8")
-        written.append(out_dir / name)
+    written = write_tables(book, out_dir)
     for name, data in pngs.items():
-        (out_dir / f"{name}.png").write_bytes(data)
-        written.append(out_dir / f"{name}.png")
-    (out_dir / "paper.html").write_text(html_page(book, pngs), encoding="utf-8")
-    written.append(out_dir / "paper.html")
+        written.append(write_bytes_atomic(out_dir / f"{name}.png", data))
+    written.append(write_text_atomic(out_dir / "paper.html", html_page(book, pngs)))
     return written

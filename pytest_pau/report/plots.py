@@ -25,6 +25,7 @@ from typing import Any
 
 from pytest_pau.errors import ConfigError
 from pytest_pau.models import InstanceResult, Report
+from pytest_pau.paths import write_bytes_atomic
 from pytest_pau.report.summary import MODEL_FAILURE_MODES, judge_bucket
 
 DPI = 100
@@ -303,7 +304,5 @@ def write_plots(reports: list[Report], out_dir: str | os.PathLike[str]) -> list[
     folder.mkdir(parents=True, exist_ok=True)
     paths = []
     for name, data in pngs.items():
-        path = folder / f"{name}.png"
-        path.write_bytes(data)
-        paths.append(path)
+        paths.append(write_bytes_atomic(folder / f"{name}.png", data))
     return paths

@@ -28,6 +28,7 @@ from typing import Any
 
 from pytest_pau.errors import MergeError
 from pytest_pau.models import CalibrationRow, InstanceResult, Report, RunInfo, ShardInfo
+from pytest_pau.prompting.evidence import clip
 
 #: ``run`` fields that legitimately differ between the shards of one run.
 PER_MACHINE_RUN_FIELDS = frozenset(
@@ -35,6 +36,10 @@ PER_MACHINE_RUN_FIELDS = frozenset(
 )
 #: How many ids a message lists before "+N more".
 LISTED = 5
+#: A shard's machine notes kept, and the characters kept of each: a note is a line or
+#: two about the shard's machine; a 150 MB one is not printed whole in the terminal.
+MAX_NOTES = 50
+MAX_NOTE_CHARS = 2000
 
 
 @dataclass
@@ -94,26 +99,48 @@ def _parts(reports: Sequence[tuple[str, Report]]) -> tuple[list[tuple[str, Shard
     count = counts[0]
     by_index: dict[int, list[str]] = {}
     for path, info in parts:
+        if not 1 <= info.index <= info.count:
+            problems.append(
+                f"{path} says it is shard {info.index}/{info.count}, which no run is: "
+                "K/N needs 1 <= K <= N; it is no shard's report as written"
+            )
         by_index.setdefault(info.index, []).append(path)
+    if problems:
+        raise MergeError("\n".join(problems))
     for index, paths in sorted(by_index.items()):
         if len(paths) > 1:
             problems.append(
                 f"shard {index}/{count} is given twice: {', '.join(paths)}; pass each shard's "
                 "report once"
             )
-    missing = [k for k in range(1, count + 1) if k not in by_index]
-    if missing:
+    # Bounded by the shards given, not by N (a count of 10^12 lists 5 and counts the rest).
+    n_missing = count - len(by_index)
+    if n_missing:
+        missing = _first_missing(by_index, count, LISTED)
+        listed = ", ".join(f"{k}/{count}" for k in missing)
+        if n_missing > len(missing):
+            listed += f", +{n_missing - len(missing):,} more"
         given = ", ".join(f"{i.index}/{count} from {p}" for p, i in parts)
         problems.append(
-            f"shard{'s' if len(missing) > 1 else ''} "
-            f"{', '.join(f'{k}/{count}' for k in missing)} "
-            f"{'are' if len(missing) > 1 else 'is'} missing (given: {given}); every "
+            f"shard{'s' if n_missing > 1 else ''} {listed} "
+            f"{'are' if n_missing > 1 else 'is'} missing (given: {given}); every "
             "shard's --pau-report is needed: a merge of some shards would be a part of the "
             "selection passed off as the whole"
         )
     if problems:
         raise MergeError("\n".join(problems))
     return parts, count
+
+
+def _first_missing(given: dict[int, list[str]], count: int, n: int) -> list[int]:
+    """The first ``n`` indices in 1..``count`` not in ``given`` (``len(given) + n`` steps)."""
+    out: list[int] = []
+    k = 1
+    while len(out) < n and k <= count:
+        if k not in given:
+            out.append(k)
+        k += 1
+    return out
 
 
 def _differences(
@@ -209,16 +236,24 @@ def join_shards(reports: Sequence[tuple[str, Report]]) -> Joined:
     for path, report in reports:
         assert report.shard is not None
         own = set(report.shard.own)
+        seen: set[str] = set()
         for r in report.instances:
             if r.id not in own:
                 problems.append(f"{path} has a result for {r.id!r}, which is not its part")
+            if r.id in seen:
+                # Which of the two is the item's? Either choice would be a guess.
+                problems.append(
+                    f"{path} holds two results for {r.id!r}; a shard's report has one per "
+                    "item (was the file edited or concatenated?): run that shard again"
+                )
+            seen.add(r.id)
             results.setdefault(r.id, r)
     if problems:
         raise MergeError("\n".join(dict.fromkeys(problems)))
     ordered = [results[i] for i in selection if i in results]
     said: dict[str, list[str]] = {}
     for _, info in sorted(parts, key=lambda pi: pi[1].index):
-        for note in dict.fromkeys(info.notes):
+        for note in dict.fromkeys(clip(n, MAX_NOTE_CHARS) for n in info.notes[:MAX_NOTES]):
             said.setdefault(note, []).append(f"{info.index}/{info.count}")
     # A note every shard made is the run's; one some made says which.
     notes = [

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pytest_pau.errors import ConfigError
+from pytest_pau.paths import write_text_atomic
 from pytest_pau.train.config import TrainSpec
 from pytest_pau.train.rollout import GroupTimings, Rollout, run_group, summarise
 
@@ -178,9 +179,9 @@ class Trainer:
         else:
             (self.output / "metrics.jsonl").write_text("")
             (self.output / "eval.txt").unlink(missing_ok=True)
-        (self.output / "config.json").write_text(s.model_dump_json(indent=2) + "\n")
+        write_text_atomic(self.output / "config.json", s.model_dump_json(indent=2) + "\n")
         selection = {"pytest_args": s.pytest_args, "instances": [i.id for i in self.instances]}
-        (self.output / "selection.json").write_text(json.dumps(selection, indent=2) + "\n")
+        write_text_atomic(self.output / "selection.json", json.dumps(selection, indent=2) + "\n")
 
         critic = self.make_critic()
         boxes: dict[str, Any] = {}

@@ -99,7 +99,7 @@ def test_export_since_a_time_and_the_refusals(
     assert other.read_text() == "mine"
     itself = tmp_path / "c" / "llm-cache.sqlite3"
     assert pau("export", itself, "--cache-dir", tmp_path / "c") == 2
-    assert "is the cache itself" in capsys.readouterr().err
+    assert "writing pau cache export would overwrite the model cache" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         pau("export", out, "--cache-dir", tmp_path / "c", "--since", "2026-12-01T10:00:00")
     assert "a time without one means something else" in capsys.readouterr().err

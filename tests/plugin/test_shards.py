@@ -18,7 +18,13 @@ import pytest
 
 from pytest_pau.cli.main import main as pau
 from pytest_pau.models import InstanceResult, Report
-from pytest_pau.plugin.shard import CACHED_COST, MARKER_MODEL, UNCACHED_COST, partition
+from pytest_pau.plugin.shard import (
+    CACHED_COST,
+    MARKER_MODEL,
+    UNCACHED_COST,
+    partition,
+    shard_part,
+)
 from pytest_pau.report.json_report import read_report
 from pytest_pau.settings import PauSettings
 from pytest_pau.testing import ScriptedLLM
@@ -75,7 +81,7 @@ def test_the_partition_is_deterministic_disjoint_and_balanced_by_uncached_cost()
     assert max(costs) - min(costs) <= UNCACHED_COST
     # By count alone (position order) one part would get 20 new items and the others none.
     assert partition(ids, set(), 3) == [ids[0::3], ids[1::3], ids[2::3]]
-    assert partition(ids[:2], set(), 3)[2] == []
+    assert shard_part(ids[:2], set(), 3, 3) == []
 
 
 def test_a_bad_shard_and_a_shard_with_early_stop_are_usage_errors(run_pau: Run) -> None:
@@ -180,7 +186,7 @@ def test_three_shards_merge_to_the_serial_run_and_a_bad_set_is_refused(
     assert not (path / "bad.json").exists()
     # The output may never be one of the shards.
     assert merge(*(path / f"shard-{k}.json" for k in (1, 2, 3)), "-o", "shard-1.json") == 1
-    assert "is one of the shards' reports" in capsys.readouterr().err
+    assert "writing -o would overwrite one of the shards' reports" in capsys.readouterr().err
 
 
 def test_merge_refuses_shards_of_other_selections_or_caches(tmp_path: Path, capsys) -> None:

@@ -3,6 +3,7 @@ what an sqlite3 error means, and moving a damaged file aside."""
 
 from __future__ import annotations
 
+import errno
 import os
 import sqlite3
 from datetime import UTC, datetime
@@ -40,12 +41,34 @@ def is_busy(exc: BaseException) -> bool:
     return "locked" in str(exc)
 
 
+def is_full(exc: BaseException) -> bool:
+    """Whether an error means no room to write: a full disk or quota, a file size limit."""
+    if isinstance(exc, OSError):
+        return exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
+    code = (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF
+    return code == _SQLITE_FULL or (code == 0 and "disk is full" in str(exc))
+
+
+def is_wal(path: Path) -> bool:
+    """Whether the SQLite file at ``path`` is in WAL mode (its header's bytes 18-19 are 2).
+
+    Reading one needs its ``-shm`` file, which SQLite creates beside it when missing: on
+    read-only media that fails with "unable to open database file".
+    """
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(20)
+    except OSError:
+        return False
+    return head.startswith(SQLITE_HEADER) and head[18:20] == b"\x02\x02"
+
+
 def describe_failure(path: Path, exc: BaseException) -> str:
     """Why ``path`` could not be used, in words, with sqlite's own message at the end."""
     code = (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF
     if is_busy(exc):
         hint = "another process held its lock past the busy timeout"
-    elif code == _SQLITE_FULL:
+    elif code == _SQLITE_FULL or is_full(exc):
         hint = "the disk is full"
     elif code == _SQLITE_IOERR:
         hint = "the disk could not be written: full, over a file size limit, or failing"

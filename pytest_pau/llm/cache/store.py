@@ -51,6 +51,7 @@ from pytest_pau.llm.cache.files import (
     describe_failure,
     file_id,
     is_corrupt,
+    is_full,
 )
 from pytest_pau.llm.cache.key import CacheHit
 from pytest_pau.llm.cache.schema import PROBE_KEY, setup
@@ -121,9 +122,12 @@ class ResponseCache:
                 f"start of a run) or delete it{no_cache}",
                 reason=reason,
             )
+        if is_full(exc):  # permissions are not the problem: room is
+            fix = "free space on that disk (or raise its quota), or pick a folder on another disk"
+        else:
+            fix = "fix the permissions of the file and its folder, move the file aside, or pick another folder"
         return CacheError(
-            f"{where} {doing} ({describe_failure(self.path, exc)}); fix the permissions of "
-            f"the file and its folder, move the file aside, or pick another folder with "
+            f"{where} {doing} ({describe_failure(self.path, exc)}); {fix} with "
             f"{self.option}=DIR{no_cache}"
         )
 

@@ -29,9 +29,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pytest_pau._version import __version__
-from pytest_pau.errors import CacheCorruptError, CacheError
+from pytest_pau.errors import CacheCorruptError, CacheError, ConfigError
+from pytest_pau.files.guard import WRITE_CHECKED, check_outputs, output_arg
 from pytest_pau.llm.cache.files import FILENAME, check_header
-from pytest_pau.llm.cache.schema import BASE_COLUMNS, PROBE_KEY, SCHEMA
+from pytest_pau.llm.cache.schema import PROBE_KEY, SCHEMA
+from pytest_pau.llm.cache.sources import (
+    bounded,
+    check_sources,
+    columns,
+    readable,
+    stored_bytes,
+)
 
 #: The table that marks a file as an export, with what made it.
 EXPORT_TABLE = "pau_export"
@@ -42,7 +50,8 @@ VOLATILE_FIELDS = ("latency_s", "cached", "cached_other_version")
 BOOKKEEPING_MODELS = ("pytest-pau/finished-items", "pytest-pau/shard-plans")
 #: Rows per transaction of an import.
 BATCH = 500
-_COLUMNS = (*BASE_COLUMNS, "prompts_version")
+#: The files of a cache folder an export must never replace.
+_CACHE_FILES = tuple(f"{FILENAME}{suffix}" for suffix in ("", "-wal", "-shm"))
 
 
 @dataclass(frozen=True)
@@ -69,39 +78,6 @@ class ImportResult:
     """``(key, model)`` of the first conflicts."""
 
 
-def cache_file(path: Path) -> Path:
-    """``path`` itself, or the cache file inside it when it is a cache folder."""
-    return path / FILENAME if path.is_dir() else path
-
-
-def _columns(db: sqlite3.Connection, schema: str, path: Path) -> list[str]:
-    found = [row[1] for row in db.execute(f"PRAGMA {schema}.table_info(responses)")]
-    missing = [c for c in BASE_COLUMNS if c not in found]
-    if missing:
-        what = "no 'responses' table" if not found else f"no {', '.join(missing)} column(s)"
-        raise CacheCorruptError(
-            f"{str(path)!r} is not a pytest-pau cache or export: {what}; expected a file "
-            "written by `pau cache export` or a cache folder's llm-cache.sqlite3",
-            reason=what,
-        )
-    return [c for c in _COLUMNS if c in found]
-
-
-def _readable(path: Path) -> Path:
-    """The SQLite file at ``path`` (or in the cache folder ``path``), checked to be one."""
-    source = cache_file(path.expanduser())
-    if not source.is_file():
-        raise CacheError(
-            f"{str(path)!r}: no such file; expected a file written by `pau cache export` "
-            "or a cache folder"
-        )
-    try:
-        check_header(source)
-    except CacheCorruptError as exc:
-        raise CacheCorruptError(f"{str(source)!r}: {exc}", reason=exc.reason) from None
-    return source
-
-
 def export_cache(directory: Path, destination: Path, *, since: float | None = None) -> ExportResult:
     """Write the cache's entries (those stored at or after ``since``) to ``destination``.
 
@@ -115,19 +91,22 @@ def export_cache(directory: Path, destination: Path, *, since: float | None = No
         CacheError: No cache there, the destination is another kind of file or the cache
             itself, or the file cannot be written.
     """
-    source = _readable(directory)
+    source = readable(directory)
     destination = destination.expanduser()
-    if destination.exists():
-        if destination.resolve() == source.resolve():
-            raise CacheError(
-                f"pau cache export: {str(destination)!r} is the cache itself; export to "
-                "another file"
-            )
-        if not is_export(destination):
-            raise CacheError(
-                f"pau cache export: {str(destination)!r} exists and is not an earlier "
-                "export; it is left alone: pick another file name"
-            )
+    # The one guard over every output: not the cache's files, no FIFO, device or folder
+    # (is_export below would open a FIFO and wait for a writer), a writable place.
+    cache = output_arg(
+        "--cache-dir", source.parent, folder=True, what="the model cache", writes=_CACHE_FILES
+    )
+    try:
+        check_outputs([output_arg("pau cache export", destination)], [cache], checked=WRITE_CHECKED)
+    except ConfigError as exc:
+        raise CacheError(str(exc)) from None
+    if destination.exists() and not is_export(destination):
+        raise CacheError(
+            f"pau cache export: {str(destination)!r} exists and is not an earlier "
+            "export; it is left alone: pick another file name"
+        )
     tmp = destination.with_name(f".{destination.name}.{os.getpid()}.tmp")
     try:
         tmp.unlink(missing_ok=True)
@@ -137,14 +116,14 @@ def export_cache(directory: Path, destination: Path, *, since: float | None = No
             db.execute(f"CREATE TABLE {EXPORT_TABLE} (name TEXT PRIMARY KEY, value TEXT)")
             db.execute("ATTACH DATABASE ? AS src", (str(source),))
             db.execute("PRAGMA src.busy_timeout = 60000")
-            columns = ", ".join(_columns(db, "src", source))
+            names = ", ".join(columns(db, "src", source))
             where = "key != ?" + ("" if since is None else " AND created >= ?")
             params: tuple[object, ...] = (PROBE_KEY,) if since is None else (PROBE_KEY, since)
             db.execute("BEGIN")
             # One statement: one read snapshot of the cache, whatever a run writes meanwhile.
             db.execute(
-                f"INSERT INTO main.responses ({columns}) "
-                f"SELECT {columns} FROM src.responses WHERE {where}",
+                f"INSERT INTO main.responses ({names}) "
+                f"SELECT {names} FROM src.responses WHERE {where}",
                 params,
             )
             entries = int(db.execute("SELECT COUNT(*) FROM main.responses").fetchone()[0])
@@ -194,27 +173,6 @@ def _answer(value: str) -> object:
     return data
 
 
-def check_sources(sources: Sequence[Path]) -> list[Path]:
-    """The SQLite file of each source, each checked to be a pytest-pau cache or export.
-
-    Raises:
-        CacheError: naming the first source that is missing or is no cache.
-    """
-    files = []
-    for path in sources:
-        source = _readable(path)
-        try:
-            with contextlib.closing(sqlite3.connect(f"file:{source}?mode=ro", uri=True)) as db:
-                _columns(db, "main", source)
-        except sqlite3.DatabaseError as exc:
-            raise CacheError(
-                f"{str(path)!r} cannot be read as a pytest-pau cache ({type(exc).__name__}: "
-                f"{exc}); expected a file written by `pau cache export` or a cache folder"
-            ) from None
-        files.append(source)
-    return files
-
-
 def import_caches(target: sqlite3.Connection, sources: Sequence[Path]) -> list[ImportResult]:
     """Add every row of ``sources`` whose key ``target`` lacks (see the module docstring).
 
@@ -231,11 +189,12 @@ def import_caches(target: sqlite3.Connection, sources: Sequence[Path]) -> list[I
     for path in files:
         with contextlib.closing(sqlite3.connect(path, timeout=60.0)) as src:
             try:
-                columns = _columns(src, "main", path)
+                names = columns(src, "main", path)
                 rows = src.execute(
-                    f"SELECT {', '.join(columns)} FROM responses WHERE key != ?", (PROBE_KEY,)
+                    f"SELECT {', '.join(names)} FROM responses WHERE key != ?", (PROBE_KEY,)
                 )
-                results.append(_import_rows(target, path, columns, rows))
+                rows = bounded(rows, path, stored_bytes(path))
+                results.append(_import_rows(target, path, names, rows))
             except sqlite3.DatabaseError as exc:
                 raise CacheError(
                     f"pau cache import: could not read {str(path)!r} "
