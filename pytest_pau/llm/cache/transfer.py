@@ -190,10 +190,10 @@ def import_caches(target: sqlite3.Connection, sources: Sequence[Path]) -> list[I
         with contextlib.closing(sqlite3.connect(path, timeout=60.0)) as src:
             try:
                 names = columns(src, "main", path)
-                rows = src.execute(
+                cursor = src.execute(
                     f"SELECT {', '.join(names)} FROM responses WHERE key != ?", (PROBE_KEY,)
                 )
-                rows = bounded(rows, path, stored_bytes(path))
+                rows = bounded(cursor, path, stored_bytes(path))
                 results.append(_import_rows(target, path, names, rows))
             except sqlite3.DatabaseError as exc:
                 raise CacheError(
