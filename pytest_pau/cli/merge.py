@@ -6,7 +6,8 @@ table, calibration line and gate verdict from them, with the functions a pytest 
 so the report equals the one a single run of the whole selection would have written. It
 fails closed, exit status 1 with every cause named, when a shard is missing or given twice,
 or the shards disagree on the selection, the settings, the protocol, the judge, the coder
-or the prompts.
+or the prompts; or a shard holds an item twice, says it is shard K/N with K above N, or
+has a score that is no number.
 
 ``--gate`` applies the release gates the shards were run with (``--pau-min-*``,
 ``--pau-baseline``, read here relative to the current folder) and exits as pytest would:
@@ -65,7 +66,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         type=parse_path,
         required=True,
         metavar="REPORT.json",
-        help="Write the merged JSON report here (atomically; never over a shard's report).",
+        help="Write the merged JSON report here (atomically). Like --html and --markdown, "
+        "never over a shard, the shards' --pau-baseline or another output; checked before "
+        "anything is written.",
     )
     parser.add_argument(
         "--gate",
