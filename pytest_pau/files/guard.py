@@ -28,6 +28,7 @@ All raise :class:`~pytest_pau.errors.ConfigError` naming the options involved.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import stat
 import tempfile
@@ -136,9 +137,11 @@ def real(path: Path, label: str = "") -> Path:
         return path.expanduser().resolve(strict=False)
     except (RuntimeError, OSError) as exc:  # RuntimeError: a loop, before Python 3.13
         where = f"{label}: " if label else ""
+        loop = isinstance(exc, RuntimeError) or exc.errno == errno.ELOOP
+        what = "it is a symbolic-link loop" if loop else "a folder on it cannot be read"
         raise ConfigError(
-            f"{where}{str(path)!r} cannot be resolved: it is a symbolic-link loop "
-            f"({type(exc).__name__}: {exc}); point the path at a real file or folder"
+            f"{where}{str(path)!r} cannot be resolved: {what} ({type(exc).__name__}: {exc}); "
+            "point the path at a real file or folder"
         ) from None
 
 

@@ -7,8 +7,10 @@ shards' summaries: an interval or a gate of one part says nothing about the whol
 
 It refuses (:class:`~pytest_pau.errors.MergeError`, every problem one line) when:
 
-* a report is no shard, the shards were split in different numbers of parts, a part is
-  missing or given twice;
+* a report is no shard, says it is part K of N with K outside 1..N, the shards were split
+  in different numbers of parts, a part is missing or given twice (whatever N is, the work
+  is bounded by the shards given: five missing parts are named and the rest counted);
+* a shard holds two results for one item (which one would count is a guess);
 * the ``run`` blocks differ in any field but those that differ between machines
   (:data:`PER_MACHINE_RUN_FIELDS`): the plugin version, model, judge, coder, dataset, split,
   mode, seed, iterations, prompts version, thresholds and whatever a later version adds
