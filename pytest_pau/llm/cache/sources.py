@@ -98,12 +98,12 @@ def check_sources(sources: Sequence[Path]) -> list[Path]:
             with closing(sqlite3.connect(f"file:{source}?mode=ro", uri=True)) as db:
                 columns(db, "main", source)
         except sqlite3.DatabaseError as exc:
-            raise CacheError(_unreadable(path, source, exc)) from None
+            raise CacheError(unreadable(path, source, exc)) from None
         files.append(source)
     return files
 
 
-def _read_only_folder(folder: Path) -> bool:
+def read_only_folder(folder: Path) -> bool:
     try:
         if os.statvfs(folder).f_flag & os.ST_RDONLY:
             return True
@@ -112,16 +112,16 @@ def _read_only_folder(folder: Path) -> bool:
     return not os.access(folder, os.W_OK | os.X_OK)
 
 
-def _unreadable(given: Path, source: Path, exc: sqlite3.DatabaseError) -> str:
+def unreadable(given: Path, source: Path, exc: sqlite3.DatabaseError) -> str:
     """Why ``source`` could not be opened, in words that say what it is."""
     what = f"{type(exc).__name__}: {exc}"
-    if is_wal(source) and _read_only_folder(source.parent):
+    if is_wal(source) and read_only_folder(source.parent):
         # A cache in WAL mode: SQLite must create its -shm file beside it to read it.
         return (
             f"{str(given)!r} is a pytest-pau cache in WAL mode on read-only storage ({what}): "
             "SQLite reads such a file only where it can create its -shm file beside it. Copy "
-            "the folder to writable storage and import the copy, or export it with `pau cache "
-            "export` where it was written (an export is no WAL file and reads anywhere)"
+            "the folder to writable storage and give the copy (a file `pau cache export` wrote "
+            "is no WAL file: it reads anywhere)"
         )
     return (
         f"{str(given)!r} cannot be read as a pytest-pau cache ({what}); expected a file "

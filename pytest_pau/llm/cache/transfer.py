@@ -31,14 +31,16 @@ from pathlib import Path
 from pytest_pau._version import __version__
 from pytest_pau.errors import CacheCorruptError, CacheError, ConfigError
 from pytest_pau.files.guard import WRITE_CHECKED, check_outputs, output_arg
-from pytest_pau.llm.cache.files import FILENAME, check_header
+from pytest_pau.llm.cache.files import FILENAME, check_header, is_wal
 from pytest_pau.llm.cache.schema import PROBE_KEY, SCHEMA
 from pytest_pau.llm.cache.sources import (
     bounded,
     check_sources,
     columns,
+    read_only_folder,
     readable,
     stored_bytes,
+    unreadable,
 )
 
 #: The table that marks a file as an export, with what made it.
@@ -141,6 +143,12 @@ def export_cache(directory: Path, destination: Path, *, since: float | None = No
         os.replace(tmp, destination)
     except (sqlite3.Error, OSError) as exc:
         tmp.unlink(missing_ok=True)
+        if (
+            isinstance(exc, sqlite3.DatabaseError)
+            and is_wal(source)
+            and read_only_folder(source.parent)
+        ):
+            raise CacheError(f"pau cache export: {unreadable(source, source, exc)}") from None
         raise CacheError(
             f"pau cache export: could not write {str(destination)!r} from {str(source)!r} "
             f"({type(exc).__name__}: {exc})"
