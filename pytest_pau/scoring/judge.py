@@ -11,6 +11,7 @@ the lower score is kept (:meth:`Judge.score`).
 
 from __future__ import annotations
 
+import math
 import statistics
 from typing import TYPE_CHECKING
 
@@ -206,4 +207,6 @@ def _weighted(completion: Completion) -> float | None:
         from pytest_pau.llm import weighted_rating
     except ImportError:  # the llm stage predates the helper: no weighted score
         return None
-    return weighted_rating(completion)
+    value = weighted_rating(completion)
+    # A provider's NaN logprob is no signal; the result refuses a score that is no number.
+    return value if value is None or math.isfinite(value) else None

@@ -89,3 +89,19 @@ def test_samples_must_be_positive(scripted) -> None:
     _, client = scripted([])
     with pytest.raises(ValueError, match="at least 1"):
         Judge(client, samples=0)
+
+
+def test_a_nan_logprob_gives_no_weighted_rating() -> None:
+    # A provider's NaN logprob made the weighted rating NaN, which the result now refuses
+    # (a score must be a finite number): no weighted rating, not an errored item.
+    from pytest_pau.models import Completion
+    from pytest_pau.scoring.judge import _weighted
+
+    nan = float("nan")
+    tokens = [{"token": " Rating", "logprob": 0.0}, {"token": ":", "logprob": 0.0}]
+    completion = Completion(
+        text="Rating: 4",
+        model="m",
+        logprobs=[*tokens, {"token": " 4", "logprob": nan, "top": {"4": nan, "5": -1.6}}],
+    )
+    assert _weighted(completion) is None
