@@ -14,6 +14,7 @@ from typing import Any
 
 from pytest_pau.llm import http_pool
 from pytest_pau.llm.accounting import charge
+from pytest_pau.llm.failures import ANSWERED_STATUS
 from pytest_pau.llm.limits import Cancelled, limiter_for
 from pytest_pau.llm.pacing import (
     MIN_COUNTED_WAIT_S,
@@ -72,6 +73,8 @@ def send(
                 raise raised from None  # the pacer's own Cancelled, wrapped by the HTTP stack
             if not tickets:
                 raise  # litellm refused it before sending: nothing went out
+            # What the server really answered (litellm calls an unreadable 200 a 500).
+            setattr(exc, ANSWERED_STATUS, http_pool.answered_status())
             signal = classify(exc)
             reading = read_quota(headers_of_error(exc))
             if signal == "quota":

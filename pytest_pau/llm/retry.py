@@ -110,7 +110,7 @@ def retry_after_s(exc: BaseException) -> float | None:
     return max(0.0, when.timestamp() - time.time())
 
 
-def _chain(exc: BaseException) -> list[BaseException]:
+def exception_chain(exc: BaseException) -> list[BaseException]:
     """``exc`` and the exceptions it was raised from or during (at most 8, no cycles)."""
     seen: list[BaseException] = []
     current: BaseException | None = exc
@@ -126,7 +126,7 @@ def is_missing_credentials(exc: BaseException) -> bool:
     Looks at the whole exception chain: litellm's wrapper names an HTTP status, the SDK's
     error underneath it says that the key is missing.
     """
-    return any(_MISSING_CREDENTIALS.search(str(e)) for e in _chain(exc))
+    return any(_MISSING_CREDENTIALS.search(str(e)) for e in exception_chain(exc))
 
 
 def is_retryable(exc: BaseException) -> bool:
