@@ -66,6 +66,13 @@ def number(
     value = row[field]
     if value is None:
         return None
+    kind = "a whole number" if integral else "a number"
+    if isinstance(value, json_numbers.LongInt):
+        raise RowError(
+            field,
+            f"expected {kind} from {low:g} to {high:g}, got an integer of "
+            f"{len(value.digits.lstrip('-')):,} digits",
+        )
     # An int is never NaN, and one of 400 digits is too large for math.isnan's float.
     if (
         isinstance(value, bool)
@@ -74,7 +81,6 @@ def number(
     ):
         raise RowError(field, f"expected a number, got {_short(value)}")
     if not low <= value <= high or (integral and value != int(value)):
-        kind = "a whole number" if integral else "a number"
         raise RowError(field, f"expected {kind} from {low:g} to {high:g}, got {_short(value)}")
     return float(value)
 
