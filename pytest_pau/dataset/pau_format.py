@@ -173,9 +173,7 @@ def parse_tags(value: Any) -> list[str]:
         return []
     if isinstance(value, str):
         try:
-            value = (
-                json_numbers.loads(value) if value.strip().startswith("[") else value.split(",")
-            )
+            value = json_numbers.loads(value) if value.strip().startswith("[") else value.split(",")
         except json.JSONDecodeError as exc:
             raise RowError("tags", f"not valid JSON ({exc.msg})") from None
         except RecursionError:

@@ -15,13 +15,12 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
+import pytest
+
+# First, before the imports below (the plugin's start-up): importing it holds Ctrl-C, so one
+# from here until pytest's session begins is one line and exit status 2, not a raw
+# KeyboardInterrupt.
 from pytest_pau.plugin import startup
-
-# First, before the imports below (the plugin's start-up): a Ctrl-C from here until pytest's
-# session begins is one line and exit status 2, not a raw KeyboardInterrupt.
-startup.hold()
-
-import pytest  # noqa: E402
 
 # Before anything imports litellm: never fetch the price map from the network.
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")

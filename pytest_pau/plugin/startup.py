@@ -5,7 +5,7 @@ pytest handles a Ctrl-C once its session has begun (``wrap_session``: exit statu
 them) and the initial ``conftest.py`` files, a ``KeyboardInterrupt`` escapes ``pytest.main``:
 Python prints its traceback and the process dies of the signal (exit status -2 to a parent).
 
-:func:`hold` (called first thing when pytest imports the plugin) answers a Ctrl-C from
+:func:`hold` (run when this module is imported: the plugin imports it first) answers a Ctrl-C from
 then until the session begins with one line and exit status 2; :func:`release` (the
 plugin's first ``pytest_configure``, inside the session) hands Ctrl-C back to Python, and
 to pytest. Only Python's default handler is replaced, and only in the main thread: a
@@ -14,6 +14,7 @@ program that set its own keeps it.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import threading
@@ -24,10 +25,8 @@ MESSAGE = "Interrupted (Ctrl-C) while pytest was starting: nothing ran."
 
 def _interrupted(signum: int, frame: FrameType | None) -> None:
     signal.signal(signal.SIGINT, signal.default_int_handler)  # a second Ctrl-C: Python's
-    try:
+    with contextlib.suppress(OSError):  # no stderr to write to: the exit status says it
         os.write(2, (MESSAGE + "\n").encode())
-    except OSError:  # no stderr to write to: the exit status still says it
-        pass
     raise SystemExit(2)
 
 
@@ -45,3 +44,6 @@ def release() -> None:
         return
     if signal.getsignal(signal.SIGINT) is _interrupted:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+hold()

@@ -70,7 +70,7 @@ def test_cache_info_counts_a_row_whose_created_is_no_time(
     assert main(["cache", "info", "--cache-dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     today = time.strftime("%Y-%m-%d")
-    assert f"entries:          2 (" in out
+    assert "entries:          2 (" in out
     assert f"oldest {today} " in out
     assert "; 1 without a valid time)" in out
     assert main(["cache", "info", "--cache-dir", str(tmp_path), "--json"]) == 0
@@ -79,7 +79,9 @@ def test_cache_info_counts_a_row_whose_created_is_no_time(
     assert data["models"][0]["undated"] == 1
 
 
-@pytest.mark.parametrize("command", [["show", "loop.json", "x"], ["compare", "loop.json", "b.json"]])
+@pytest.mark.parametrize(
+    "command", [["show", "loop.json", "x"], ["compare", "loop.json", "b.json"]]
+)
 def test_a_report_that_is_a_symlink_loop_is_named(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,

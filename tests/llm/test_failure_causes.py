@@ -29,7 +29,10 @@ def failure(kind: str) -> str:
 @pytest.mark.parametrize(
     ("kind", "cause"),
     [
-        ("malformed", "unreadable answer body (HTTP 200, not JSON: Expecting value at character 51)"),
+        (
+            "malformed",
+            "unreadable answer body (HTTP 200, not JSON: Expecting value at character 51)",
+        ),
         ("reset", "connection reset by the server"),
         (
             "drop",

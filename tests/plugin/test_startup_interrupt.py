@@ -14,6 +14,7 @@ import pytest
 
 from pytest_pau.plugin.startup import MESSAGE
 
+
 def _ctrl_c_as_in_a_terminal() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
