@@ -15,7 +15,7 @@ from typing import Any
 from pytest_pau.llm import http_pool
 from pytest_pau.llm.accounting import charge
 from pytest_pau.llm.failures import ANSWERED_STATUS
-from pytest_pau.llm.limits import Cancelled, limiter_for
+from pytest_pau.llm.limits import SAID_PAUSE_S, Cancelled, endpoint_of, limiter_for, say_pause
 from pytest_pau.llm.pacing import (
     MIN_COUNTED_WAIT_S,
     Ticket,
@@ -24,6 +24,7 @@ from pytest_pau.llm.pacing import (
     pacer_for,
 )
 from pytest_pau.llm.quota_headers import headers_of_error, headers_of_response, read_quota
+from pytest_pau.llm.retry import retry_after_s
 from pytest_pau.llm.signals import Signal, classify, error_fields
 from pytest_pau.models import Usage
 
@@ -121,6 +122,11 @@ def count_retry_wait(state: Any) -> None:
     seconds = float(state.upcoming_sleep or 0.0)
     if exc is None or seconds < MIN_COUNTED_WAIT_S:
         return
+    asked = retry_after_s(exc)
+    if asked is not None and asked > SAID_PAUSE_S:
+        sent = state.args[1] if len(state.args) > 1 and isinstance(state.args[1], dict) else {}
+        who = endpoint_of(str(sent.get("model", "")), sent.get("api_base"))
+        say_pause(who, asked, "retry-after of a failed attempt, before the next")
     signal = classify(exc)
     reason = (
         "429"

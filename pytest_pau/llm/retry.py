@@ -77,8 +77,12 @@ class RetryPolicy:
         return float(min(self.max_wait_s, raw) * random.uniform(0.5, 1.0))
 
     def wait_for(self, attempt: int, exc: BaseException | None) -> float:
+        """The backoff, or the server's ``Retry-After``, at most ``PAU_MAX_PAUSE_S`` (as
+        every pause a provider asks for: :func:`pytest_pau.llm.limits.max_pause_s`)."""
+        from pytest_pau.llm.limits import max_pause_s
+
         after = retry_after_s(exc) if exc is not None else None
-        return after if after is not None else self.backoff(attempt)
+        return min(after, max_pause_s()) if after is not None else self.backoff(attempt)
 
 
 def status_of(exc: BaseException) -> int | None:
@@ -173,7 +177,11 @@ def tenacity_kwargs(policy: RetryPolicy) -> dict[str, Any]:
     def stop(state: tenacity.RetryCallState) -> bool:
         if state.attempt_number >= policy.max_attempts:
             return True
-        upcoming = state.upcoming_sleep or 0.0
+        # What the server asked for, not the capped sleep: a request told to come back in a
+        # day gives up at once rather than asking again every PAU_MAX_PAUSE_S.
+        exc = state.outcome.exception() if state.outcome else None
+        asked = retry_after_s(exc) if exc is not None else None
+        upcoming = max(state.upcoming_sleep or 0.0, asked or 0.0)
         return state.idle_for + upcoming > policy.max_total_wait_s
 
     return {

@@ -42,18 +42,25 @@ def finishes(c: LLMClient, within_s: float) -> float:
     cancel = threading.Event()
     c.cancel = cancel
     done: list[float] = []
+    failed: list[BaseException] = []
     start = time.monotonic()
-    worker = threading.Thread(
-        target=lambda: (c.complete(QUESTION, max_tokens=4), done.append(time.monotonic() - start)),
-        daemon=True,
-    )
+
+    def ask() -> None:
+        try:
+            c.complete(QUESTION, max_tokens=4)
+        except BaseException as exc:
+            failed.append(exc)
+        else:
+            done.append(time.monotonic() - start)
+
+    worker = threading.Thread(target=ask, daemon=True)
     worker.start()
     worker.join(within_s)
     if worker.is_alive():
         cancel.set()
         worker.join(5)
         pytest.fail(f"the request was still waiting after {within_s} s")
-    assert done, "the request failed"
+    assert done, f"the request failed: {failed}"
     return done[0]
 
 
@@ -167,4 +174,23 @@ def test_an_overloaded_answer_asking_for_a_day_is_capped_and_said() -> None:
     assert str(warning.message) == (
         f"waiting 1 s: {c.endpoint} asked for 86400 s (retry-after of an overloaded answer); "
         "a pause a provider asks for is waited at most 1 s (PAU_MAX_PAUSE_S)"
+    )
+
+
+def test_a_retry_after_of_two_minutes_is_waited_only_the_capped_pause_and_said(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("PAU_RETRY_MAX_TOTAL_S", "300")  # the default: 120 s is within it
+    # A 429 that names no quota (throttling): the request itself waits before its retry.
+    with ScriptedLLM(default="ok") as llm:
+        llm.fail("429", at=1, retry_after=120)
+        c = client(llm)
+        with pytest.warns(WaitWarning) as said:
+            took = finishes(c, within_s=60)  # was: 120 s asleep before the retry
+    assert took >= 0.5
+    assert llm.requests == 2
+    [warning] = said
+    assert str(warning.message) == (
+        f"waiting 1 s: {c.endpoint} asked for 120 s (retry-after of a failed attempt, before "
+        "the next); a pause a provider asks for is waited at most 1 s (PAU_MAX_PAUSE_S)"
     )
