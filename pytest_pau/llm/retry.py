@@ -58,8 +58,9 @@ class RetryPolicy:
 
     The n-th wait is ``base_s * 2**(n-1)`` scaled by a random factor in [0.5, 1.0]
     (so xdist workers hit by the same 429 do not return in lockstep), at most
-    ``max_wait_s``; a ``Retry-After`` from the server replaces it. Retrying stops after
-    ``max_attempts`` calls or when the next wait would push the total past
+    ``max_wait_s``; a ``Retry-After`` from the server replaces it, waited at most
+    ``PAU_MAX_PAUSE_S``. Retrying stops after ``max_attempts`` calls or when the next wait
+    (what the server asked for, when it did) would push the total past
     ``max_total_wait_s``. Defaults read ``PAU_RETRY_BASE_S``, ``PAU_RETRY_ATTEMPTS`` and
     ``PAU_RETRY_MAX_TOTAL_S`` so tests can shrink them.
     """
