@@ -239,9 +239,13 @@ def configure(cap: int | None) -> None:
     ``PAU_MAX_PAUSE_S`` (the default again with None) and forgets which pauses were said.
     """
     global _default_cap, _max_pause_s
+    from pytest_pau.errors import ConfigError
     from pytest_pau.settings.env import env_number
 
-    pause = MAX_PAUSE_S if cap is None else env_number("PAU_MAX_PAUSE_S")
+    try:
+        pause = MAX_PAUSE_S if cap is None else env_number("PAU_MAX_PAUSE_S")
+    except ConfigError:  # a run checks it at start-up (check_env); --collect-only sends nothing
+        pause = MAX_PAUSE_S
     with _registry_lock:
         _default_cap = cap
         _max_pause_s = pause

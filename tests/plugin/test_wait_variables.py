@@ -1,5 +1,6 @@
-"""``PAU_FLEX_TIMEOUT_S`` that is no positive number: one usage error naming it, as every
-numeric ``PAU_*`` variable (was an INTERNALERROR from the flex tier's own reader)."""
+"""``PAU_FLEX_TIMEOUT_S`` or ``PAU_MAX_PAUSE_S`` that is no positive number: one usage error
+naming it, as every numeric ``PAU_*`` variable (``PAU_FLEX_TIMEOUT_S`` was an INTERNALERROR
+from the flex tier's own reader)."""
 
 from __future__ import annotations
 
@@ -23,3 +24,17 @@ def test_a_flex_timeout_that_is_no_positive_number_is_a_usage_error(
         "for the default 900"
     ) in result.stderr.str()
     assert scoring_llm.requests == served
+
+
+def test_a_max_pause_that_is_no_positive_number_is_a_usage_error(
+    run_pau, scoring_llm, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PAU_MAX_PAUSE_S", "-1")
+    result = run_pau("-m", "smoke")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert (
+        "environment variable PAU_MAX_PAUSE_S='-1': expected a number > 0 (seconds a pause a "
+        "provider asks for is waited at most); fix it, or unset it for the default 60"
+    ) in result.stderr.str()
+    # --collect-only sends nothing: it lists the items.
+    assert run_pau("--collect-only", "-q", "-m", "smoke").ret == pytest.ExitCode.OK
