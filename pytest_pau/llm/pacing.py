@@ -263,8 +263,12 @@ class Pacer:
             charge_wait(reason, waited)
         if long_wait is not None:
             asked, why = long_wait
-            source = "its rate-limit headers" if self.announced else "--pau-max-rpm/--pau-max-tpm"
-            say_pause(self.key, asked, f"to refill the {why} quota {source} announce")
+            quota = (
+                "its rate-limit headers announce"
+                if self.announced
+                else "--pau-max-rpm/--pau-max-tpm gives"
+            )
+            say_pause(self.key, asked, f"to refill the {why} quota {quota}")
         return ticket
 
     def observe(self, ticket: Ticket, reading: QuotaReading, *, answered: bool = True) -> None:
