@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pytest_pau._version import __version__
-from pytest_pau.models import CallResult, Example, Instance, InstanceResult
 
 if TYPE_CHECKING:
     from pytest_pau.dataset import LoadedDataset, OutputsMode
+    from pytest_pau.models import CallResult, Example, Instance, InstanceResult
+
+#: Imported on first use: pytest imports this package first when it loads the plugin, and
+#: the pydantic models take most of that time (the plugin's Ctrl-C guard starts after it).
+_MODELS = frozenset({"CallResult", "Example", "Instance", "InstanceResult"})
 
 __all__ = [
     "CallResult",
@@ -55,3 +59,13 @@ def load_dataset(
     if not loaded.info.checked:
         check_instances(loaded, what=spec)
     return loaded
+
+
+def __getattr__(name: str) -> Any:
+    if name in _MODELS:
+        import pytest_pau.models as models
+
+        value = getattr(models, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'pytest_pau' has no attribute {name!r}")

@@ -21,6 +21,8 @@ An error that the model under test did not cause (sandbox build, provider outage
 is an *infrastructure* failure: the plugin reports it as an error (E), not a failure (F).
 
     CacheWarning                  (a UserWarning) the cache was set aside or an answer not stored
+    WaitWarning                   (a UserWarning) a provider asked for a long pause: how long
+                                  is waited (at most PAU_MAX_PAUSE_S) and what it asked for
 
 :func:`warn` issues pytest-pau's own warnings; inside :func:`deferred_warnings` (an
 episode running ahead of pytest in a background thread) it keeps them, so that they are
@@ -124,6 +126,11 @@ class CacheCorruptError(CacheError):
 class CacheWarning(UserWarning):
     """The cache needed attention but the run goes on: a damaged file was set aside, or an
     answer that was paid for could not be stored (a re-run pays for it again)."""
+
+
+class WaitWarning(UserWarning):
+    """A provider asked to wait longer than a few seconds (a ``retry-after``, an announced
+    quota's reset): how long the run waits, at most ``PAU_MAX_PAUSE_S``, and what it asked."""
 
 
 Deferred = list[tuple[str, type[Warning]]]

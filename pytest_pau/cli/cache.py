@@ -255,9 +255,10 @@ def _info(args: argparse.Namespace) -> int:
             f"{_size(info.db_bytes)} + WAL {_size(info.wal_bytes)}; free pages "
             f"{_size(info.free_bytes)}, auto_vacuum {info.auto_vacuum})"
         )
+        undated = f"; {info.undated:,} without a valid time" if info.undated else ""
         print(
             f"entries:          {info.entries:,} ({_size(info.payload_bytes)} of answers; "
-            f"oldest {_when(info.oldest)}, newest {_when(info.newest)})"
+            f"oldest {_when(info.oldest)}, newest {_when(info.newest)}{undated})"
         )
         print(f"plugin versions:  {_counts(info.plugin_versions)}")
         print(f"prompts versions: {_counts(info.prompts_versions)}")

@@ -15,6 +15,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
+from pytest_pau.dataset import json_numbers
 from pytest_pau.dataset.info import LoadedDataset
 from pytest_pau.dataset.literal_text import json_problem
 from pytest_pau.dataset.outputs import OutputsMode, check_mode
@@ -78,7 +79,7 @@ def iter_jsonl(path: Path, shown: str) -> Iterator[tuple[str, int, Mapping[str, 
 
 def _row(line: str) -> Mapping[str, Any] | Exception:
     try:
-        row: Any = json.loads(line)
+        row: Any = json_numbers.loads(line)
     except json.JSONDecodeError as exc:
         problem = json_problem(
             exc, at_end="the line ends there, and a row is one whole JSON object on one line"

@@ -40,6 +40,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
+from pytest_pau.dataset import json_numbers
 from pytest_pau.dataset.info import DatasetInfo, LoadedDataset
 from pytest_pau.dataset.literal_text import json_problem, shown
 from pytest_pau.dataset.outputs import (
@@ -89,7 +90,7 @@ def decode_column(value: Any, field: str) -> Any:
     """
     if isinstance(value, str):
         try:
-            value = json.loads(value)
+            value = json_numbers.loads(value)
         except json.JSONDecodeError as exc:
             raise RowError(
                 field, f"not valid JSON ({json_problem(exc, 'character', 'the text ends there')})"
@@ -172,9 +173,11 @@ def parse_tags(value: Any) -> list[str]:
         return []
     if isinstance(value, str):
         try:
-            value = json.loads(value) if value.strip().startswith("[") else value.split(",")
+            value = json_numbers.loads(value) if value.strip().startswith("[") else value.split(",")
         except json.JSONDecodeError as exc:
             raise RowError("tags", f"not valid JSON ({exc.msg})") from None
+        except RecursionError:
+            raise RowError("tags", "not valid JSON (nested too deeply to read)") from None
     if hasattr(value, "tolist"):
         value = value.tolist()
     if not isinstance(value, (list, tuple)):

@@ -14,7 +14,8 @@ from typing import Any
 
 from pytest_pau.llm import http_pool
 from pytest_pau.llm.accounting import charge
-from pytest_pau.llm.limits import Cancelled, limiter_for
+from pytest_pau.llm.failures import ANSWERED_STATUS
+from pytest_pau.llm.limits import SAID_PAUSE_S, Cancelled, endpoint_of, limiter_for, say_pause
 from pytest_pau.llm.pacing import (
     MIN_COUNTED_WAIT_S,
     Ticket,
@@ -23,6 +24,7 @@ from pytest_pau.llm.pacing import (
     pacer_for,
 )
 from pytest_pau.llm.quota_headers import headers_of_error, headers_of_response, read_quota
+from pytest_pau.llm.retry import retry_after_s
 from pytest_pau.llm.signals import Signal, classify, error_fields
 from pytest_pau.models import Usage
 
@@ -72,6 +74,8 @@ def send(
                 raise raised from None  # the pacer's own Cancelled, wrapped by the HTTP stack
             if not tickets:
                 raise  # litellm refused it before sending: nothing went out
+            # What the server really answered (litellm calls an unreadable 200 a 500).
+            setattr(exc, ANSWERED_STATUS, http_pool.answered_status())
             signal = classify(exc)
             reading = read_quota(headers_of_error(exc))
             if signal == "quota":
@@ -118,6 +122,11 @@ def count_retry_wait(state: Any) -> None:
     seconds = float(state.upcoming_sleep or 0.0)
     if exc is None or seconds < MIN_COUNTED_WAIT_S:
         return
+    asked = retry_after_s(exc)
+    if asked is not None and asked > SAID_PAUSE_S:
+        sent = state.args[1] if len(state.args) > 1 and isinstance(state.args[1], dict) else {}
+        who = endpoint_of(str(sent.get("model", "")), sent.get("api_base"))
+        say_pause(who, asked, "retry-after of a failed attempt, before the next")
     signal = classify(exc)
     reason = (
         "429"

@@ -8,10 +8,12 @@ limiting that outlasted the retry policy).
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any
 
 from pytest_pau.errors import LLMConfigError, LLMUnavailableError, PauError
 from pytest_pau.llm.retry import (
+    exception_chain,
     is_config_error,
     is_missing_credentials,
     is_retryable,
@@ -38,6 +40,36 @@ def provider_message(exc: BaseException) -> str:
     """The provider's text, on one line and at most 400 characters."""
     text = str(exc).replace("\n", " ")
     return text if len(text) < 400 else text[:400] + "..."
+
+
+#: Set by :func:`pytest_pau.llm.attempt.send` on a failed attempt's exception: the HTTP
+#: status the server really answered with (None: no answer's head arrived).
+ANSWERED_STATUS = "pau_answered_status"
+
+
+def true_cause(exc: BaseException) -> str | None:
+    """What really failed, read from the exception chain; None when its status says it.
+
+    litellm reports a connection reset, a connection closed without an answer and a 200
+    whose body cannot be read all as HTTP 500 ``InternalServerError``; the exceptions
+    it was raised from say which.
+    """
+    answered = getattr(exc, ANSWERED_STATUS, None)
+    for cause in exception_chain(exc):
+        names = {cls.__name__ for cls in type(cause).__mro__}
+        if "AttemptDeadline" in names:
+            return str(cause)
+        if isinstance(cause, ConnectionResetError):
+            return "connection reset by the server"
+        if "RemoteProtocolError" in names:
+            return f"the server closed the connection without a whole answer ({cause})"
+        if isinstance(cause, json.JSONDecodeError):
+            status = f"HTTP {answered}, " if answered is not None else ""
+            problem = f"not JSON: {cause.msg} at character {cause.pos + 1}"
+            return f"unreadable answer body ({status}{problem})"
+        if "ConnectError" in names:
+            return f"cannot connect ({cause})"
+    return None
 
 
 def final_error(
@@ -122,6 +154,16 @@ def final_error(
             f"Provider said: {detail}"
         )
     if is_retryable(exc):
+        cause = true_cause(exc)
+        if cause is not None:
+            # litellm's status (500 for most of these) would name the wrong failure.
+            return LLMUnavailableError(
+                f"Model {model!r}{where} failed after {attempts} attempt(s) over "
+                f"{elapsed:.1f} s; last error: {cause} (litellm reports it as HTTP "
+                f"{status if status is not None else 'n/a'} {type(exc).__name__}). The "
+                "server or the network between failed: retry later, lower -n, or raise "
+                "PAU_RETRY_ATTEMPTS / PAU_RETRY_MAX_TOTAL_S."
+            )
         return LLMUnavailableError(
             f"Model {model!r}{where} failed after {attempts} attempt(s) over {elapsed:.1f} s; "
             f"last error: HTTP {status if status is not None else 'n/a'} "

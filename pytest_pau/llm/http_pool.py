@@ -25,15 +25,27 @@ litellm's pool.
 request leaves through these pools: the pacer lets a request go there, after litellm's own
 preparation of it (tens of milliseconds under load, and uneven), so the provider sees the
 requests spaced as the pacer spaced them (:mod:`pytest_pau.llm.attempt`).
+
+**A deadline on the whole attempt.** httpx's timeouts bound each read, write and connect:
+a server that sends a byte of its answer every half second keeps a request with a 5 s
+timeout open for as long as it likes. Here the request's read timeout (the ``timeout``
+litellm was given: ``PAU_LLM_TIMEOUT_S``) is also a deadline for the whole exchange, from
+when the request leaves to the last byte of its answer: every socket operation of the
+thread's pool waits at most what is left of it (:class:`_DeadlineBackend`), and one that
+starts after it raises :class:`AttemptDeadline`. :func:`answered_status` says what status
+the server answered with, when it answered at all (litellm reports a 200 whose body is
+unreadable as an HTTP 500).
 """
 
 from __future__ import annotations
 
 import ssl
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
+import httpcore
 import httpx
 
 from pytest_pau.llm.limits import SENDING, Cancelled
@@ -51,16 +63,109 @@ def before_next_send(step: Callable[[], None] | None) -> None:
 
     Once: the step is forgotten when it runs, and None forgets it unrun. What it raises
     is kept (:func:`step_outcome`), so the caller can tell it from the request's own
-    failure, which the HTTP stack would wrap it in.
+    failure, which the HTTP stack would wrap it in. Also forgets the last answer's status
+    (:func:`answered_status`).
     """
     _hook.step = step
     _hook.ran = False
     _hook.error = None
+    _hook.status = None
 
 
 def step_outcome() -> tuple[bool, BaseException | None]:
     """Whether this thread's step ran, and what it raised."""
     return bool(getattr(_hook, "ran", False)), getattr(_hook, "error", None)
+
+
+def answered_status() -> int | None:
+    """The HTTP status this thread's last request through a pool here was answered with,
+    since :func:`before_next_send`; None when no answer's head arrived."""
+    return getattr(_hook, "status", None)
+
+
+class AttemptDeadline(httpcore.ReadTimeout):
+    """The whole exchange took longer than the request's timeout (see the module docstring).
+
+    A ``ReadTimeout`` to the HTTP stack, so it is reported and retried as a timeout.
+    """
+
+
+def _left(timeout: float | None) -> float | None:
+    """What a socket operation may wait: ``timeout``, but no later than the deadline.
+
+    Raises:
+        AttemptDeadline: the deadline has passed.
+    """
+    deadline: float | None = getattr(_hook, "deadline", None)
+    if deadline is None:
+        return timeout
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise AttemptDeadline(
+            f"no whole answer within the attempt's {_hook.budget:g} s (PAU_LLM_TIMEOUT_S bounds "
+            "the whole exchange: connecting, sending and every byte of the answer)"
+        )
+    return left if timeout is None else min(timeout, left)
+
+
+class _DeadlineStream(httpcore.NetworkStream):
+    """A connection whose every read and write waits at most until the thread's deadline."""
+
+    def __init__(self, stream: httpcore.NetworkStream) -> None:
+        self._stream = stream
+
+    def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+        bounded = _left(timeout)
+        try:
+            return self._stream.read(max_bytes, bounded)
+        except httpcore.ReadTimeout:
+            _left(None)  # the deadline, not the read's own timeout: say so
+            raise
+
+    def write(self, buffer: bytes, timeout: float | None = None) -> None:
+        self._stream.write(buffer, _left(timeout))
+
+    def close(self) -> None:
+        self._stream.close()
+
+    def start_tls(
+        self,
+        ssl_context: ssl.SSLContext,
+        server_hostname: str | None = None,
+        timeout: float | None = None,
+    ) -> httpcore.NetworkStream:
+        inner = self._stream.start_tls(ssl_context, server_hostname, _left(timeout))
+        return _DeadlineStream(inner)
+
+    def get_extra_info(self, info: str) -> Any:
+        return self._stream.get_extra_info(info)
+
+
+class _DeadlineBackend(httpcore.NetworkBackend):
+    """httpcore's network backend, its connections bounded by the thread's deadline."""
+
+    def __init__(self, inner: httpcore.NetworkBackend) -> None:
+        self._inner = inner
+
+    def connect_tcp(
+        self,
+        host: str,
+        port: int,
+        timeout: float | None = None,
+        local_address: str | None = None,
+        socket_options: Any = None,
+    ) -> httpcore.NetworkStream:
+        stream = self._inner.connect_tcp(host, port, _left(timeout), local_address, socket_options)
+        return _DeadlineStream(stream)
+
+    def connect_unix_socket(
+        self, path: str, timeout: float | None = None, socket_options: Any = None
+    ) -> httpcore.NetworkStream:
+        stream = self._inner.connect_unix_socket(path, _left(timeout), socket_options)
+        return _DeadlineStream(stream)
+
+    def sleep(self, seconds: float) -> None:
+        self._inner.sleep(seconds)
 
 
 class PerThreadTransport(httpx.BaseTransport):
@@ -104,7 +209,14 @@ class PerThreadTransport(httpx.BaseTransport):
         pool = getattr(self._local, "pool", None)
         if pool is None:
             pool = self._local.pool = self._new_pool()
-        return pool.handle_request(request)
+        # The request's read timeout bounds the whole exchange from now (the module
+        # docstring); the answer's body is read later in this thread, under the same one.
+        budget = (request.extensions.get("timeout") or {}).get("read")
+        _hook.deadline = None if budget is None else time.monotonic() + budget
+        _hook.budget = budget
+        response = pool.handle_request(request)
+        _hook.status = response.status_code
+        return response
 
     def _new_pool(self) -> httpx.HTTPTransport:
         pool = httpx.HTTPTransport(
@@ -114,6 +226,12 @@ class PerThreadTransport(httpx.BaseTransport):
                 max_connections=None, max_keepalive_connections=KEEPALIVE_PER_THREAD
             ),
         )
+        # httpx builds its httpcore pool with the default backend and has no argument for
+        # another; its connections are made from this attribute, so set it before any.
+        inner = getattr(pool, "_pool", None)
+        backend = getattr(inner, "_network_backend", None)
+        if isinstance(backend, httpcore.NetworkBackend):
+            inner._network_backend = _DeadlineBackend(backend)  # type: ignore[union-attr]
         with self._lock:
             ended = [t for t in self._pools if not t.is_alive()]
             finished = [self._pools.pop(t) for t in ended]

@@ -36,8 +36,12 @@ if TYPE_CHECKING:
 BACKOFF_WINDOW_S = 1.0
 #: Seconds of good answers per slot the limit grows back by.
 GROWTH_S = 1.0
-#: The longest a congestion ``retry-after`` holds the endpoint.
+#: The longest any pause a provider asks for holds requests, by default: a congestion or
+#: quota ``retry-after``, or what an announced quota's reset implies. ``PAU_MAX_PAUSE_S``
+#: sets it for a run (:func:`configure`); :func:`max_pause_s` is the value in force.
 MAX_PAUSE_S = 60.0
+#: A pause longer than this is said (a :class:`~pytest_pau.errors.WaitWarning`).
+SAID_PAUSE_S = 5.0
 #: How often a waiting caller looks at the cancel event.
 _POLL_S = 0.1
 
@@ -141,7 +145,8 @@ class AdaptiveLimiter:
             if signal == "congestion":
                 self.congested += 1
                 if pause_s:
-                    self.paused_until = max(self.paused_until, now + min(pause_s, MAX_PAUSE_S))
+                    held = min(pause_s, _max_pause_s)
+                    self.paused_until = max(self.paused_until, now + held)
             if signal in ("throttle", "congestion"):
                 if now - self._last_backoff >= BACKOFF_WINDOW_S:
                     self.limit = max(1.0, math.floor(self.limit / 2))
@@ -156,6 +161,8 @@ class AdaptiveLimiter:
                     self.limit = min(float(self.cap), self.limit + steps)
                     self._grown_at += steps * GROWTH_S
             self._cond.notify_all()
+        if signal == "congestion" and pause_s:
+            say_pause(self.endpoint, pause_s, "retry-after of an overloaded answer")
 
     def stats(self) -> LimiterStats:
         with self._cond:
@@ -187,16 +194,62 @@ def endpoint_of(model: str, api_base: str | None) -> str:
 _registry: dict[str, AdaptiveLimiter] = {}
 _registry_lock = threading.Lock()
 _default_cap: int | None = None
+_max_pause_s = MAX_PAUSE_S
+_said: set[tuple[str, str]] = set()
+
+
+def max_pause_s() -> float:
+    """The longest a pause a provider asks for holds requests now (``PAU_MAX_PAUSE_S``)."""
+    return _max_pause_s
+
+
+def _seconds(value: float) -> str:
+    return f"{value:.0f}" if value < 1e7 else f"{value:.3g}"
+
+
+def say_pause(who: str, asked_s: float, why: str) -> None:
+    """Say a pause longer than :data:`SAID_PAUSE_S`: how long is waited, and what was asked.
+
+    ``waiting 60 s: api.openai.com asked for 86400 s (...)``, as a
+    :class:`~pytest_pau.errors.WaitWarning` (in pytest's warnings summary), once per
+    ``who`` and ``why`` in a run: the summary's wait counts say how often.
+    """
+    if asked_s <= SAID_PAUSE_S or (who, why) in _said:
+        return
+    _said.add((who, why))
+    from pytest_pau.errors import WaitWarning, warn
+
+    waited = min(asked_s, _max_pause_s)
+    capped = (
+        f"; a pause a provider asks for is waited at most {_seconds(_max_pause_s)} s "
+        "(PAU_MAX_PAUSE_S)"
+        if asked_s > _max_pause_s
+        else ""
+    )
+    warn(
+        f"waiting {_seconds(waited)} s: {who} asked for {_seconds(asked_s)} s ({why}){capped}",
+        WaitWarning,
+    )
 
 
 def configure(cap: int | None) -> None:
     """Set the cap of every endpoint of this process (``--pau-max-connections`` / workers).
 
-    None removes the limiters (no cap, as outside a pytest run).
+    None removes the limiters (no cap, as outside a pytest run). Also reads
+    ``PAU_MAX_PAUSE_S`` (the default again with None) and forgets which pauses were said.
     """
-    global _default_cap
+    global _default_cap, _max_pause_s
+    from pytest_pau.errors import ConfigError
+    from pytest_pau.settings.env import env_number
+
+    try:
+        pause = MAX_PAUSE_S if cap is None else env_number("PAU_MAX_PAUSE_S")
+    except ConfigError:  # a run checks it at start-up (check_env); --collect-only sends nothing
+        pause = MAX_PAUSE_S
     with _registry_lock:
         _default_cap = cap
+        _max_pause_s = pause
+        _said.clear()
         _registry.clear()
 
 

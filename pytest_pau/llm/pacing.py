@@ -23,6 +23,13 @@ the quota (given or announced) and the levels are divided by the number of worke
 
 A 429 that names the quota empties the bucket that ran out until the server's
 ``retry-after``; the concurrency limiter (:mod:`pytest_pau.llm.limits`) is left alone.
+
+**Every wait bounded and said.** A ``retry-after`` holds requests at most
+:func:`~pytest_pau.llm.limits.max_pause_s` (``PAU_MAX_PAUSE_S``, 60 s), as a congestion
+pause does, and the head of the queue waits for a bucket at most as long, whatever rate the
+headers imply (a reset of ``1000000h``); a pause longer than a few seconds is said once
+(:func:`~pytest_pau.llm.limits.say_pause`). These look at the clock only while a request
+waits: a request that may go at once pays nothing for them.
 """
 
 from __future__ import annotations
@@ -34,7 +41,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from pytest_pau.llm.limits import Cancelled
+from pytest_pau.llm.limits import SAID_PAUSE_S, Cancelled, max_pause_s, say_pause
 from pytest_pau.llm.quota_headers import QuotaReading
 
 #: The most a pacer lets go at once: this many seconds of the quota's rate.
@@ -200,6 +207,8 @@ class Pacer:
         me = object()
         start = time.monotonic()
         reason = ""
+        head_since: float | None = None  # when it first waited for a bucket at the head
+        long_wait: tuple[float, str] | None = None
         with self._cond:
             self._queue.append(me)
             try:
@@ -213,6 +222,19 @@ class Pacer:
                             self._holding = ""
                             break
                         reason = self._holding = why
+                        if why in ("requests", "tokens"):
+                            # Whatever a bucket's rate implies (an announced reset of
+                            # 1000000h), the head waits at most max_pause_s() for it, then
+                            # goes; a 429's pause and the probe are bounded where they are set.
+                            if head_since is None:
+                                head_since = now
+                                if wait > SAID_PAUSE_S:
+                                    long_wait = (wait, why)
+                            left = head_since + max_pause_s() - now
+                            if left <= 0:
+                                self._holding = ""
+                                break
+                            wait = min(wait, left)
                     else:
                         wait = _POLL_S
                         reason = self._holding or reason
@@ -239,6 +261,14 @@ class Pacer:
                 self.wait_s[reason] = self.wait_s.get(reason, 0.0) + waited
         if counted:
             charge_wait(reason, waited)
+        if long_wait is not None:
+            asked, why = long_wait
+            quota = (
+                "its rate-limit headers announce"
+                if self.announced
+                else "--pau-max-rpm/--pau-max-tpm gives"
+            )
+            say_pause(self.key, asked, f"to refill the {why} quota {quota}")
         return ticket
 
     def observe(self, ticket: Ticket, reading: QuotaReading, *, answered: bool = True) -> None:
@@ -281,14 +311,17 @@ class Pacer:
     def refused(self, ticket: Ticket, reading: QuotaReading, *, tokens_short: bool) -> None:
         """A quota 429: learn its headers, and send nothing until its ``retry-after``."""
         self.observe(ticket, reading, answered=False)
-        if reading.retry_after_s is None:
+        asked = reading.retry_after_s
+        if asked is None:
             return
         with self._cond:
             now = time.monotonic()
-            self._pause_until = max(self._pause_until, now + reading.retry_after_s)
+            # Capped as a congestion pause is: one 429 asking for a day holds nothing a day.
+            self._pause_until = max(self._pause_until, now + min(asked, max_pause_s()))
             self._pause_reason = "429"
             self.short_of = "tokens" if tokens_short else "requests"
             self._cond.notify_all()
+        say_pause(self.key, asked, "retry-after of a 429 that names the quota")
 
     def stats(self) -> PacerStats:
         with self._cond:

@@ -30,6 +30,10 @@ from datetime import datetime
 from typing import Any
 
 LITELLM_PREFIX = "llm_provider-"
+#: The longest reset read from a header: a day, the longest window providers publish a
+#: quota for (requests or tokens per day). A reset of ``1000000h`` is a server's mistake,
+#: and would make the rate it implies (``(limit - remaining) / reset``) nearly 0.
+MAX_RESET_S = 86400.0
 
 _GO_UNITS = {"h": 3600.0, "m": 60.0, "s": 1.0, "ms": 1e-3, "us": 1e-6, "µs": 1e-6, "ns": 1e-9}
 # Longest units first inside each alternative, so "ms" is never read as "m" then "s".
@@ -79,7 +83,7 @@ class Bucket:
     remaining: float | None = None
     """What is left now."""
     reset_s: float | None = None
-    """Seconds until the bucket is full again."""
+    """Seconds until the bucket is full again (at most :data:`MAX_RESET_S`)."""
 
     @property
     def known(self) -> bool:
@@ -181,11 +185,15 @@ def headers_of_error(exc: BaseException) -> dict[str, str]:
     return {}
 
 
+def _reset(seconds: float | None) -> float | None:
+    return None if seconds is None else min(seconds, MAX_RESET_S)
+
+
 def _openai_bucket(h: Mapping[str, str], kind: str, now: float | None) -> Bucket:
     return Bucket(
         limit=_limit(h.get(f"x-ratelimit-limit-{kind}")),
         remaining=_number(h.get(f"x-ratelimit-remaining-{kind}")),
-        reset_s=parse_duration(h.get(f"x-ratelimit-reset-{kind}"), now=now),
+        reset_s=_reset(parse_duration(h.get(f"x-ratelimit-reset-{kind}"), now=now)),
     )
 
 
@@ -193,7 +201,7 @@ def _anthropic_bucket(h: Mapping[str, str], kind: str, now: float | None) -> Buc
     return Bucket(
         limit=_limit(h.get(f"anthropic-ratelimit-{kind}-limit")),
         remaining=_number(h.get(f"anthropic-ratelimit-{kind}-remaining")),
-        reset_s=parse_duration(h.get(f"anthropic-ratelimit-{kind}-reset"), now=now),
+        reset_s=_reset(parse_duration(h.get(f"anthropic-ratelimit-{kind}-reset"), now=now)),
     )
 
 

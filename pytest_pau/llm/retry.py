@@ -58,8 +58,9 @@ class RetryPolicy:
 
     The n-th wait is ``base_s * 2**(n-1)`` scaled by a random factor in [0.5, 1.0]
     (so xdist workers hit by the same 429 do not return in lockstep), at most
-    ``max_wait_s``; a ``Retry-After`` from the server replaces it. Retrying stops after
-    ``max_attempts`` calls or when the next wait would push the total past
+    ``max_wait_s``; a ``Retry-After`` from the server replaces it, waited at most
+    ``PAU_MAX_PAUSE_S``. Retrying stops after ``max_attempts`` calls or when the next wait
+    (what the server asked for, when it did) would push the total past
     ``max_total_wait_s``. Defaults read ``PAU_RETRY_BASE_S``, ``PAU_RETRY_ATTEMPTS`` and
     ``PAU_RETRY_MAX_TOTAL_S`` so tests can shrink them.
     """
@@ -77,8 +78,12 @@ class RetryPolicy:
         return float(min(self.max_wait_s, raw) * random.uniform(0.5, 1.0))
 
     def wait_for(self, attempt: int, exc: BaseException | None) -> float:
+        """The backoff, or the server's ``Retry-After``, at most ``PAU_MAX_PAUSE_S`` (as
+        every pause a provider asks for: :func:`pytest_pau.llm.limits.max_pause_s`)."""
+        from pytest_pau.llm.limits import max_pause_s
+
         after = retry_after_s(exc) if exc is not None else None
-        return after if after is not None else self.backoff(attempt)
+        return min(after, max_pause_s()) if after is not None else self.backoff(attempt)
 
 
 def status_of(exc: BaseException) -> int | None:
@@ -110,7 +115,7 @@ def retry_after_s(exc: BaseException) -> float | None:
     return max(0.0, when.timestamp() - time.time())
 
 
-def _chain(exc: BaseException) -> list[BaseException]:
+def exception_chain(exc: BaseException) -> list[BaseException]:
     """``exc`` and the exceptions it was raised from or during (at most 8, no cycles)."""
     seen: list[BaseException] = []
     current: BaseException | None = exc
@@ -126,7 +131,7 @@ def is_missing_credentials(exc: BaseException) -> bool:
     Looks at the whole exception chain: litellm's wrapper names an HTTP status, the SDK's
     error underneath it says that the key is missing.
     """
-    return any(_MISSING_CREDENTIALS.search(str(e)) for e in _chain(exc))
+    return any(_MISSING_CREDENTIALS.search(str(e)) for e in exception_chain(exc))
 
 
 def is_retryable(exc: BaseException) -> bool:
@@ -173,7 +178,11 @@ def tenacity_kwargs(policy: RetryPolicy) -> dict[str, Any]:
     def stop(state: tenacity.RetryCallState) -> bool:
         if state.attempt_number >= policy.max_attempts:
             return True
-        upcoming = state.upcoming_sleep or 0.0
+        # What the server asked for, not the capped sleep: a request told to come back in a
+        # day gives up at once rather than asking again every PAU_MAX_PAUSE_S.
+        exc = state.outcome.exception() if state.outcome else None
+        asked = retry_after_s(exc) if exc is not None else None
+        upcoming = max(state.upcoming_sleep or 0.0, asked or 0.0)
         return state.idle_for + upcoming > policy.max_total_wait_s
 
     return {

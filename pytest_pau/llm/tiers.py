@@ -18,7 +18,6 @@ answer), so ``cost_usd`` is right by itself; :func:`saved_usd` adds what it save
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -26,28 +25,22 @@ from typing import Any
 from pytest_pau.llm.accounting import charge
 from pytest_pau.llm.signals import is_flex_unavailable, is_timeout, names_service_tier
 from pytest_pau.models import Usage
+from pytest_pau.settings.env import ENV_NUMBERS, env_number
 from pytest_pau.settings.values import SERVICE_TIERS
 
 __all__ = ["SERVICE_TIERS", "FlexTier", "fallback_reason", "flex_timeout_s", "saved_usd"]
-#: OpenAI's advice for flex requests: a 15-minute timeout.
-DEFAULT_FLEX_TIMEOUT_S = 900.0
+#: OpenAI's advice for flex requests: a 15-minute timeout (the row of ``PAU_FLEX_TIMEOUT_S``).
+DEFAULT_FLEX_TIMEOUT_S = ENV_NUMBERS["PAU_FLEX_TIMEOUT_S"].default
 
 
 def flex_timeout_s() -> float:
-    """``PAU_FLEX_TIMEOUT_S`` or :data:`DEFAULT_FLEX_TIMEOUT_S`."""
-    raw = os.environ.get("PAU_FLEX_TIMEOUT_S", "").strip()
-    if not raw:
-        return DEFAULT_FLEX_TIMEOUT_S
-    try:
-        value = float(raw)
-    except ValueError:
-        value = -1.0
-    if not value > 0:
-        raise ValueError(
-            f"PAU_FLEX_TIMEOUT_S={raw!r}: expected a positive number of seconds "
-            f"(default {DEFAULT_FLEX_TIMEOUT_S:g})."
-        )
-    return value
+    """``PAU_FLEX_TIMEOUT_S`` or :data:`DEFAULT_FLEX_TIMEOUT_S`.
+
+    Raises:
+        ConfigError: the variable is no positive number (``abc``, ``nan``, ``0``), naming
+            it, as every numeric ``PAU_*`` variable (:mod:`pytest_pau.settings.env`).
+    """
+    return env_number("PAU_FLEX_TIMEOUT_S")
 
 
 def fallback_reason(exc: BaseException) -> str | None:

@@ -17,6 +17,11 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+# First, before the imports below (the plugin's start-up): importing it holds Ctrl-C, so one
+# from here until pytest's session begins is one line and exit status 2, not a raw
+# KeyboardInterrupt.
+from pytest_pau.plugin import startup
+
 # Before anything imports litellm: never fetch the price map from the network.
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
@@ -94,6 +99,12 @@ def pytest_configure(config: pytest.Config) -> None:
     shards = settings.shard_part[1] if settings.shard_part else 1
     limits.configure(-(-settings.max_connections // max(1, workers * shards)))
     pacing.configure(settings.max_rpm, settings.max_tpm, max(1, workers * shards))
+
+
+@pytest.hookimpl(tryfirst=True, specname="pytest_configure")
+def pytest_configure_started(config: pytest.Config) -> None:
+    # pytest's session has begun: it handles Ctrl-C from here (exit status 2).
+    startup.release()
 
 
 @pytest.hookimpl(tryfirst=True, specname="pytest_configure")

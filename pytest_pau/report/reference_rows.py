@@ -34,6 +34,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from pytest_pau.dataset import json_numbers
 from pytest_pau.dataset.signature import RowError
 from pytest_pau.models import CallResult, Mismatch, Step
 from pytest_pau.scoring.coder import MAX_MISMATCHES
@@ -65,11 +66,22 @@ def number(
     value = row[field]
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
+    kind = "a whole number" if integral else "a number"
+    if isinstance(value, json_numbers.LongInt):
+        raise RowError(
+            field,
+            f"expected {kind} from {low:g} to {high:g}, got an integer of "
+            f"{len(value.digits.lstrip('-')):,} digits",
+        )
+    # An int is never NaN, and one of 400 digits is too large for math.isnan's float.
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or (isinstance(value, float) and math.isnan(value))
+    ):
         raise RowError(field, f"expected a number, got {_short(value)}")
     if not low <= value <= high or (integral and value != int(value)):
-        kind = "a whole number" if integral else "a number"
-        raise RowError(field, f"expected {kind} from {low:g} to {high:g}, got {value!r}")
+        raise RowError(field, f"expected {kind} from {low:g} to {high:g}, got {_short(value)}")
     return float(value)
 
 
@@ -78,10 +90,12 @@ def json_list(row: Mapping[str, Any], field: str, *, optional: bool = False) -> 
     value = row.get(field)
     if isinstance(value, str):
         try:
-            value = json.loads(value)
+            value = json_numbers.loads(value)
         except json.JSONDecodeError as exc:
             problem = f"not valid JSON text ({exc.msg} at character {exc.pos})"
             raise RowError(field, problem) from None
+        except RecursionError:
+            raise RowError(field, "not valid JSON text (nested too deeply to read)") from None
     if value is None and optional:
         return None
     if not isinstance(value, list):

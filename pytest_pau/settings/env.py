@@ -49,6 +49,18 @@ ENV_NUMBERS: dict[str, EnvNumber] = {
         EnvNumber("PAU_RETRY_BASE_S", 1.0, "seconds of the first retry's wait"),
         EnvNumber("PAU_RETRY_MAX_TOTAL_S", 300.0, "seconds of waiting between retries in all"),
         EnvNumber(
+            "PAU_MAX_PAUSE_S",
+            60.0,
+            "seconds a pause a provider asks for is waited at most",
+            strict=True,
+        ),
+        EnvNumber(
+            "PAU_FLEX_TIMEOUT_S",
+            900.0,
+            "seconds a flex-tier request may take before it goes to the default tier",
+            strict=True,
+        ),
+        EnvNumber(
             "PAU_LOCAL_THREADS", 0, "CPU threads of an embedded model; 0: auto", integer=True
         ),
         EnvNumber(

@@ -1,28 +1,35 @@
-"""``docs/reliability.md`` names the tests that show each case: every one must exist.
-
-A row whose test was renamed or removed would claim a behaviour nothing checks any more;
-the rows of a section with a "shown by" column must each name at least one test.
-"""
+"""Every test a docs page names as ``tests/...py::test_name`` exists (the rows of
+reliability.md say which test shows each case): a renamed or removed test fails here, and
+every row of a section with a "shown by" column names at least one test."""
 
 from __future__ import annotations
 
 import re
 
-from .pages import ROOT, page
+import pytest
 
-_TEST = re.compile(r"(tests/[\w/]+\.py)::(\w+)")
+from tests.docs.pages import ROOT, page, page_names
+
+_NAMED = re.compile(r"(tests/[\w/]+\.py)::(\w+)")
 
 
-def test_every_test_the_page_names_exists() -> None:
-    named = _TEST.findall(page("reliability.md"))
-    assert len(named) > 30
-    missing = []
-    for file, name in named:
-        path = ROOT / file
-        text = path.read_text(encoding="utf-8") if path.is_file() else ""
-        if not re.search(rf"^\s*(async )?def {name}\(", text, re.MULTILINE):
-            missing.append(f"{file}::{name}")
-    assert not missing, f"docs/reliability.md names tests that do not exist: {missing}"
+def _named() -> list[tuple[str, str, str]]:
+    return sorted(
+        {(name, path, test) for name in page_names() for path, test in _NAMED.findall(page(name))}
+    )
+
+
+def test_the_reliability_page_names_its_tests() -> None:
+    assert len([n for n in _named() if n[0] == "reliability.md"]) >= 30
+
+
+@pytest.mark.parametrize(("name", "path", "test"), _named())
+def test_a_named_test_exists(name: str, path: str, test: str) -> None:
+    source = ROOT / path
+    assert source.is_file(), f"{name} names {path}, which does not exist"
+    assert re.search(rf"^\s*(async )?def {test}\(", source.read_text(), re.M), (
+        f"{name} names {path}::{test}, which is no test there"
+    )
 
 
 def test_every_row_of_a_shown_by_table_names_a_test() -> None:
@@ -35,6 +42,6 @@ def test_every_row_of_a_shown_by_table_names_a_test() -> None:
         cells = [c.strip() for c in line.strip("|").split("|")]
         if cells[-1] == "shown by":
             shown_by = True
-        elif shown_by and not set(line) <= set("|- ") and not _TEST.search(cells[-1]):
+        elif shown_by and not set(line) <= set("|- ") and not _NAMED.search(cells[-1]):
             bare.append(cells[0])
     assert not bare, f"rows that name no test: {bare}"

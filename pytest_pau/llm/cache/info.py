@@ -27,6 +27,9 @@ from pytest_pau.llm.cache.files import (
 )
 
 _AUTO_VACUUM = {0: "none", 1: "full", 2: "incremental"}
+#: ``created`` read as a time: a number of seconds from 1970 to the end of year 9999 (what
+#: ``datetime`` can show); anything else an import or another tool wrote is "undated".
+_DATED = "(typeof(created) IN ('integer', 'real') AND created BETWEEN 0 AND 253402300799)"
 
 
 @dataclass(frozen=True)
@@ -37,8 +40,11 @@ class ModelEntries:
     entries: int
     bytes: int
     """Payload: the stored JSON plus key and model (the file adds pages and the index)."""
-    oldest: float
-    newest: float
+    oldest: float | None
+    """The oldest entry's ``created`` (None: no entry has a valid time)."""
+    newest: float | None
+    undated: int = 0
+    """Entries whose ``created`` is no time (text, or out of range): an imported row, say."""
 
 
 @dataclass(frozen=True)
@@ -68,6 +74,8 @@ class CacheInfo:
     integrity: str | None
     """``ok``, the quick check's problems, or None when not checked."""
     check_s: float | None
+    undated: int = 0
+    """Entries whose ``created`` is no time: not counted in ``oldest`` / ``newest``."""
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict: paths as strings, times also as ISO 8601 UTC."""
@@ -160,11 +168,15 @@ def _describe(
     prompts_versions: dict[str, int] = {}
     if columns:
         rows = conn.execute(
-            f"SELECT model, COUNT(*), SUM({PAYLOAD_SQL}), MIN(created), MAX(created) "
+            f"SELECT model, COUNT(*), SUM({PAYLOAD_SQL}), "
+            f"MIN(CASE WHEN {_DATED} THEN created END), "
+            f"MAX(CASE WHEN {_DATED} THEN created END), "
+            f"SUM(CASE WHEN {_DATED} THEN 0 ELSE 1 END) "
             "FROM responses GROUP BY model ORDER BY 3 DESC, 1"
         )
         models = [
-            ModelEntries(m, int(n), int(b or 0), float(o), float(w)) for m, n, b, o, w in rows
+            ModelEntries(str(m), int(n), int(b or 0), _stamp(o), _stamp(w), int(u or 0))
+            for m, n, b, o, w, u in rows
         ]
         for version, n in conn.execute(
             "SELECT plugin_version, COUNT(*) FROM responses GROUP BY 1 ORDER BY 2 DESC"
@@ -185,15 +197,20 @@ def _describe(
         entries=sum(m.entries for m in models),
         payload_bytes=sum(m.bytes for m in models),
         models=tuple(models),
-        oldest=min((m.oldest for m in models), default=None),
-        newest=max((m.newest for m in models), default=None),
+        oldest=min((m.oldest for m in models if m.oldest is not None), default=None),
+        newest=max((m.newest for m in models if m.newest is not None), default=None),
         plugin_versions=plugin_versions,
         prompts_versions=prompts_versions,
         db_version=db_version,
         auto_vacuum=auto_vacuum,
         integrity=integrity,
         check_s=check_s,
+        undated=sum(m.undated for m in models),
     )
+
+
+def _stamp(value: Any) -> float | None:
+    return None if value is None else float(value)
 
 
 __all__ = ["CacheInfo", "ModelEntries", "cache_info", "iso"]

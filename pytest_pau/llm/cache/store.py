@@ -238,7 +238,9 @@ class ResponseCache:
             return None  # a damaged entry is a miss; the next put overwrites it
         if not isinstance(value, dict):
             return None
-        return CacheHit(value, row[1], float(row[2]), row[3], row[4])
+        # ``created`` that is no number (a row another tool imported) is no reason to miss.
+        created = row[2] if isinstance(row[2], (int, float)) else 0.0
+        return CacheHit(value, row[1], float(created), row[3], row[4])
 
     def completion(self, hit: CacheHit) -> Completion | None:
         """The hit's answer in this version's format; None when it cannot be read.

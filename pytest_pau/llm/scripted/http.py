@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import socket
+import struct
 import sys
 import time
 from dataclasses import dataclass, field
@@ -40,6 +41,8 @@ FAULT_KINDS = (
     "malformed",
     "no-choices",
     "drop",
+    "reset",
+    "drip",
 )
 """What :meth:`ScriptedLLM.fail <pytest_pau.llm.scripted.server.ScriptedLLM.fail>` schedules."""
 
@@ -90,6 +93,8 @@ class Fault:
     times: int
     retry_after: float | None = None
     delay_s: float = 0.0
+    headers: dict[str, str] = field(default_factory=dict)
+    """Extra headers of the faulted answer."""
 
     def covers(self, n: int) -> bool:
         return self.first <= n < self.first + self.times
@@ -141,6 +146,7 @@ class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     _status: int | None = None
     _quota_headers: dict[str, str] | None = None
+    _extra_headers: dict[str, str] = {}  # noqa: RUF012 - replaced per request, never mutated
 
     def setup(self) -> None:
         super().setup()
@@ -154,6 +160,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def _send_json(self, status: int, payload: Any, headers: dict[str, str] | None = None) -> None:
         data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
+        headers = {**self._extra_headers, **(headers or {})}
         self._status = status
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
@@ -210,6 +217,7 @@ class Handler(BaseHTTPRequestHandler):
             self.close_connection = True
         finally:
             self._quota_headers = None
+            self._extra_headers = {}
             self.owner._depart(exchange, self._status)
 
     def _answer(self, body: dict[str, Any], exchange: Exchange, fault: Fault | None) -> None:
@@ -289,9 +297,11 @@ class Handler(BaseHTTPRequestHandler):
     def _apply_fault(self, fault: Fault) -> bool:
         """Act out ``fault``; True when the request is fully handled."""
         headers = {"Retry-After": f"{fault.retry_after:g}"} if fault.retry_after is not None else {}
+        headers.update(fault.headers)
         kind = fault.kind
         if kind == "delay":
             time.sleep(fault.delay_s)
+            self._extra_headers = fault.headers
             return False
         if kind == "429":
             self._error(429, "Rate limit reached (scripted)", "rate_limit_error", headers)
@@ -325,4 +335,46 @@ class Handler(BaseHTTPRequestHandler):
             self.close_connection = True
             with contextlib.suppress(OSError):
                 self.connection.shutdown(socket.SHUT_RDWR)
+        elif kind == "reset":
+            # SO_LINGER 0: closing sends a TCP reset, as a crashed proxy or a dropped
+            # load balancer does; the client reads ECONNRESET, not an orderly end.
+            self.close_connection = True
+            with contextlib.suppress(OSError):
+                self.connection.setsockopt(
+                    socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0)
+                )
+                self.connection.close()
+        elif kind == "drip":
+            self._drip(headers, fault.delay_s)
         return True
+
+    def _drip(self, headers: dict[str, str], every_s: float) -> None:
+        """A 200 whose body arrives one byte every ``every_s`` seconds (a stalled proxy).
+
+        Each byte comes well within any per-read timeout, so only a deadline on the whole
+        attempt ends it; the body would be a valid answer, were it ever finished. It
+        stops when the client hangs up.
+        """
+        answer = {"role": "assistant", "content": "dripped"}
+        body = json.dumps(
+            {
+                "id": "chatcmpl-drip",
+                "object": "chat.completion",
+                "created": 0,
+                "model": self.owner.model,
+                "choices": [{"index": 0, "message": answer, "finish_reason": "stop"}],
+                "usage": {"prompt_tokens": 5, "completion_tokens": 1, "total_tokens": 6},
+            }
+        ).encode()
+        self._status = 200
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        for key, value in {**(self._quota_headers or {}), **headers}.items():
+            self.send_header(key, value)
+        self.end_headers()
+        self.close_connection = True
+        for i in range(len(body)):
+            self.wfile.write(body[i : i + 1])
+            self.wfile.flush()
+            time.sleep(every_s)

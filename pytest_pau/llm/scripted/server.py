@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 import threading
 import time
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from pytest_pau.llm.scripted.http import FAULT_KINDS, Exchange, Fault, Handler, Server
@@ -305,6 +305,7 @@ class ScriptedLLM:
         retry_after: float | None = None,
         delay_s: float = 1.0,
         at: int | None = None,
+        headers: Mapping[str, str] | None = None,
     ) -> ScriptedLLM:
         """Schedule a fault on the next ``times`` requests (or from request number ``at``).
 
@@ -316,11 +317,16 @@ class ScriptedLLM:
                 429: the account's credit is spent), ``"401"``, ``"404"``, ``"400"``, ``"delay"`` (answer
                 normally after ``delay_s``), ``"malformed"`` (200 with a broken JSON body),
                 ``"no-choices"`` (200 with ``choices: []``, as a server whose model failed),
-                ``"drop"`` (close the connection without answering).
+                ``"drop"`` (close the connection without answering), ``"reset"`` (a TCP
+                reset instead of an answer), ``"drip"`` (a 200 whose body arrives one byte
+                every ``delay_s`` seconds: only a deadline on the whole attempt ends it).
             times: How many consecutive requests get the fault.
             retry_after: Seconds for the ``Retry-After`` header (429, 500, 503, 529).
-            delay_s: The extra latency of a ``"delay"`` fault.
+            delay_s: The extra latency of a ``"delay"`` fault; the pause between two bytes
+                of a ``"drip"``.
             at: 1-based request number of the first faulted request.
+            headers: Headers the faulted answer also carries (``{"retry-after": "86400"}``
+                on a ``"429"``; on a ``"delay"``, rate-limit headers of a normal answer).
         """
         kind = str(kind)
         if kind not in FAULT_KINDS:
@@ -328,7 +334,7 @@ class ScriptedLLM:
         with self._lock:
             if at is None:
                 at = max([self._requests + 1] + [f.first + f.times for f in self._faults])
-            self._faults.append(Fault(kind, at, times, retry_after, delay_s))
+            self._faults.append(Fault(kind, at, times, retry_after, delay_s, dict(headers or {})))
         return self
 
     # -- serving (called by scripted_http.Handler) ---------------------------------------
