@@ -192,7 +192,7 @@ CASES: dict[str, tuple[str, int, int, list[str]]] = {
 }
 
 
-def main() -> int:
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--latency", type=float, default=1.0)
     parser.add_argument(
@@ -209,16 +209,27 @@ def main() -> int:
         metavar="PATH",
         help="also run every case with PYTHONPATH=PATH (another checkout), alternating",
     )
-    args = parser.parse_args()
-    names = args.case or (["n8", "c64"] if args.skip_headline else list(CASES))
+    return parser.parse_args(argv)
+
+
+def trees_of(baseline: str | None) -> list[tuple[str, str | None]]:
+    """This tree (as it is imported), and the baseline checkout if one is given."""
     trees: list[tuple[str, str | None]] = [("this tree", None)]
-    if args.baseline_tree:
-        base = str(Path(args.baseline_tree).resolve())
-        if not (Path(base) / "pytest_pau" / "__init__.py").is_file():
+    if baseline:
+        base = Path(baseline).resolve()
+        if not (base / "pytest_pau" / "__init__.py").is_file():
             raise SystemExit(
-                f"--baseline-tree {args.baseline_tree!r}: no pytest_pau/ there; pass a checkout of pytest-pau"
+                f"--baseline-tree {baseline!r}: no pytest_pau/__init__.py there; pass a "
+                "checkout of pytest-pau, e.g. `git worktree add /tmp/base c5c5cf6`"
             )
-        trees.append((f"baseline {base}", base))
+        trees.append((f"baseline {base}", str(base)))
+    return trees
+
+
+def main() -> int:
+    args = parse_args()
+    names = args.case or (["n8", "c64"] if args.skip_headline else list(CASES))
+    trees = trees_of(args.baseline_tree)
     print(f"load average at the start: {os.getloadavg()}; {os.cpu_count()} cores")
     rows = []
     with ScriptedLLM(RULES, delay_s=args.latency) as llm, tempfile.TemporaryDirectory() as tmp:
