@@ -114,6 +114,9 @@ class Sandbox:
         # The run's memory bound: wait until this sandbox's start level fits, raised while
         # its calls need more (sandbox/admission.py); given back by close(), or when the
         # sandbox is collected without one.
+        self.bound_refusals = 0
+        """Calls that failed because the run's memory bound had no room for them (each
+        result is a MemoryError of the run, not of the method)."""
         self._hold = ADMISSION.acquire(min(self.memory_mb, START_MB))
         self._release = weakref.finalize(self, ADMISSION.release, self._hold)
         try:
@@ -182,6 +185,7 @@ class Sandbox:
                     held=ADMISSION.in_use_mb,
                     budget=ADMISSION.budget_mb,
                 )
+                self.bound_refusals += 1
                 # Its instance was thrown away: back to the start, the rest free for others.
                 ADMISSION.release(self._hold, keep_mb=min(self.memory_mb, START_MB))
                 self._backend.set_memory(self._hold.mb)

@@ -165,7 +165,7 @@ def test_a_call_that_would_push_past_the_bound_fails_as_a_memory_error_naming_it
     )
     # Its grown instance was thrown away: it is back at its start level.
     assert (room.grown, room.refused, room.waits, box.level_mb) == (1, 1, 0, 32)
-    assert room.in_use_mb == 64
+    assert (room.in_use_mb, box.bound_refusals) == (64, 1)
     assert box.call(8).ok, "the sandbox still serves calls that fit"
     other.close()
     # Alone, a sandbox may grow to its cap (as one larger than the bound may start alone).
