@@ -7,7 +7,7 @@ import weakref
 from types import TracebackType
 from typing import Any, Protocol
 
-from pytest_pau.errors import ConfigError
+from pytest_pau.errors import ConfigError, SandboxError
 from pytest_pau.models import CallResult
 from pytest_pau.sandbox.literals import (
     MAX_INPUT_DEPTH,
@@ -158,7 +158,7 @@ class Sandbox:
         if refused is not None:
             refused.duration_s = time.perf_counter() - started
             return refused
-        out = self._backend.call(text, self.seed, self.max_output)
+        out = self._run(text)
         if out.get("error_type") in _SHORT_OF_MEMORY and self._hold.mb < self.memory_mb:
             out = self._call_higher(text, out)
         out.pop("dirty", None)
@@ -196,8 +196,18 @@ class Sandbox:
                     "fuel": out.get("fuel"),
                 }
             self._backend.set_memory(self._hold.mb)
-            out = self._backend.call(text, self.seed, self.max_output)
+            out = self._run(text)
         return out
+
+    def _run(self, text: str) -> dict[str, Any]:
+        """One run of a call; an instance whose start-up image is larger than the level
+        is a failure to run higher, not an error (below the cap)."""
+        try:
+            return self._backend.call(text, self.seed, self.max_output)
+        except SandboxError as exc:
+            if self._hold.mb >= self.memory_mb or "exceeds memory limits" not in str(exc):
+                raise
+            return {"ok": False, "error_type": "SandboxError", "message": str(exc)}
 
     def call(self, *args: Any) -> CallResult:
         """Call the method on Python values (they must be literals): ``box.call(1, 'a')``."""

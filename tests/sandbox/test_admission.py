@@ -182,3 +182,18 @@ def test_a_process_sandbox_grows_its_address_space_the_same_way(
     assert box.level_mb == 32
     assert box.call(100).value == str(100 << 20)
     assert box.level_mb == 128
+
+
+def test_a_start_level_below_the_guests_image_runs_higher(
+    room: MemoryAdmission, make_sandbox, monkeypatch
+) -> None:
+    # The guest's start-up image is 252 pages (15.75 MiB): a start level of 8 MiB cannot
+    # instantiate it, which is a reason to run higher, not an error.
+    from pytest_pau.sandbox import admission
+
+    monkeypatch.setattr(admission, "START_MB", 8)
+    room.reset(4096)
+    box = make_sandbox(CODE)
+    assert box.level_mb == 8
+    assert box.call(1).value == "2"
+    assert box.level_mb == 16
