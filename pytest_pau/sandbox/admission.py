@@ -19,14 +19,16 @@ at that limit gives. A level is kept while the sandbox lives (a method that need
 once will likely need it again; a fresh instance would need as many runs again), and given
 back when it closes. wasmtime reports no store's memory size to the host, so the level is
 what is known: the memory a sandbox's instance uses never exceeds it, and, past the start,
-the sandbox was seen to need more than half of it.
+a call of the sandbox failed at half of it. (A method that catches its own ``MemoryError``
+and returns normally is not run again: it sees its level's limit, as it saw its cap's.)
 
 When the bound has no room for a larger level, the call fails as a reported limit: a
-``MemoryError`` result whose message names the run's bound (:data:`BOUND_MESSAGE`), and the
-sandbox goes back to its start level (its instance was thrown away: the memory it grew is
-free for others); never a wait (calls last ~0.1 ms, and a wait inside one would hold every episode behind it) and
-never a host out of memory. A sandbox alone in the process may grow to its cap past the
-bound (as it may start past it).
+``MemoryError`` result whose message names the run's bound (:data:`BOUND_MESSAGE`), counted
+in ``Sandbox.bound_refusals`` (the Evaluator makes such an item an infrastructure error),
+and the sandbox goes back to its start level (its instance was thrown away: the memory it
+grew is free for others). Never a wait: calls last ~0.1 ms, and a wait inside one would
+hold its episode for as long as others keep theirs; and never a host out of memory. A
+sandbox alone in the process may grow to its cap past the bound (as it may start past it).
 
 The bound per process is :func:`default_budget_mb`: 40% of the memory this machine (or its
 cgroup) has, shared between xdist workers, or ``PAU_SANDBOX_MEMORY_MB``. A new sandbox whose
