@@ -96,6 +96,29 @@ def test_sixteen_items_overlap_and_finish_in_a_small_multiple_of_one(
     ]
 
 
+@pytest.mark.slow
+def test_episodes_waiting_on_the_model_keep_the_concurrency_asked_for(
+    pau_pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 34: each sandbox reserved its 256 MiB cap for its whole life, and an episode
+    # keeps its sandbox while it waits on the model, so the memory bound, not
+    # --pau-concurrency, decided how many episodes ran (~19 per worker of 64). Here the
+    # bound holds 10 caps: 32 episodes ran ~10 at a time (a mean of ~14 requests in
+    # flight). A sandbox now holds what it uses (32 MiB), and all 32 run.
+    monkeypatch.setenv("PAU_SANDBOX_MEMORY_MB", "2560")
+    write_dataset(pau_pytester.path, 64)
+    with ScriptedLLM(RULES, delay_s=3.0) as llm:  # long enough that the CPU does not limit
+        result = pau_pytester.runpytest_subprocess(
+            *args(llm, "--pau-concurrency=32", "--pau-no-cache")
+        )
+        result.assert_outcomes(failed=64)
+        assert llm.requests == 64 * CALLS_PER_ITEM
+        # The time-weighted mean of requests in flight, from the first request to the last
+        # answer: 32 if every episode always waited on the model.
+        in_flight = llm.overlap()
+    assert in_flight >= 22, f"{in_flight:.1f} requests in flight on average, of 32 episodes"
+
+
 def _outcomes(path: Path) -> list[dict[str, Any]]:
     volatile = VOLATILE
     out = []
