@@ -9,12 +9,22 @@ from the arguments after ``--`` and the ini file: they have no second home here.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from pytest_pau.llm.caps import DEFAULT_CAPS, TokenCaps
 from pytest_pau.settings import DEFAULTS, PauSettings
-from pytest_pau.train.rewards import RewardConfig, RewardVariant
+from pytest_pau.train.rewards import PRIVILEGED_VARIANTS, RewardConfig, RewardVariant
+
+DEFAULT_LR = 1e-3
+"""``--lr``. LoRA's B matrices start at 0 and AdamW moves each weight about lr a step, so the
+adapter's change grows as (steps x lr)^2 at first: at 1e-4 forty steps left a rewarded
+behaviour of the tiny policy where it was; benchmarks/README.md ("Training") has the
+measurement behind this value."""
+
+DEFAULT_WARMUP = 5
+"""``--warmup-steps``."""
 
 
 class TrainSpec(BaseModel):
@@ -38,15 +48,21 @@ class TrainSpec(BaseModel):
     steps: int | None = Field(None, ge=1)
     """``--steps`` (alias ``--max-steps``): optimisation steps; None runs ``epochs`` passes."""
     epochs: int = Field(5, ge=1)
-    samples_per_prompt: int = Field(8, ge=1)
+    samples_per_prompt: int = 8
+    """Episodes per instance (the group of the baseline): at least 2."""
     grad_accum: int = Field(1, ge=1)
     """Instances (groups) whose gradients are summed into one optimisation step."""
-    lr: float = Field(1e-4, gt=0)
+    lr: float = Field(DEFAULT_LR, gt=0)
+    """Peak AdamW learning rate of the adapter (see :data:`DEFAULT_LR`)."""
+    warmup_steps: int = Field(DEFAULT_WARMUP, ge=0)
+    """Linear warm-up: step s of the first ``warmup_steps`` uses ``lr * s / warmup_steps``."""
     lora_rank: int = Field(16, ge=1)
     lora_alpha: int = Field(16, ge=1)
     caps: TokenCaps = DEFAULT_CAPS
     """Token caps of the policy's turns (reason, act, reflect) and of the critic's answers."""
-    temperature: float = Field(1.0, ge=0)
+    temperature: float = 1.0
+    """Sampling temperature of rollouts; the update scores replies at the same temperature.
+    Above 0: greedy groups have no spread."""
     micro_batch: int = Field(4, ge=1)
     """Sequences per forward/backward pass of the update (memory vs speed)."""
     max_grad_norm: float = 1.0
@@ -61,10 +77,38 @@ class TrainSpec(BaseModel):
     """torch CPU threads (``torch.set_num_threads``); None keeps torch's default
     (``tiny-random`` always uses one)."""
     rewards: RewardConfig = Field(default_factory=RewardConfig)
+    kl_coef: float = Field(0.0, ge=0)
+    """``--kl-coef`` (SkyRL backend): KL loss against the reference policy; 0 turns it off."""
+    logger: Literal["console", "wandb"] = "console"
+    """``--logger`` (SkyRL backend): where SkyRL's trainer logs."""
+    gpus: int = Field(1, ge=1)
+    """``--gpus`` (SkyRL backend): GPUs per node for the policy, reference and inference engines."""
 
     def max_new_tokens(self) -> dict[str, int]:
         """Token caps per turn kind."""
         return {"reason": self.caps.reason, "act": self.caps.act, "reflect": self.caps.reflect}
+
+    @field_validator("temperature")
+    @classmethod
+    def _sampling_must_vary(cls, value: float) -> float:
+        if value <= 0:
+            raise ValueError(
+                "greedy sampling (temperature 0) makes every episode of a group the same, so "
+                "every advantage is 0 and no step has a gradient; use a temperature > 0 "
+                "(default 1.0)"
+            )
+        return value
+
+    @field_validator("samples_per_prompt")
+    @classmethod
+    def _group_needs_two(cls, value: int) -> int:
+        if value < 2:
+            raise ValueError(
+                "the group baseline compares the episodes of one instance, and one episode has "
+                "nothing to compare with: every advantage is 0 and no step has a gradient; use "
+                "2 or more (default 8)"
+            )
+        return value
 
     @property
     def model_cache_dir(self) -> Path:
@@ -76,4 +120,4 @@ class TrainSpec(BaseModel):
     @property
     def privileged(self) -> bool:
         """Whether the critic sees the gold source and description."""
-        return self.reward in ("aac", "final")
+        return self.reward in PRIVILEGED_VARIANTS

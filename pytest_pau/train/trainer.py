@@ -9,8 +9,10 @@ Outputs under ``--output DIR``::
 
     config.json                 the run's TrainSpec (its ``settings``: the benchmark's)
     selection.json              the pytest arguments and the selected instance ids, in order
-    metrics.jsonl               one object per step (step, loss, reward_mean, reward_<component>,
-                                critic_manipulation, manipulation_rollouts...)
+    metrics.jsonl               one object per step (step, loss, lr, reward_mean,
+                                reward_<component>, frac_reward_zero_std, adv_std,
+                                completion_tokens_mean, cap_hit_rate, entropy_mean,
+                                logprob_mismatch, critic_manipulation...)
     adapter/                    the latest adapter (plugs back into the benchmark)
     checkpoints/step-N/         adapter/, optimizer.pt, rng.pt, state.json (for --resume)
 
@@ -32,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from pytest_pau.errors import ConfigError
 from pytest_pau.train.config import TrainSpec
-from pytest_pau.train.rollout import GroupTimings, Rollout, run_group, summarise
+from pytest_pau.train.rollout import GroupTimings, Rollout, run_group, summarise, update_stats
 
 if TYPE_CHECKING:
     from pytest_pau.models import Instance
@@ -64,6 +66,17 @@ def instances_for_step(step: int, n: int, grad_accum: int, seed: int) -> list[in
         random.Random(seed * 1_000_003 + epoch).shuffle(order)
         out.append(order[pos])
     return out
+
+
+def lr_at(step: int, lr: float, warmup_steps: int) -> float:
+    """The learning rate of optimisation step ``step`` (1-based): a linear warm-up from
+    ``lr / warmup_steps`` to ``lr`` over the first ``warmup_steps`` steps, then ``lr``.
+
+    A pure function of the step, so ``--resume`` continues the schedule exactly.
+    """
+    if warmup_steps <= 0:
+        return lr
+    return lr * min(1.0, step / warmup_steps)
 
 
 def latest_checkpoint(output: Path) -> tuple[int, Path] | None:
@@ -241,8 +254,13 @@ class Trainer:
         torch.manual_seed(s.settings.seed * 1_000_003 + step)
         timings = GroupTimings()
         rollouts: list[Rollout] = []
+        groups: list[list[Rollout]] = []
         loss_total = 0.0
         update_s = 0.0
+        mismatch = [0.0, 0]  # sum |sampler - trainer| log-prob, tokens compared
+        lr = lr_at(step, s.lr, s.warmup_steps)
+        for group_ in optimizer.param_groups:
+            group_["lr"] = lr
         optimizer.zero_grad(set_to_none=True)
         for instance in picks:
             box = boxes.get(instance.id)
@@ -262,14 +280,20 @@ class Trainer:
                 timings=timings,
             )
             rollouts.extend(group)
+            groups.append(group)
             t0 = time.perf_counter()
-            loss_total += self._accumulate(policy, group, scale=1.0 / len(picks))
+            loss_total += self._accumulate(policy, group, scale=1.0 / len(picks), mismatch=mismatch)
             update_s += time.perf_counter() - t0
         t0 = time.perf_counter()
         grad_norm = torch.nn.utils.clip_grad_norm_(policy.trainable_parameters(), s.max_grad_norm)
         optimizer.step()
         update_s += time.perf_counter() - t0
-        record: dict[str, Any] = {"step": step, "loss": loss_total, **summarise(rollouts)}
+        record: dict[str, Any] = {"step": step, "loss": loss_total, "lr": lr}
+        record.update(summarise(rollouts))
+        record.update(update_stats(groups))
+        # The update's log-probabilities against the sampler's, per token, before the step:
+        # near 0 when the gradient is for the distribution that drew the replies.
+        record["logprob_mismatch"] = mismatch[0] / mismatch[1] if mismatch[1] else None
         record.update(
             grad_norm=float(grad_norm),
             rollouts=len(rollouts),
@@ -283,8 +307,20 @@ class Trainer:
         )
         return record
 
-    def _accumulate(self, policy: Policy, group: list[Rollout], *, scale: float) -> float:
-        """Backward of one group's policy-gradient loss; returns the loss value."""
+    def _accumulate(
+        self,
+        policy: Policy,
+        group: list[Rollout],
+        *,
+        scale: float,
+        mismatch: list[float] | None = None,
+    ) -> float:
+        """Backward of one group's policy-gradient loss; returns the loss value.
+
+        The replies are scored at the sampling temperature. ``mismatch`` accumulates
+        ``[sum of |sampler - trainer| sequence log-prob, tokens]`` over the replies whose
+        sampler log-probability is known.
+        """
         import torch
 
         turns = [t for r in group for t in r.turns if t.completion_ids]
@@ -295,7 +331,15 @@ class Trainer:
         mb = self.spec.micro_batch
         for i in range(0, len(turns), mb):
             chunk = turns[i : i + mb]
-            logp = policy.sequence_logprobs([(t.prompt_ids, t.completion_ids) for t in chunk])
+            logp = policy.sequence_logprobs(
+                [(t.prompt_ids, t.completion_ids) for t in chunk],
+                temperature=self.spec.temperature,
+            )
+            if mismatch is not None:
+                for turn, value in zip(chunk, logp.detach().tolist(), strict=True):
+                    if turn.sampler_logprob is not None:
+                        mismatch[0] += abs(turn.sampler_logprob - value)
+                        mismatch[1] += len(turn.completion_ids)
             adv = torch.tensor([t.advantage for t in chunk], dtype=logp.dtype)
             loss = -(adv * logp).sum() / tokens * scale
             if loss.requires_grad:

@@ -50,7 +50,7 @@ def test_conformance_with_skyrl_gym(double: Instance, critic_server: ScriptedLLM
 
     out = env.step("Try a negative number.")
     assert set(out) >= {"observations", "reward", "done", "metadata"}
-    assert out["reward"] == pytest.approx(3 / 9)
+    assert out["reward"] == pytest.approx((3 / 9 - 1) / 2)  # aac: a plan costs, over 2 iterations
     assert out["done"] is False
     assert out["observations"][0]["role"] == "user"
     assert re.search(MARKERS["act"], out["observations"][0]["content"])
@@ -62,10 +62,10 @@ def test_conformance_with_skyrl_gym(double: Instance, critic_server: ScriptedLLM
     out = env.step("CONCLUDE: YES\nSUMMARY: The argument doubled.")
     assert out["done"] is True
     assert out["observations"] == []
-    assert out["reward"] == pytest.approx(8 / 9 + 2.0)
+    assert out["reward"] == pytest.approx(2 * 8 / 9 + 2.0)
     metrics = env.get_metrics()
     assert metrics["concluded"] == 1.0
-    assert metrics["reward_total"] == pytest.approx(3 / 9 + 0.025 + 8 / 9 + 2.0)
+    assert metrics["reward_total"] == pytest.approx((3 / 9 - 1) / 2 + 0.025 + 2 * 8 / 9 + 2.0)
     assert type(env).aggregate_metrics([metrics, metrics])["turns"] == 3.0
     env.close()
 
