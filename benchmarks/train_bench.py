@@ -4,6 +4,7 @@
     python benchmarks/train_bench.py speed --policies tiny-random --steps 5
     python benchmarks/train_bench.py curve                         # tiny-random learning curve
     python benchmarks/train_bench.py curve --policy smollm2 --behaviour digit --steps 12
+    python benchmarks/train_bench.py lr-probe --policy smollm2 --lr 1e-4 1e-3 1e-2
 
 ``speed``: each policy trains ``--steps`` optimisation steps of ``--samples`` rollouts on
 builtin smoke instances with a scripted critic over real HTTP; the first step (imports,
@@ -17,6 +18,12 @@ exactly as the trained run does but never updates (no backward, so AdamW skips e
 Per step: reward_mean and the behaviour's rate among the step's plans, both runs. Summary: the
 paired difference (trained - control) over the second half of the steps, its t-statistic
 (paired over steps), and the wall time. One torch thread (the machine is shared).
+
+``lr-probe``: how far one lr moves a fresh LoRA adapter. The policy samples ``--samples``
+plans for one smoke instance; half get advantage +1, half -1; ``--updates`` AdamW steps of the
+trainer's own loss (:meth:`Trainer._accumulate`, warm-up off) follow. Reported per lr: the
+change of the mean per-token log-probability of the +1 replies minus that of the -1 replies
+(nats per token; what the update is for), the adapter's weight norm, and the seconds.
 """
 
 from __future__ import annotations
@@ -280,6 +287,68 @@ def curve(args: argparse.Namespace) -> dict[str, Any]:
     return summary
 
 
+def mean_logp(policy: Any, turns: list[Any], sign: float) -> float:
+    """Mean per-token log-probability of the replies whose advantage is ``sign``."""
+    import torch
+
+    chosen = [t for t in turns if t.advantage == sign]
+    with torch.no_grad():
+        logp = policy.sequence_logprobs([(t.prompt_ids, t.completion_ids) for t in chosen])
+    return float(logp.sum()) / sum(len(t.completion_ids) for t in chosen)
+
+
+def lr_probe(args: argparse.Namespace) -> list[dict[str, Any]]:
+    import torch
+
+    from pytest_pau.agent import EpisodeState, build_reason_messages
+    from pytest_pau.train.config import TrainSpec
+    from pytest_pau.train.policy import Policy
+    from pytest_pau.train.rollout import Rollout, Turn
+    from pytest_pau.train.trainer import Trainer
+
+    torch.set_num_threads(1)
+    instance = smoke(1)[0]
+    rows = []
+    for lr in args.lr:
+        policy = Policy.load(args.policy, seed=args.seed)
+        prompt = policy.encode_chat(build_reason_messages(EpisodeState.from_instance(instance)))
+        samples = policy.sample(
+            [prompt] * args.samples, max_new_tokens=args.tokens, temperature=1.0, seed=args.seed
+        )
+        turns = [
+            Turn("reason", prompt, s.ids, "", 0.0, {}, advantage=1.0 if i % 2 == 0 else -1.0)
+            for i, s in enumerate(samples)
+        ]
+        group = [Rollout(turns=[t]) for t in turns]
+        spec = TrainSpec(policy=args.policy, lr=lr, warmup_steps=0, samples_per_prompt=2)
+        trainer = Trainer(spec, [instance], progress=False)
+
+        before = (mean_logp(policy, turns, 1.0), mean_logp(policy, turns, -1.0))
+        optimizer = torch.optim.AdamW(policy.trainable_parameters(), lr=lr)
+        start = time.perf_counter()
+        for _ in range(args.updates):
+            optimizer.zero_grad(set_to_none=True)
+            trainer._accumulate(policy, group, scale=1.0)
+            torch.nn.utils.clip_grad_norm_(policy.trainable_parameters(), spec.max_grad_norm)
+            optimizer.step()
+        seconds = time.perf_counter() - start
+        after = (mean_logp(policy, turns, 1.0), mean_logp(policy, turns, -1.0))
+        norm = math.sqrt(sum(float((p.detach() ** 2).sum()) for p in policy.trainable_parameters()))
+        row = {
+            "policy": args.policy,
+            "lr": lr,
+            "updates": args.updates,
+            "delta_pos": after[0] - before[0],
+            "delta_neg": after[1] - before[1],
+            "separation": (after[0] - before[0]) - (after[1] - before[1]),
+            "adapter_norm": norm,
+            "update_s": seconds,
+        }
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -304,7 +373,17 @@ def main() -> None:
     cp.add_argument("--act-tokens", type=int, default=8, help="token cap of act and reflect")
     cp.add_argument("--seed", type=int, default=0)
     cp.add_argument("--json", type=Path, default=None, help="also write the summary here")
+    lp = sub.add_parser("lr-probe")
+    lp.add_argument("--policy", default="tiny-random")
+    lp.add_argument("--lr", type=float, nargs="+", default=[1e-4, 1e-3, 1e-2])
+    lp.add_argument("--samples", type=int, default=8)
+    lp.add_argument("--updates", type=int, default=5)
+    lp.add_argument("--tokens", type=int, default=24)
+    lp.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
+    if args.mode == "lr-probe":
+        lr_probe(args)
+        return
     if args.mode == "speed":
         speed(args)
         return

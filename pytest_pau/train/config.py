@@ -84,6 +84,16 @@ class TrainSpec(BaseModel):
     gpus: int = Field(1, ge=1)
     """``--gpus`` (SkyRL backend): GPUs per node for the policy, reference and inference engines."""
 
+    def lr_at(self, step: int) -> float:
+        """The learning rate of optimisation step ``step`` (1-based): a linear warm-up from
+        ``lr / warmup_steps`` to ``lr`` over the first ``warmup_steps`` steps, then ``lr``.
+
+        A pure function of the step, so ``--resume`` continues the schedule exactly.
+        """
+        if self.warmup_steps <= 0:
+            return self.lr
+        return self.lr * min(1.0, step / self.warmup_steps)
+
     def max_new_tokens(self) -> dict[str, int]:
         """Token caps per turn kind."""
         return {"reason": self.caps.reason, "act": self.caps.act, "reflect": self.caps.reflect}

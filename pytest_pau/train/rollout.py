@@ -50,6 +50,8 @@ class Turn:
     """Sum of the per-token entropies (nats) of the sampling distribution."""
     capped: bool = False
     """The reply hit its token cap without ending."""
+    trainer_logprob: float | None = None
+    """The same sum as the update scored it, before its step (None until then)."""
 
 
 @dataclass
@@ -192,7 +194,10 @@ def update_stats(groups: list[list[Rollout]]) -> dict[str, float | None]:
     - ``completion_tokens_mean``, ``cap_hit_rate``: reply length in tokens, and the fraction
       of replies cut by their token cap;
     - ``entropy_mean``: the sampling distribution's mean per-token entropy (nats), None when
-      the sampler gave none (greedy).
+      the sampler gave none (greedy);
+    - ``logprob_mismatch``: mean |sampler - trainer| log-probability per token over the replies
+      both scored (before the step): near 0 when the gradient is for the distribution that
+      drew the replies; None when none was scored by both.
     """
     zero = sum(statistics.pstdev([r.total for r in g]) < ADVANTAGE_EPS for g in groups if g)
     turns = [t for g in groups for r in g for t in r.turns]
@@ -200,6 +205,9 @@ def update_stats(groups: list[list[Rollout]]) -> dict[str, float | None]:
     tokens = sum(len(t.completion_ids) for t in turns)
     entropies = [t.entropy for t in turns if t.entropy is not None]
     ent_tokens = sum(len(t.completion_ids) for t in turns if t.entropy is not None)
+    both = [t for t in turns if t.sampler_logprob is not None and t.trainer_logprob is not None]
+    gap = sum(abs((t.sampler_logprob or 0.0) - (t.trainer_logprob or 0.0)) for t in both)
+    gap_tokens = sum(len(t.completion_ids) for t in both)
     n = max(1, len(turns))
     return {
         "frac_reward_zero_std": zero / max(1, len(groups)),
@@ -209,6 +217,7 @@ def update_stats(groups: list[list[Rollout]]) -> dict[str, float | None]:
         "completion_tokens_mean": tokens / n,
         "cap_hit_rate": sum(t.capped for t in turns) / n,
         "entropy_mean": sum(entropies) / ent_tokens if ent_tokens else None,
+        "logprob_mismatch": gap / gap_tokens if gap_tokens else None,
     }
 
 

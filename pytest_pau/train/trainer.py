@@ -68,17 +68,6 @@ def instances_for_step(step: int, n: int, grad_accum: int, seed: int) -> list[in
     return out
 
 
-def lr_at(step: int, lr: float, warmup_steps: int) -> float:
-    """The learning rate of optimisation step ``step`` (1-based): a linear warm-up from
-    ``lr / warmup_steps`` to ``lr`` over the first ``warmup_steps`` steps, then ``lr``.
-
-    A pure function of the step, so ``--resume`` continues the schedule exactly.
-    """
-    if warmup_steps <= 0:
-        return lr
-    return lr * min(1.0, step / warmup_steps)
-
-
 def latest_checkpoint(output: Path) -> tuple[int, Path] | None:
     """The newest ``checkpoints/step-N`` with a complete state file, if any."""
     found = []
@@ -257,8 +246,7 @@ class Trainer:
         groups: list[list[Rollout]] = []
         loss_total = 0.0
         update_s = 0.0
-        mismatch = [0.0, 0]  # sum |sampler - trainer| log-prob, tokens compared
-        lr = lr_at(step, s.lr, s.warmup_steps)
+        lr = s.lr_at(step)
         for group_ in optimizer.param_groups:
             group_["lr"] = lr
         optimizer.zero_grad(set_to_none=True)
@@ -282,7 +270,7 @@ class Trainer:
             rollouts.extend(group)
             groups.append(group)
             t0 = time.perf_counter()
-            loss_total += self._accumulate(policy, group, scale=1.0 / len(picks), mismatch=mismatch)
+            loss_total += self._accumulate(policy, group, scale=1.0 / len(picks))
             update_s += time.perf_counter() - t0
         t0 = time.perf_counter()
         grad_norm = torch.nn.utils.clip_grad_norm_(policy.trainable_parameters(), s.max_grad_norm)
@@ -291,9 +279,6 @@ class Trainer:
         record: dict[str, Any] = {"step": step, "loss": loss_total, "lr": lr}
         record.update(summarise(rollouts))
         record.update(update_stats(groups))
-        # The update's log-probabilities against the sampler's, per token, before the step:
-        # near 0 when the gradient is for the distribution that drew the replies.
-        record["logprob_mismatch"] = mismatch[0] / mismatch[1] if mismatch[1] else None
         record.update(
             grad_norm=float(grad_norm),
             rollouts=len(rollouts),
@@ -307,19 +292,11 @@ class Trainer:
         )
         return record
 
-    def _accumulate(
-        self,
-        policy: Policy,
-        group: list[Rollout],
-        *,
-        scale: float,
-        mismatch: list[float] | None = None,
-    ) -> float:
+    def _accumulate(self, policy: Policy, group: list[Rollout], *, scale: float) -> float:
         """Backward of one group's policy-gradient loss; returns the loss value.
 
-        The replies are scored at the sampling temperature. ``mismatch`` accumulates
-        ``[sum of |sampler - trainer| sequence log-prob, tokens]`` over the replies whose
-        sampler log-probability is known.
+        The replies are scored at the sampling temperature; each turn keeps the score
+        (``Turn.trainer_logprob``, before the step) for the sampler/trainer comparison.
         """
         import torch
 
@@ -335,11 +312,8 @@ class Trainer:
                 [(t.prompt_ids, t.completion_ids) for t in chunk],
                 temperature=self.spec.temperature,
             )
-            if mismatch is not None:
-                for turn, value in zip(chunk, logp.detach().tolist(), strict=True):
-                    if turn.sampler_logprob is not None:
-                        mismatch[0] += abs(turn.sampler_logprob - value)
-                        mismatch[1] += len(turn.completion_ids)
+            for turn, value in zip(chunk, logp.detach().tolist(), strict=True):
+                turn.trainer_logprob = value
             adv = torch.tensor([t.advantage for t in chunk], dtype=logp.dtype)
             loss = -(adv * logp).sum() / tokens * scale
             if loss.requires_grad:

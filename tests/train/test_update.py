@@ -16,7 +16,7 @@ from pytest_pau.models import Instance
 from pytest_pau.settings import PauSettings
 from pytest_pau.testing import ScriptedLLM
 from pytest_pau.train.config import TrainSpec
-from pytest_pau.train.trainer import Trainer, lr_at
+from pytest_pau.train.trainer import Trainer
 
 from .conftest import CRITIC
 
@@ -87,10 +87,11 @@ def test_entropy_and_cap_of_samples(tiny) -> None:  # type: ignore[no-untyped-de
 
 
 def test_lr_warms_up_linearly_then_stays() -> None:
-    assert [lr_at(s, 1e-3, 4) for s in (1, 2, 3, 4, 5, 9)] == pytest.approx(
+    spec = TrainSpec(lr=1e-3, warmup_steps=4)
+    assert [spec.lr_at(s) for s in (1, 2, 3, 4, 5, 9)] == pytest.approx(
         [2.5e-4, 5e-4, 7.5e-4, 1e-3, 1e-3, 1e-3]
     )
-    assert lr_at(1, 1e-3, 0) == 1e-3
+    assert TrainSpec(lr=1e-3, warmup_steps=0).lr_at(1) == 1e-3
 
 
 def constant(messages: list[dict[str, str]]) -> str:
