@@ -44,6 +44,10 @@ BEHAVIOURS: dict[str, tuple[Callable[[str], bool], str]] = {
         lambda text: bool(text) and " " <= text[0] <= "~",
         "the plan starts with a printable ASCII character",
     ),
+    "mostly-printable": (
+        lambda text: bool(text) and sum(" " <= c <= "~" for c in text) * 2 >= len(text),
+        "at least half of the plan's characters are printable ASCII",
+    ),
     "digit": (lambda text: any(c.isdigit() for c in text), "the plan names a number (a digit)"),
     "question": (lambda text: "?" in text, "the plan asks a question ('?')"),
 }
@@ -362,7 +366,7 @@ def main() -> None:
     sp.add_argument("--tokens", type=int, default=16, help="token cap of every turn")
     cp = sub.add_parser("curve")
     cp.add_argument("--policy", default="tiny-random")
-    cp.add_argument("--behaviour", choices=sorted(BEHAVIOURS), default="printable-start")
+    cp.add_argument("--behaviour", choices=sorted(BEHAVIOURS), default="mostly-printable")
     cp.add_argument("--steps", type=int, default=40)
     cp.add_argument("--samples", type=int, default=8)
     cp.add_argument("--grad-accum", type=int, default=1)
