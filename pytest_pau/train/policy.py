@@ -233,15 +233,15 @@ class Policy:
                 max_new_tokens=max_new_tokens,
                 pad_token_id=pad,
                 eos_token_id=eos,
-                output_scores=True,
+                output_scores=temperature > 0,
                 return_dict_in_generate=True,
                 **sampling,
             )
             new = out.sequences[:, width:]
             # ``scores`` are the logits after the sampler's processors (the temperature):
-            # the distribution each token was drawn from.
+            # the distribution each token was drawn from. Greedy replies (serving) need none.
             token_logp, token_entropy = [], []
-            for t, scores in enumerate(out.scores):
+            for t, scores in enumerate(out.scores or ()):
                 logp = torch.log_softmax(scores.float(), dim=-1)
                 token_logp.append(logp.gather(-1, new[:, t : t + 1]).squeeze(-1))
                 finite = torch.where(torch.isfinite(logp), logp, torch.zeros_like(logp))
