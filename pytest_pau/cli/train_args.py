@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_pau.llm.caps import DEFAULT_CAPS
-from pytest_pau.train.config import DEFAULT_LR, DEFAULT_WARMUP
+from pytest_pau.train.config import DEFAULT_LR, DEFAULT_WARMUP, TINY_LR
 from pytest_pau.train.rewards import REWARD_VARIANTS
 
 #: Options ``pau train`` had before it selected through pytest, and what replaces them:
@@ -138,7 +138,8 @@ def add_parser(subparsers: Any, description: str | None = None) -> argparse.Argu
         "--lr",
         type=float,
         default=None,
-        help=f"Peak AdamW learning rate of the LoRA adapter (default: {DEFAULT_LR:g}).",
+        help="Peak AdamW learning rate of the LoRA adapter (default: "
+        f"{TINY_LR:g} for tiny-random, {DEFAULT_LR:g} for a real policy).",
     )
     add(
         "--warmup-steps",

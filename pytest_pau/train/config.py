@@ -9,19 +9,31 @@ from the arguments after ``--`` and the ini file: they have no second home here.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from pytest_pau.llm.caps import DEFAULT_CAPS, TokenCaps
 from pytest_pau.settings import DEFAULTS, PauSettings
 from pytest_pau.train.rewards import PRIVILEGED_VARIANTS, RewardConfig, RewardVariant
+from pytest_pau.train.sources import TINY_RANDOM
 
-DEFAULT_LR = 1e-3
-"""``--lr``. LoRA's B matrices start at 0 and AdamW moves each weight about lr a step, so the
-adapter's change grows as (steps x lr)^2 at first: at 1e-4 forty steps left a rewarded
-behaviour of the tiny policy where it was; benchmarks/README.md ("Training") has the
-measurement behind this value."""
+DEFAULT_LR = 1e-4
+"""``--lr`` of a real policy (``smollm2``, ``local``, a GGUF or Hugging Face model: LoRA on every
+linear layer). Measured (benchmarks/README.md, "Training"): on SmolLM2-135M three updates at
+1e-4 already move the rewarded replies 0.31 nats a token away from the penalised ones; 1e-3
+moves them 3.7, an overshoot."""
+
+TINY_LR = 1e-2
+"""``--lr`` of ``tiny-random``: a random model whose adapter touches only attention moves ~30x
+less per step (0.01 nats a token after five updates at 1e-4, 0.8 at 1e-2, divergence at 1e-1);
+at 1e-4 forty steps left a rewarded behaviour where it was."""
+
+
+def default_lr(policy: str) -> float:
+    """The ``--lr`` a run gets when it names none."""
+    return TINY_LR if policy == TINY_RANDOM else DEFAULT_LR
+
 
 DEFAULT_WARMUP = 5
 """``--warmup-steps``."""
@@ -53,7 +65,8 @@ class TrainSpec(BaseModel):
     grad_accum: int = Field(1, ge=1)
     """Instances (groups) whose gradients are summed into one optimisation step."""
     lr: float = Field(DEFAULT_LR, gt=0)
-    """Peak AdamW learning rate of the adapter (see :data:`DEFAULT_LR`)."""
+    """Peak AdamW learning rate of the adapter; when not given, :func:`default_lr` of the
+    policy (1e-2 for ``tiny-random``, 1e-4 otherwise)."""
     warmup_steps: int = Field(DEFAULT_WARMUP, ge=0)
     """Linear warm-up: step s of the first ``warmup_steps`` uses ``lr * s / warmup_steps``."""
     lora_rank: int = Field(16, ge=1)
@@ -97,6 +110,13 @@ class TrainSpec(BaseModel):
     def max_new_tokens(self) -> dict[str, int]:
         """Token caps per turn kind."""
         return {"reason": self.caps.reason, "act": self.caps.act, "reflect": self.caps.reflect}
+
+    @model_validator(mode="before")
+    @classmethod
+    def _lr_of_the_policy(cls, data: Any) -> Any:
+        if isinstance(data, dict) and data.get("lr") is None:
+            data = {**data, "lr": default_lr(str(data.get("policy") or "tiny-random"))}
+        return data
 
     @field_validator("temperature")
     @classmethod
