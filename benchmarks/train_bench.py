@@ -99,7 +99,7 @@ def speed_run(policy: str, args: argparse.Namespace, client: Any, model: str) ->
     total = sum(r["step_time_s"] for r in warm)
 
     def share(key: str) -> float:
-        return sum(r[key] for r in warm) / total
+        return float(sum(r[key] for r in warm) / total)
 
     return {
         "policy": policy,
