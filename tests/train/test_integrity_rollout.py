@@ -26,9 +26,10 @@ from pytest_pau.settings import PauSettings
 from pytest_pau.testing import ScriptedLLM
 from pytest_pau.train.config import TrainSpec
 from pytest_pau.train.critic import Critic
-from pytest_pau.train.policy import ByteTokenizer, Policy, Sample
+from pytest_pau.train.policy import Policy, Sample
 from pytest_pau.train.rewards import RewardConfig
 from pytest_pau.train.rollout import Rollout, run_group, summarise
+from pytest_pau.train.sources import ByteTokenizer
 
 from .conftest import CRITIC
 
