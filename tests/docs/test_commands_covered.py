@@ -119,6 +119,10 @@ COVERED: dict[str, tuple[str, ...]] = {
     "pau train --backend skyrl --policy Qwen/Qwen3-8B --critic openai/your-judge --critic-api-base http://judge:8000/v1 --samples-per-prompt 8 --lora-rank 16 --lora-alpha 16 --epochs 5 --output runs/skyrl -- --pau-dataset=hf:DJ-Research/PAU-Benchmark --pau-split=train": (
         PAU_TRAIN,
     ),
+    "pau train --backend skyrl --dry-run --policy Qwen/Qwen3-8B --output runs/skyrl-smoke -- -m smoke": (
+        PAU_TRAIN,
+        "tests/train/test_skyrl.py::test_the_docs_show_the_resolved_config_this_command_prints",
+    ),
     # docs/paper.md and the reference's data in docs/datasets.md (with scripted servers).
     "vllm serve meta-llama/Llama-3.1-70B-Instruct --port 8001": (
         "tests/plugin/test_docs_paper.py::test_the_vllm_lines_are_the_ones_a_run_without_servers_prints",

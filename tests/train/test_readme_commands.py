@@ -43,7 +43,7 @@ COMMANDS = readme_commands()
 
 def test_the_page_shows_the_commands_this_file_runs() -> None:
     joined = "\n".join(COMMANDS)
-    assert len(COMMANDS) == 7, COMMANDS
+    assert len(COMMANDS) == 8, COMMANDS
     for needed in ("--dry-run -- -m", "-- --lf", "--resume", "--serve", "--backend skyrl"):
         assert needed in joined, needed
     assert "--select" not in joined
@@ -96,7 +96,8 @@ def test_readme_command_runs(
     assert ids, out
     assert all(re.fullmatch(r"builtin/\w+", i) for i in ids), out
     if "--backend" in args:
-        assert (project / "runs" / "skyrl" / "skyrl" / "command.sh").is_file()
+        output = Path(args[args.index("--output") + 1])
+        assert (project / output / "skyrl" / "command.sh").is_file()
     if "tiny-random" in args:  # the smoke run: seconds, so it trains for real too
         pytest.importorskip("peft", reason="needs the 'train' extra (torch, transformers, peft)")
         real = [*args]
