@@ -247,12 +247,13 @@ def _outputs(args: argparse.Namespace, view: MergedRun, report: Report) -> int:
         from pytest_pau.paths import write_text_atomic
 
         path = write_text_atomic(
-            Path(args.markdown).expanduser(), render_markdown(report, closing=closing)
+            Path(args.markdown).expanduser(),
+            render_markdown(report, closing=closing, report_file=str(args.output)),
         )
         print(f"Markdown summary: {path}")
     step = os.environ.get("GITHUB_STEP_SUMMARY")
     if step:
-        append_step_summary(report, closing=closing, path=Path(step))
+        append_step_summary(report, closing=closing, path=Path(step), report_file=str(args.output))
     if closing is not None:
         print(closing)
     if not args.gate and gated != 0:

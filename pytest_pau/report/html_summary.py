@@ -119,14 +119,28 @@ def _gates(summary: Summary) -> str:
     )
 
 
+def prose_html(text: str) -> str:
+    """Our own line as HTML: its `command` spans as ``<code>``, the rest escaped.
+
+    The terminal's lines quote commands in backticks; escaped as they are, the page showed
+    the backticks. An odd number of backticks is no pairing: all escaped as text.
+    """
+    parts = text.split("`")
+    if len(parts) % 2 == 0:
+        return escape(text)
+    return "".join(
+        f"<code>{escape(part)}</code>" if i % 2 else escape(part) for i, part in enumerate(parts)
+    )
+
+
 def notes_html(notes: Sequence[str], summary: Summary) -> str:
     """The terminal summary's ``note:`` lines and the calibration line, in the same words."""
-    items = [f'<li class="note">note: {escape(n)}</li>' for n in notes]
+    items = [f'<li class="note">note: {prose_html(n)}</li>' for n in notes]
     if summary.calibration is not None:
         from pytest_pau.report.calibration import calibration_line
 
         items.append(
-            f'<li class="calibration">{escape(calibration_line(summary.calibration))}</li>'
+            f'<li class="calibration">{prose_html(calibration_line(summary.calibration))}</li>'
         )
     if not items:
         return ""
