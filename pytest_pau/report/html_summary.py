@@ -213,7 +213,7 @@ def _baseline(summary: Summary) -> str:
     )
 
 
-def summary_html(summary: Summary, notes: Sequence[str] = ()) -> str:
+def summary_html(summary: Summary, notes: Sequence[str] = (), mode: str | None = None) -> str:
     """The summary section: verdict, cards, ceiling, notes, failure modes, flagged, gates."""
     match = summary.code_match
     parts = [verdict_html(summary), _cards(summary)]
@@ -232,7 +232,7 @@ def summary_html(summary: Summary, notes: Sequence[str] = ()) -> str:
     if summary.paper is not None:
         from pytest_pau.report.render_paper import paper_lines
 
-        lines = paper_lines(summary.paper)
+        lines = paper_lines(summary.paper, mode)
         parts.append(
             f'<h3>{escape(lines[0])}</h3><pre id="pau-paper">'
             + escape("\n".join(lines[1:]))

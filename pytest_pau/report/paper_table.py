@@ -255,6 +255,8 @@ def _cells(label: str, mode: str, s: PaperStats, self_coder: bool) -> list[str]:
     out += [pct(j.share_3_plus)]
     if label == "Max":
         out += ["", ""]
+    elif mode == "incontext":
+        out += ["n/a", "n/a"]  # shown the examples, the model asks nothing (not 0.00 ± 0.00)
     else:
         out += [f"{num(s.queries_mean)} ± {num(s.queries_std)}", pct(s.concluded_share)]
     blocks = [s.match, s.self_match] if self_coder else [s.match]

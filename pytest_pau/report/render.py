@@ -317,7 +317,7 @@ def render(
     if summary.paper is not None:
         from pytest_pau.report.render_paper import render_paper
 
-        render_paper(summary.paper, writer)
+        render_paper(summary.paper, writer, None if run is None else run.mode)
 
     modes = {k: v for k, v in summary.failure_modes.items() if v}
     of_model = c.failed - summary.coder_errors
