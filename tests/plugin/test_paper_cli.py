@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import statistics
 from pathlib import Path
 from typing import Any
@@ -85,6 +86,18 @@ def test_pau_paper_writes_the_table_and_figures_whose_numbers_a_hand_count_gives
         assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     html = (out / "paper.html").read_text()
     assert html.count("data:image/png;base64,") == 4
+    # The paired tests are a table, not Markdown in a <pre>; the wide table scrolls inside
+    # its box; each figure's caption says what it shows, not only its file name.
+    pairs = html[html.index("<h2>Paired tests</h2>") : html.index("<h2>Figures</h2>")]
+    assert "<pre>" not in pairs
+    assert "|---|" not in pairs
+    assert "<th>run A</th>" in pairs
+    assert html.count('<div class="scroll"><table>') == 2
+    assert "overflow-x:auto" in html
+    captions = re.findall(r"<figcaption>(.*?)</figcaption>", html)
+    assert len(captions) == 4
+    assert all(not c.startswith(c.split("(")[-1]) and len(c) > 40 for c in captions), captions
+    assert any(c.startswith("Judge scores:") for c in captions), captions
 
     rows = list(csv.DictReader((out / "table.csv").open()))
     # In-context first (the paper's order), then the interactive runs as given, then Max.
