@@ -272,12 +272,12 @@ def _outputs(args: argparse.Namespace, view: MergedRun, report: Report) -> int:
     if args.markdown is not None:
         from pytest_pau.paths import write_text_atomic
 
-        markdown = render_markdown(report, closing=closing)
+        markdown = render_markdown(report, closing=closing, report_file=str(args.output))
         path = _write("--markdown", args.markdown, lambda p: write_text_atomic(p, markdown))
         print(f"Markdown summary: {path}")
     step = os.environ.get("GITHUB_STEP_SUMMARY")
     if step:
-        append_step_summary(report, closing=closing, path=Path(step))
+        append_step_summary(report, closing=closing, path=Path(step), report_file=str(args.output))
     if closing is not None:
         print(closing)
     if not args.gate and gated != 0:

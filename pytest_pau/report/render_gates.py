@@ -110,7 +110,13 @@ def regression_line(b: BaselineSummary, r: RegressionVerdict) -> str:
     def fmt(x: float | None) -> str:
         return num(x, "+.3f")
 
-    flip = "" if r.p_difference is None else f"; sign-flip p={r.p_difference:.3f}"
+    # Which p decides: the non-inferiority test's. The sign-flip p beside it tests whether
+    # the runs are interchangeable; shown bare, a reader took the smaller one for the verdict.
+    flip = (
+        ""
+        if r.p_difference is None
+        else f"; sign-flip p={r.p_difference:.3f} (are the runs interchangeable?) decides nothing"
+    )
     if r.mean_diff is None:
         stat = r.detail or "no instance scored in both runs"
     elif r.method == "sequential":
@@ -135,7 +141,7 @@ def regression_line(b: BaselineSummary, r: RegressionVerdict) -> str:
             few = f"; {r.detail}" if r.detail else ""
         stat = (
             f"{fmt(r.mean_diff)} over {r.n}, {level} lower bound {fmt(r.low)} "
-            f"(p={num(r.p_value, '.3f')}{flip}){few}"
+            f"(p={num(r.p_value, '.3f')} decides{flip}){few}"
         )
     return f"{regression_name(r)}: {stat}  (--pau-max-regression)"
 
