@@ -13,7 +13,7 @@ import pytest
 from pytest_pau.prompting import MARKERS
 from pytest_pau.testing import ScriptedLLM
 
-from .toy import coder_reply, scoring_args
+from .toy import SCORING_RULES, coder_reply, scoring_args
 
 GATES = ("--pau-min-mean-judge=3", "--pau-min-mean-match=0.5")
 NOT_MEDIUM = ("-m", "not medium")  # double, add, tricky: none errors
@@ -140,31 +140,36 @@ def test_a_judge_that_rates_by_correctness_passes_the_check_and_changes_no_verdi
     assert verdicts["20"][1] == {"min_mean_judge": "passed", "min_mean_match": "passed"}
 
 
-def test_the_checks_calls_are_counted_and_cached(
-    pau_pytester: pytest.Pytester, scoring_llm: ScriptedLLM
-) -> None:
-    def run(*args: str) -> dict[str, Any]:
-        before = scoring_llm.requests
-        pau_pytester.runpytest(
-            "--pau-model=null",
-            "--pau-dataset=toy.jsonl",
-            *scoring_args(scoring_llm),
-            "-m",
-            "smoke",
-            "--pau-report=r.json",
-            *args,
-        )
-        data = report(pau_pytester)
-        assert data["summary"]["requests"] == scoring_llm.requests - before
-        return data
+def test_the_checks_calls_are_counted_and_cached(pau_pytester: pytest.Pytester) -> None:
+    # A model litellm has a price for: every request costs money.
+    with ScriptedLLM(SCORING_RULES, model="openai/gpt-4o-mini") as llm:
 
-    off = run("--pau-judge-check=off", "--pau-cache-dir=off-cache")
-    on = run("--pau-cache-dir=on-cache")
+        def run(*args: str) -> dict[str, Any]:
+            before = llm.requests
+            pau_pytester.runpytest(
+                "--pau-model=null",
+                "--pau-dataset=toy.jsonl",
+                *scoring_args(llm),
+                "-m",
+                "smoke",
+                "--pau-report=r.json",
+                *args,
+            )
+            data = report(pau_pytester)
+            assert data["summary"]["requests"] == llm.requests - before
+            return data
+
+        off = run("--pau-judge-check=off", "--pau-cache-dir=off-cache")
+        on = run("--pau-cache-dir=on-cache")
+        again = run("--pau-cache-dir=on-cache")
     # null's prediction is not the gold: each of the two items costs a gold and a decoy
-    # rating more.
+    # rating more, paid and counted per item and in the summary.
     assert on["summary"]["requests"] == off["summary"]["requests"] + 4
+    assert on["summary"]["cost_usd"] > off["summary"]["cost_usd"] > 0
+    assert on["summary"]["cost_usd"] == pytest.approx(sum(i["cost_usd"] for i in on["instances"]))
     assert [i["judge_check"] is not None for i in on["instances"]] == [True, True]
-    again = run("--pau-cache-dir=on-cache")
+    # Cached: the same run again asks nothing and finds the same check.
     assert again["summary"]["requests"] == 0
+    assert again["summary"]["cost_usd"] == 0
     assert again["summary"]["cache_hits"] == on["summary"]["requests"]
     assert again["summary"]["judge_check"] == on["summary"]["judge_check"]
