@@ -11,7 +11,8 @@ through the benchmark's own judge (the same prompts, cache, retries and token ca
 
 It prints the means of each class, how often the judge rated the gold strictly above the
 decoy (the run's judge check needs 75%), the AUC of gold against decoy with its 95%
-interval, and a table of ratings by class; ``-o FILE`` gets it all as JSON, item by item.
+interval, and a table of ratings by class, and writes it all as JSON, item by item, to
+``-o FILE`` (default ``judge-check.json``; an existing file only with ``--overwrite``).
 Run it before paying for a benchmark run, to choose a judge that can tell a right
 description from a fluent wrong one. Its calls go through the response cache
 (``--pau-cache-dir``, default ``.pau_cache``) and are counted (requests, cache hits, cost).
