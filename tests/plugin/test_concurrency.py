@@ -82,7 +82,10 @@ def test_sixteen_items_overlap_and_finish_in_a_small_multiple_of_one(
 ) -> None:
     write_dataset(pau_pytester.path, 16)
     started = time.perf_counter()
-    result = pau_pytester.runpytest(*args(slow_llm, "--pau-concurrency=16", "--pau-report=r.json"))
+    # CALLS_PER_ITEM counts the episode's own calls: no judge check beside them.
+    result = pau_pytester.runpytest(
+        *args(slow_llm, "--pau-concurrency=16", "--pau-report=r.json", "--pau-judge-check=off")
+    )
     wall = time.perf_counter() - started
     result.assert_outcomes(failed=16)
     one_item = CALLS_PER_ITEM * LATENCY_S
