@@ -40,6 +40,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "pytest_pau.cli.import_reference",
         "Turn the PAU reference's result files into a JSON report.",
     ),
+    "judge-check": (
+        "pytest_pau.cli.judge_check",
+        "Rate gold, decoy and content-free descriptions: can this judge tell them apart?",
+    ),
     "cache": ("pytest_pau.cli.cache", "Inspect, clear or prune the model-call cache."),
     "init": ("pytest_pau.cli.init", "Write conftest templates into a project."),
     "train": (

@@ -14,6 +14,7 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field
 
 from pytest_pau.models.episode import Step, Usage
+from pytest_pau.models.judge_check import JudgeCheckItem
 
 
 class ItemStatus(StrEnum):
@@ -187,6 +188,9 @@ class InstanceResult(BaseModel):
     mismatches: list[Mismatch] = Field(default_factory=list)
     gold_code_match: UnitScore | None = None
     """``--pau-gold-control``: code match of the coder on the gold description."""
+    judge_check: JudgeCheckItem | None = None
+    """``--pau-judge-check``: the judge's ratings of the gold and of a decoy, when this item
+    was in the check's sample."""
     self_code_match: UnitScore | None = None
     """``--pau-coder=self``: code match of code the model under test wrote from its own
     description (the reference's "judge-self" variant), beside the fixed coder's."""

@@ -144,6 +144,10 @@ def notes_html(notes: Sequence[str], summary: Summary) -> str:
         items.append(
             f'<li class="calibration">{prose_html(calibration_line(summary.calibration))}</li>'
         )
+    if summary.judge_check is not None:
+        from pytest_pau.stats.judge_check import check_line
+
+        items.append(f'<li class="judge-check">{escape(check_line(summary.judge_check))}</li>')
     if not items:
         return ""
     return f'<h3>Notes</h3><ul id="pau-notes">{"".join(items)}</ul>'

@@ -28,6 +28,7 @@ from pytest_pau.report.fmt import num, pct, plural
 from pytest_pau.report.render import ci_text, cost_lines, items_line, run_line
 from pytest_pau.report.render_gates import failed_gate_names, render_gates
 from pytest_pau.settings import DEFAULTS
+from pytest_pau.stats.judge_check import check_line
 
 #: GitHub's limit on a comment body is 65,536 characters; this leaves room for a header.
 PR_COMMENT_BYTES = 60_000
@@ -160,6 +161,8 @@ def _notes(report: Report) -> str:
     lines = [f"> note: {md_prose(n)}" for n in report.notes]
     if report.summary.calibration is not None:
         lines.append(f"> {md_prose(calibration_line(report.summary.calibration))}")
+    if report.summary.judge_check is not None:
+        lines.append(f"> {md_prose(check_line(report.summary.judge_check))}")
     return "\n>\n".join(lines)
 
 

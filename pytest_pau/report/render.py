@@ -400,6 +400,10 @@ def render(
         from pytest_pau.report.calibration import calibration_line
 
         writer.line(calibration_line(summary.calibration))
+    if summary.judge_check is not None:
+        from pytest_pau.stats.judge_check import check_line
+
+        writer.line(check_line(summary.judge_check), yellow=not summary.judge_check.discriminates)
     for extra in extra_lines:
         writer.line(extra)
 

@@ -22,6 +22,7 @@ from pytest_pau.models import (
 from pytest_pau.models.outcome import score_problem
 from pytest_pau.scoring.attribution import GoldControl, attribute
 from pytest_pau.scoring.coder import CodeRunner, Observed, run_code
+from pytest_pau.scoring.decoy import rate_check
 from pytest_pau.scoring.failure import classify_failure
 from pytest_pau.scoring.parts import ScoringParts
 
@@ -165,6 +166,16 @@ class Evaluator(ScoringParts):
         result.judge_manipulation = list(judged.manipulation)
         result.judge_raw_score = judged.raw_score
         result.judge_defended_score = judged.defended_score
+        decoy = self.decoys.get(instance.id)
+        if decoy is not None and judged.score is not None:
+            # The judge check (--pau-judge-check): gold and a decoy rated against the gold
+            # (not on an item the judge left unrated: it errors, and the retry is paid).
+            same = traj.prediction.strip() == instance.description.strip()
+            seen = usage.calls
+            result.judge_check, used = rate_check(
+                self.judge, instance, decoy, gold_score=judged.score if same else None
+            )
+            _account(usage, seen, used)
 
         progress("code")
         observed: list[Example | tuple[str, CallResult]] = [

@@ -85,7 +85,10 @@ def args(llm: ScriptedLLM, *extra: str) -> list[str]:
 @pytest.mark.slow
 def test_sixteen_items_overlap(pau_pytester: pytest.Pytester, slow_llm: ScriptedLLM) -> None:
     write_dataset(pau_pytester.path, 16)
-    result = pau_pytester.runpytest(*args(slow_llm, "--pau-concurrency=16", "--pau-report=r.json"))
+    # CALLS_PER_ITEM counts the episode's own calls: no judge check beside them.
+    result = pau_pytester.runpytest(
+        *args(slow_llm, "--pau-concurrency=16", "--pau-report=r.json", "--pau-judge-check=off")
+    )
     result.assert_outcomes(failed=16)
     assert slow_llm.requests == 16 * CALLS_PER_ITEM
     # Counted, not timed (a busy machine stretches the wall time, not the overlap): 12 and
