@@ -122,6 +122,25 @@ def mismatches(reports: Sequence[AnyReport], labels: Sequence[str]) -> dict[str,
     return out
 
 
+def other_tasks(a: AnyReport, b: AnyReport) -> tuple[list[str], int]:
+    """The ids both runs list whose task digests differ (another gold code, description or
+    examples under the same id), and how many ids both digests cover (0: a report has no
+    digests, nothing checked)."""
+    da, db = a.run.instance_digests, b.run.instance_digests
+    common = [i for i in da if i in db]
+    return [i for i in common if da[i] != db[i]], len(common)
+
+
+def other_tasks_text(differ: Sequence[str], common: int, listed: int = 5) -> str:
+    """``6 of the 6 instances both runs list are different tasks (...: a, b and 4 more)``."""
+    more = f" and {len(differ) - listed} more" if len(differ) > listed else ""
+    return (
+        f"{len(differ)} of the {common} instances both runs list are different tasks (another "
+        f"gold code, description or examples under the same id: "
+        f"{', '.join(differ[:listed])}{more})"
+    )
+
+
 def _mismatch_warnings(reports: Sequence[AnyReport], labels: Sequence[str]) -> list[str]:
     return [
         text if "threshold" in field else f"{text}: differences may come from that, not the model"
@@ -225,6 +244,14 @@ def compare_reports(
         reports,
         [f"{lab} ({src})" if src else lab for lab, src in zip(labels, sources, strict=True)],
     )
+    for lab, rep, src in zip(labels[1:], reports[1:], sources[1:], strict=True):
+        differ, common = other_tasks(reports[0], rep)
+        if differ:
+            raise ConfigError(
+                f"{labels[0]} and {lab} ({src or rep.run.model}) are not runs of the same "
+                f"tasks: {other_tasks_text(differ, common)}; compare runs of one version of "
+                "the dataset"
+            )
     ids = _shared_ids(reports)
     if not ids:
         raise ConfigError(

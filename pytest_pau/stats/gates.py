@@ -43,7 +43,7 @@ from pytest_pau.models import (
 )
 from pytest_pau.models.paper import DEFAULT_PROTOCOL
 from pytest_pau.stats import missing
-from pytest_pau.stats.compare import compare_reports, mismatches
+from pytest_pau.stats.compare import compare_reports, mismatches, other_tasks, other_tasks_text
 from pytest_pau.stats.describe import mean
 from pytest_pau.stats.metrics import BOUNDS, METRICS, counts, value_getter
 from pytest_pau.stats.selection import (
@@ -197,12 +197,24 @@ def check_baseline(baseline: AnyReport, run: RunInfo, path: str) -> tuple[list[s
     """``(refusals, warnings)`` of comparing this run with ``baseline``.
 
     Refused: another dataset, split, judge, coder, prompts version or protocol (their
-    scores mean something else, or count otherwise). Warned: other settings that change scores (mode, iterations,
+    scores mean something else, or count otherwise), or another task under an id both
+    runs list (the task digests differ: another version of the dataset). Warned: other settings that change scores (mode, iterations,
     thresholds).
     """
     current = ScoresReport(run=run, instances=[])
     found = mismatches([baseline, current], ["baseline", "this run"])
     refusals, warnings = [], []
+    differ, common = other_tasks(baseline, current)
+    if differ:
+        refusals.append(
+            f"--pau-baseline={path}: {other_tasks_text(differ, common)} in the baseline; make "
+            "the baseline on this version of the dataset"
+        )
+    elif not baseline.run.instance_digests:
+        warnings.append(
+            "--pau-baseline: the baseline report keeps no task digests (written by an older "
+            "pytest-pau): that its instances are the same tasks as this run's was not checked"
+        )
     for field, text in found.items():
         if field in REFUSED_MISMATCHES:
             refusals.append(f"--pau-baseline={path}: {text}")
