@@ -10,8 +10,13 @@ Every p-value is deterministic: the same reports always print the same numbers. 
 exit status 1 unless every later run is shown, at ``--confidence``, to be worse than the
 first by less than DELTA.
 
-Exit status: 0 compared (and every gate passed), 1 a ``--fail-if-worse`` gate failed,
-2 bad arguments or unreadable reports.
+An instance both reports list that either run has no score for is unknown to the gate (at
+both ends of its scale): the gate is then ``not decided`` unless it holds whatever that
+score is. Reports of different tasks under the same ids, or that list an id twice or hold
+a score that is not a number, are refused.
+
+Exit status: 0 compared (and every gate passed), 1 a ``--fail-if-worse`` gate failed or
+was not decided, 2 bad arguments or unreadable reports.
 """
 
 from __future__ import annotations

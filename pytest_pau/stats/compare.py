@@ -354,7 +354,7 @@ def compare_reports(
                 source=src,
                 instances=len({r.id for r in rep.instances}),
                 only_here=extra,
-                run=rep.run.model_dump(),
+                run=rep.run.model_dump(exclude={"instance_digests"}),
             )
             for lab, rep, src, extra in zip(labels, reports, sources, only, strict=True)
         ],

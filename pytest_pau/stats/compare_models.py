@@ -38,7 +38,7 @@ class PairStat(BaseModel):
     differ: bool = False
     """``ci`` excludes 0 (equivalently ``p_value <= alpha``): the means differ (the star)."""
     test: str | None = None
-    """How ``p_value`` and ``ci`` were computed (``tilted score, two-sided``...)."""
+    """How ``p_value`` and ``ci`` were computed (``exact betting, two-sided``)."""
     p_sign_flip: float | None = None
     """Exact two-sided sign-flip p of "the runs are interchangeable" (not a test of means:
     shown without a star)."""

@@ -14,13 +14,12 @@ and code match, Clopper-Pearson for the pass rate), valid from n = 1, which pass
 when the threshold is met beyond noise. An empty selection fails (nothing to show).
 
 The *baseline gate* compares this run with a released model's JSON report, paired on the
-selected instances the baseline scored. With every one of them scored here, it is the
-non-inferiority test of :func:`~pytest_pau.stats.inference.non_inferiority`; when some
-have no score here, the exact paired bound of
-:func:`~pytest_pau.stats.selection.paired_bound_verdict` over both fills. It passes when
-this run is *shown*, at the chosen confidence, to be worse than the baseline by less
-than the margin. :func:`check_baseline` decides up front whether the two runs can be
-compared at all. ``--pau-early-stop`` runs the anytime-valid versions of the same
+selected instances the baseline's report lists: one that either report has no score for
+is unknown at both ends of its scale, whichever side lacks it
+(:func:`~pytest_pau.stats.selection.paired_verdict`: the exact betting test of
+non-inferiority, valid at every n). It passes when this run is *shown*, at the chosen
+confidence, to be worse than the baseline by less than the margin, whatever the unknown
+scores are. :func:`check_baseline` decides up front whether the two runs can be compared at all. ``--pau-early-stop`` runs the anytime-valid versions of the same
 questions instead (:mod:`pytest_pau.stats.early_stop`).
 """
 
