@@ -155,7 +155,11 @@ def sampled_judge(hard: set[int]) -> list[tuple[str, Any]]:
     ]
 
 
-@pytest.mark.parametrize("extra", [(), ("--pau-gate-on-ci",), ("--pau-protocol=paper",)])
+@pytest.mark.parametrize(
+    "extra",
+    [(), ("--pau-gate-on-ci",), ("--pau-protocol=paper",)],
+    ids=["mean", "gate-on-ci", "paper"],
+)
 def test_judge_samples_without_a_rating_leave_the_item_unscored(
     pytester: pytest.Pytester, extra: tuple[str, ...]
 ) -> None:
