@@ -217,8 +217,9 @@ def test_a_baseline_of_another_version_of_the_dataset_is_refused_before_any_call
     result.stderr.fnmatch_lines(
         [
             "*--pau-baseline=base.json: 6 of the 6 instances both runs list are different tasks "
-            "in the baseline (another gold code, description or examples under the same id: "
-            "g000, g001, g002, g003, g004 and 1 more)*",
+            "(another gold code, description or examples under the same id: graded/g000, "
+            "graded/g001, graded/g002, graded/g003, graded/g004 and 1 more) in the baseline; "
+            "make the baseline on this version of the dataset",
         ]
     )
 
@@ -228,12 +229,14 @@ def test_a_baseline_of_another_version_of_the_dataset_is_refused_before_any_call
     [
         (
             lambda data: data["instances"].append(dict(data["instances"][1])),
-            "*--pau-baseline=base.json: line *: instances[[]3[]] repeats id 'g001' "
-            "(first at instances[[]1[]]); a report lists each instance once*",
+            "*--pau-baseline='base.json': *base.json': line *: instances[[]3[]] repeats id "
+            "'graded/g001' (first at instances[[]1[]]); a report lists each instance once: keep "
+            "the result you mean and remove the other",
         ),
         (
             lambda data: data["instances"][2].update(judge_score="5"),
-            "*--pau-baseline=base.json: line *: instances[[]2[]].judge_score is '5', not a number*",
+            "*--pau-baseline='base.json': *base.json': line *: instances[[]2[]].judge_score is "
+            "'5', not a number; a pytest-pau report writes it unquoted (fix or remove the edit)",
         ),
     ],
     ids=["duplicate id", "string score"],
