@@ -205,7 +205,7 @@ def test_the_counted_rule_is_the_gate_and_non_inferiority(support, span, margin)
     y = tuple((v + span) / (2 * span) for v in support)
     t = thresholds(y, (span - margin) / (2 * span), BETS_GATE, math.log(1 / ALPHA))
     checked = 0
-    for row in range(0, len(N_ROWS), 97):
+    for row in range(0, len(N_ROWS), 331):
         n, c2, c3 = int(N_ROWS[row]), int(C2_ROWS[row]), int(t[row])
         for k, expect in ((c3, True), (c3 - 1, False)):
             if not 0 <= k <= n - c2:
@@ -221,7 +221,7 @@ def test_the_counted_rule_is_the_gate_and_non_inferiority(support, span, margin)
             assert (gate.verdict == "passed") is expect, (n, c2, k)
             assert (plain.verdict == "pass") is expect, (n, c2, k)
             checked += 1
-    assert checked > 50
+    assert checked > 20
 
 
 def test_the_counted_rule_is_the_test_of_means() -> None:
@@ -229,7 +229,7 @@ def test_the_counted_rule_is_the_test_of_means() -> None:
     y = tuple((v + span) / (2 * span) for v in support)
     up = thresholds(y, 0.5, BETS_TWO_SIDED, math.log(2 / ALPHA))
     checked = 0
-    for row in range(0, len(N_ROWS), 89):
+    for row in range(0, len(N_ROWS), 313):
         n, c2, c3 = int(N_ROWS[row]), int(C2_ROWS[row]), int(up[row])
         for k, expect in ((c3, True), (c3 - 1, None)):
             if not 0 <= k <= n - c2:
@@ -239,7 +239,7 @@ def test_the_counted_rule_is_the_test_of_means() -> None:
             if expect:
                 assert test.differ, (n, c2, k)
             checked += 1
-    assert checked > 50
+    assert checked > 20
 
 
 # --- the sizes -------------------------------------------------------------------------
