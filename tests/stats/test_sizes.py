@@ -251,8 +251,15 @@ def test_issue_counterexamples_now_hold() -> None:
     t = thresholds(y, (4 - 0.2) / 8, BETS_GATE, math.log(1 / ALPHA))  # type: ignore[arg-type]
     gate = size_by_n((0.84, 0.0, 0.16), t, None)[57 - 3]
     assert gate <= ALPHA
-    worst = worst_means_size(4)
-    assert worst[0] <= ALPHA
+    y = tuple((v + 4) / 8 for v in (-4, 0, 3))
+    target = math.log(2 / ALPHA)
+    up = thresholds(y, 0.5, BETS_TWO_SIDED, target)  # type: ignore[arg-type]
+    down = (
+        N_ROWS - C2_ROWS - thresholds((1 - y[2], 1 - y[1], 1 - y[0]), 0.5, BETS_TWO_SIDED, target)
+    )
+    pa = 0.15 * 3 / 7  # -4 / 0 / +3 w.p. .064 / .85 / .086: mean exactly 0
+    star = size_by_n((pa, 0.85, 0.15 - pa), up, down)[54 - 3]
+    assert star <= ALPHA
 
 
 @pytest.mark.parametrize(
