@@ -218,6 +218,8 @@ def _merge(args: argparse.Namespace) -> int:
         stop=RunStop(None),
         # As in a gated pytest run: an errored item (E) fails it whatever the gates say.
         blocking=[r.id for r in results if r.status == ItemStatus.ERROR],
+        # Skipped by a mark in their shard: out of the selection, as a whole run has them.
+        user_skipped={i for _, r in reports if r.shard is not None for i in r.shard.user_skipped},
     )
     walls = [r.summary.wall_s for _, r in reports if r.summary.wall_s is not None]
     summary = summarize(view, results, wall_s=max(walls) if walls else None)

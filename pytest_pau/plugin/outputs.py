@@ -39,6 +39,7 @@ def run_info(state: RunState, interrupted: bool) -> RunInfo:
         host=platform.node(),
         interrupted=interrupted,
         shard=state.settings.shard,
+        instance_digests={inst.id: inst.task_digest() for inst in state.instances},
     )
 
 

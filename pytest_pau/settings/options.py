@@ -111,7 +111,8 @@ MODEL_OPTIONS = (
     ),
     OptionSpec(
         "judge-samples",
-        "Judge ratings per description; their mean is the score and their spread is reported.",
+        "Judge ratings per description; their mean is the score (none when any sample has "
+        "no rating) and their spread is reported.",
         parse_positive_int,
         "N",
     ),

@@ -105,7 +105,8 @@ def test_the_baseline_gate_passes_when_the_run_matches_the_baseline(run_pau, pau
     result.stdout.fnmatch_lines(
         [
             "baseline base.json (model oracle): 40 instances in both runs",
-            "  PASS judge score not worse by more than 0.5: +0.000 over 40, 95% lower bound *",
+            "  PASS judge score not worse by more than 0.5: +0.000 over 40 (this run scored 40, "
+            "the baseline 40, of 40), 95% lower bound *",
             "  PASS code match not worse by more than 0.1: *",
             "  PASS pass rate not worse by more than 0.1: *",
             "  only in this run (not compared): 2 (many/double040, many/double041)",
@@ -129,7 +130,8 @@ def test_the_baseline_gate_fails_on_a_regression_and_lists_the_flips(run_pau, pa
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.stdout.fnmatch_lines(
         [
-            "  FAIL judge score not worse by more than 0.5: -4.000 over 30, *",
+            "  FAIL judge score not worse by more than 0.5: -4.000 over 30 (this run scored 30, "
+            "the baseline 30, of 30), *",
             "  flipped: 30 pass -> fail (many/double000, many/double001, *, +25 more)",
             "PAU release gate failed (--pau-max-regression=judge:0.5, "
             "--pau-max-regression=match:0.1, --pau-max-regression=pass:0.1): exit status 1",
