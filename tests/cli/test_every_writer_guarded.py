@@ -301,6 +301,18 @@ def test_plot_outputs_that_are_fifos_are_refused(tmp_path: Path, option: str, ca
     assert not (tmp_path / "plots").exists()
 
 
+def test_plot_out_holding_a_folder_where_a_plot_goes_is_refused(tmp_path: Path, capsys) -> None:
+    a, _ = write_reports(tmp_path)
+    (tmp_path / "plots" / "scores.png").mkdir(parents=True)
+    assert main(["plot", str(a), "--out", str(tmp_path / "plots")]) == 2
+    err = capsys.readouterr().err
+    assert (
+        f"--out={str(tmp_path / 'plots')!r}: cannot write files there "
+        f"({str(tmp_path / 'plots' / 'scores.png')!r}, a file it writes, is a folder)"
+    ) in err  # was: a raw IsADirectoryError after drawing
+    assert "Traceback" not in err
+
+
 def test_plot_out_on_a_symlink_loop_is_a_usage_error(tmp_path: Path, capsys) -> None:
     a, _ = write_reports(tmp_path)
     loop = loop_at(tmp_path)
