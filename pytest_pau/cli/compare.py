@@ -92,7 +92,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         "still run.",
     )
     p.add_argument(
-        "--json", type=Path, metavar="PATH", help="Also write the comparison as JSON to PATH."
+        "--json",
+        type=Path,
+        metavar="PATH",
+        help="Also write the comparison as JSON to PATH (atomically; never over a REPORT; "
+        "checked before any report is read).",
     )
     p.add_argument(
         "--max-flips",
@@ -208,6 +212,16 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
                 f"--fail-if-worse names {metric!r} twice ({margins[metric]:g} and {delta:g})"
             )
         margins[metric] = delta
+    if args.json is not None:
+        # The one guard over outputs, before any report is read: --json is no report
+        # compared, no folder, FIFO or device, and its folder takes a file.
+        from pytest_pau.files.guard import WRITE_CHECKED, check_outputs, output_arg
+
+        check_outputs(
+            [output_arg("--json", args.json)],
+            [output_arg("report", p, what="a report compared") for p in args.reports],
+            checked=WRITE_CHECKED,
+        )
     reports = [read_scores(p) for p in args.reports]
     comp = compare_reports(
         reports,
@@ -218,8 +232,15 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     )
     print(render_comparison(comp, max_flips=args.max_flips), file=out)
     if args.json is not None:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(comp.model_dump_json(indent=1), encoding="utf-8")
+        from pytest_pau.paths import write_text_atomic
+
+        try:
+            write_text_atomic(args.json, comp.model_dump_json(indent=1))
+        except OSError as exc:
+            raise ConfigError(
+                f"--json={str(args.json)!r}: could not write it ({exc.strerror or exc}); the "
+                "file there, if any, is left as it was"
+            ) from None
         print(f"comparison written to {args.json}", file=out)
     failed = []
     for metric, delta in margins.items():

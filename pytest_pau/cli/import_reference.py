@@ -150,13 +150,16 @@ def read_file(path: Path) -> RefFile:
         DatasetError: missing, not JSON lines, or none of the reference's result files.
     """
     from pytest_pau.dataset.files import iter_jsonl
+    from pytest_pau.files.guard import check_input_file, real
 
-    if path.is_dir():
+    if real(path, f"FILE {str(path)!r}").is_dir():
         raise DatasetError(
             f"{path}: is a folder; pass its files, e.g. {path}/predictions/<method>_<model>.jsonl"
         )
-    if not path.is_file():
-        raise DatasetError(f"{path}: no such file (looked for {path.resolve()})")
+    if not path.exists():
+        raise DatasetError(f"{path}: no such file (looked for {real(path)})")
+    # A regular file, checked before it is opened: a FIFO would block open() for ever.
+    check_input_file(path, "pau import-reference: FILE")
     rows: list[tuple[str, dict[str, Any]]] = []
     problems = []
     for location, _, row in iter_jsonl(path, str(path)):
@@ -295,17 +298,25 @@ def match_ids(
 
 
 def check_output(args: argparse.Namespace) -> None:
-    """Refuse to overwrite REPORT without ``--force``, or an input file at all."""
-    out = args.output.expanduser().resolve()
-    for f in args.files:
-        if f.expanduser().resolve() == out:
-            raise ConfigError(f"-o {args.output}: is an input file; choose another path")
-    if out.exists() and not args.force:
+    """The one guard over outputs, for ``-o``: never an input file (a result file, the
+    ``--dataset`` file), no folder, FIFO or device, in a folder that takes a file; then an
+    existing REPORT only with ``--force``. Before any file is read.
+
+    Raises:
+        ConfigError: naming ``-o``, the path and the problem (and the input it would
+            overwrite).
+    """
+    from pytest_pau.files.guard import WRITE_CHECKED, check_outputs, output_arg
+
+    inputs = [output_arg("FILE", f, what="a result file read") for f in args.files]
+    if args.dataset is not None and Path(args.dataset).expanduser().is_file():
+        inputs.append(output_arg("--dataset", args.dataset, what="the dataset"))
+    output = output_arg("-o", args.output)
+    check_outputs([output], inputs, checked=WRITE_CHECKED)
+    if output.path.exists() and not args.force:
         raise ConfigError(
             f"-o {args.output}: exists; pass --force to overwrite it, or choose another path"
         )
-    if out.is_dir():
-        raise ConfigError(f"-o {args.output}: is a folder; give a file path such as report.json")
 
 
 def naming(files: dict[str, RefFile], args: argparse.Namespace, ids_by: str) -> Any:

@@ -144,6 +144,19 @@ def _judge(settings: PauSettings) -> tuple[Any, Any]:
     return client, judge
 
 
+def check_output(settings: PauSettings, output: Path) -> None:
+    """The one guard over outputs, for ``--output``: not the dataset file nor the cache's
+    files, no folder, FIFO or device, in a folder that takes a file; before any model call.
+
+    Raises:
+        ConfigError: naming ``--output``, the path and the problem.
+    """
+    from pytest_pau.files.guard import RUN_CHECKED, check_outputs, output_arg
+    from pytest_pau.plugin.preflight import input_args
+
+    check_outputs([output_arg("--output", output)], input_args(settings), checked=RUN_CHECKED)
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``pau judge-check`` (see the module docstring)."""
     from pytest_pau import load_dataset
@@ -153,6 +166,7 @@ def run(args: argparse.Namespace) -> int:
 
     settings = _settings(args)
     output: Path = args.output
+    check_output(settings, output)
     if output.exists() and not args.overwrite:
         raise ConfigError(
             f"--output {str(output)!r} exists (an earlier check?): name another file, or "
