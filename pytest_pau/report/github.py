@@ -16,7 +16,13 @@ from pathlib import Path
 from pytest_pau.models import Report
 from pytest_pau.report.fmt import plural
 from pytest_pau.report.markdown import STEP_SUMMARY_BYTES, render_markdown
-from pytest_pau.report.render_gates import level_line, level_name, regression_line, regression_name
+from pytest_pau.report.render_gates import (
+    level_line,
+    level_name,
+    regression_line,
+    regression_name,
+    status_word,
+)
 
 #: GitHub shows at most 10 annotations of each kind per step; we write at most 10 in all.
 MAX_ANNOTATIONS = 10
@@ -46,16 +52,21 @@ def command(kind: str, title: str, message: str) -> str:
 def annotation_commands(report: Report) -> list[str]:
     """The run's annotations: failed gates as errors, then errored or missing items."""
     s = report.summary
+    # The word the terminal writes before the line (FAIL or NOT DECIDED), never another.
     out = [
-        command("error", f"PAU release gate failed: {level_name(g)}", f"FAIL {level_line(g)}")
+        command(
+            "error",
+            f"PAU release gate {g.status}: {level_name(g)}",
+            f"{status_word(g.status)} {level_line(g)}",
+        )
         for g in s.failed_gates
     ]
     if s.baseline is not None:
         out += [
             command(
                 "error",
-                f"PAU regression gate failed: {regression_name(r)}",
-                f"FAIL {regression_line(s.baseline, r)}",
+                f"PAU regression gate {r.status}: {regression_name(r)}",
+                f"{status_word(r.status)} {regression_line(s.baseline, r)}",
             )
             for r in s.baseline.regressions
             if not r.passed

@@ -60,6 +60,11 @@ _HEADS = {
 }
 
 
+def status_word(status: str) -> str:
+    """The word written before a gate's line: ``PASS``, ``FAIL`` or ``NOT DECIDED``."""
+    return _HEADS[status][0]
+
+
 def _head(writer: Writer, status: str) -> bool:
     """Writes ``PASS``/``FAIL``/``NOT DECIDED``; True when the line is red."""
     word, colour = _HEADS.get(status, ("FAIL", "red"))

@@ -163,8 +163,11 @@ def test_methods_that_each_fill_200_mb_stay_within_the_bound_and_say_what_did_no
     assert seen["left"] == 0, seen
     # Levels stay within the bound but for one nested start level per episode.
     assert seen["peak"] <= 1024 + 16 * 32, seen
-    # Without the bound: 16 x 216 MiB of linear memory, ~3.4 GiB.
-    assert seen["rss"] < 1024 + 800, seen
+    # Without the bound: 16 x 216 MiB of linear memory, ~3.4 GiB, plus the interpreter. With
+    # it: 562 MiB alone on an idle machine, 1,918 MiB once inside the whole suite under -n 2
+    # (the interpreter's own memory and instances being replaced at that moment); the margin
+    # still tells the two apart.
+    assert seen["rss"] < 1024 + 1300, seen
     report = read_report(pau_pytester.path / "r.json")
     assert len(report.instances) == 16
 

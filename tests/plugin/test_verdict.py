@@ -233,7 +233,7 @@ def test_a_nan_score_is_refused_where_it_enters(run_pau, pau_pytester: pytest.Py
     assert refused.ret == pytest.ExitCode.USAGE_ERROR
     refused.stderr.fnmatch_lines(
         [
-            "*--pau-baseline='base.json': *at instances.0.judge_score: Input should be a finite "
+            "*--pau-baseline='base.json': *at instances[[]0].judge_score: Input should be a finite "
             "number (got nan)*"
         ]
     )
