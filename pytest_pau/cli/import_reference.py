@@ -60,7 +60,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         type=Path,
         required=True,
         metavar="REPORT",
-        help="Where to write the JSON report.",
+        help="Where to write the JSON report (a regular file, not a result file or the --dataset file).",
     )
     p.add_argument(
         "--force",
@@ -150,13 +150,16 @@ def read_file(path: Path) -> RefFile:
         DatasetError: missing, not JSON lines, or none of the reference's result files.
     """
     from pytest_pau.dataset.files import iter_jsonl
+    from pytest_pau.files.guard import check_input_file, real
 
-    if path.is_dir():
+    resolved = real(path, "FILE")  # a symbolic-link loop is named, not a RuntimeError
+    if resolved.is_dir():
         raise DatasetError(
             f"{path}: is a folder; pass its files, e.g. {path}/predictions/<method>_<model>.jsonl"
         )
-    if not path.is_file():
-        raise DatasetError(f"{path}: no such file (looked for {path.resolve()})")
+    if not resolved.exists():
+        raise DatasetError(f"{path}: no such file (looked for {resolved})")
+    check_input_file(path, "FILE")  # a FIFO or a device is named, never opened
     rows: list[tuple[str, dict[str, Any]]] = []
     problems = []
     for location, _, row in iter_jsonl(path, str(path)):
@@ -295,17 +298,26 @@ def match_ids(
 
 
 def check_output(args: argparse.Namespace) -> None:
-    """Refuse to overwrite REPORT without ``--force``, or an input file at all."""
-    out = args.output.expanduser().resolve()
-    for f in args.files:
-        if f.expanduser().resolve() == out:
-            raise ConfigError(f"-o {args.output}: is an input file; choose another path")
-    if out.exists() and not args.force:
+    """The one output guard (:mod:`pytest_pau.files.guard`) over ``-o``, then ``--force``.
+
+    ``-o`` may not be a result file given, the ``--dataset`` file, a folder, a FIFO, a
+    device, a symbolic-link loop or a place where nothing can be written; an existing
+    report is kept without ``--force``.
+
+    Raises:
+        ConfigError: naming ``-o``, the path and the problem, before any file is read.
+    """
+    from pytest_pau.files.guard import WRITE_CHECKED, check_outputs, output_arg
+
+    out = output_arg("-o", args.output)
+    inputs = [output_arg("FILE", f, what="an input file") for f in args.files]
+    if args.dataset and Path(args.dataset).expanduser().is_file():
+        inputs.append(output_arg("--dataset", args.dataset, what="the dataset"))
+    check_outputs([out], inputs, checked=WRITE_CHECKED)
+    if out.path.exists() and not args.force:
         raise ConfigError(
             f"-o {args.output}: exists; pass --force to overwrite it, or choose another path"
         )
-    if out.is_dir():
-        raise ConfigError(f"-o {args.output}: is a folder; give a file path such as report.json")
 
 
 def naming(files: dict[str, RefFile], args: argparse.Namespace, ids_by: str) -> Any:

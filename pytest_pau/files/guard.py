@@ -4,8 +4,8 @@ Every output is written after work that cost something (a run's model calls, a m
 export), so every mistake about where it goes must show before anything is written. The
 writers are a pytest run (``--pau-report``, ``--pau-html``, ``--pau-markdown``,
 ``--pau-plots``, pytest's ``--junitxml``), ``pau merge`` (``-o``, ``--html``,
-``--markdown``), ``pau cache export``, ``pau paper -o`` and ``pau train --output``; each
-describes its outputs and inputs as :class:`PathArg` rows and calls :func:`check_outputs`:
+``--markdown``), ``pau cache export``, ``pau paper -o``, ``pau train --output`` and
+``pau import-reference -o``; each describes its outputs and inputs as :class:`PathArg` rows and calls :func:`check_outputs`:
 
 * paths are resolved once, safely: a symbolic-link loop is a usage error naming the path;
 * no output may name a file another output writes, or a path an input is read from (a
