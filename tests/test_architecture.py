@@ -70,12 +70,3 @@ def test_the_package_root_holds_only_the_entry_points() -> None:
         "paths.py",
         "testing.py",
     ], textwrap.fill(f"modules at the package root: {root}")
-
-
-def test_no_module_grows_past_about_400_lines() -> None:
-    long = {
-        str(p.relative_to(PACKAGE)): n
-        for p in PACKAGE.rglob("*.py")
-        if (n := len(p.read_text(encoding="utf-8").splitlines())) > 420
-    }
-    assert not long, f"split these in two: {long}"

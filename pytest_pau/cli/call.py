@@ -131,10 +131,19 @@ def _read_source(path: Path) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the calls and print them; exit 1 when an expected output is not reproduced."""
+    """Run the calls and print them; exit 1 when an expected output is not reproduced.
+
+    An input that is no Python literal is refused before any call (exit 2).
+    """
     from pytest_pau.sandbox import Sandbox, outputs_equal
 
     code, examples = _resolve(args.target, args.dataset)
+    for number, text in enumerate(args.inputs, 1):
+        # Refused before the sandbox starts: an input it cannot read is the caller's mistake
+        # (exit 2), not a result of the method's.
+        refused = Sandbox.check_input(text)
+        if refused is not None:
+            raise ConfigError(f"ARGS {number}: {refused.message}")
     inputs: list[tuple[str, Example | None]] = [(text, None) for text in args.inputs]
     inputs = inputs or [(ex.input, ex) for ex in examples]
     if not inputs:

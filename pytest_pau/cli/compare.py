@@ -10,8 +10,13 @@ Every p-value is deterministic: the same reports always print the same numbers. 
 exit status 1 unless every later run is shown, at ``--confidence``, to be worse than the
 first by less than DELTA.
 
-Exit status: 0 compared (and every gate passed), 1 a ``--fail-if-worse`` gate failed,
-2 bad arguments or unreadable reports.
+An instance both reports list that either run has no score for is unknown to the gate (at
+both ends of its scale): the gate is then ``not decided`` unless it holds whatever that
+score is. Reports of different tasks under the same ids, or that list an id twice or hold
+a score that is not a number, are refused.
+
+Exit status: 0 compared (and every gate passed), 1 a ``--fail-if-worse`` gate failed or
+was not decided, 2 bad arguments or unreadable reports.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from pytest_pau.report.compare_io import read_scores
 from pytest_pau.settings.values import parse_confidence
 from pytest_pau.stats.compare import (
     Comparison,
+    Regression,
     compare_reports,
     parse_fail_if_worse,
     regressions,
@@ -68,9 +74,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument(
         "--exact",
         action="store_true",
-        help="Test means with the exact betting test (valid for any scores and any number "
-        "of instances, about half the power at 100) instead of the tilted score test. "
-        "Default: off.",
+        help="Ignored: the test of means is always the exact betting test (valid for any "
+        "scores and any number of instances); kept so that older scripts still run.",
     )
     p.add_argument(
         "--seed",
@@ -87,7 +92,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         "still run.",
     )
     p.add_argument(
-        "--json", type=Path, metavar="PATH", help="Also write the comparison as JSON to PATH."
+        "--json",
+        type=Path,
+        metavar="PATH",
+        help="Also write the comparison as JSON to PATH (atomically; never over a REPORT; "
+        "checked before any report is read).",
     )
     p.add_argument(
         "--max-flips",
@@ -123,7 +132,7 @@ def render_comparison(comp: Comparison, *, max_flips: int = 20) -> str:
     """The comparison as the text ``pau compare`` prints."""
     alpha = round(1 - comp.confidence, 12)
     pct = f"{comp.confidence:.0%}"
-    test = "exact betting" if comp.exact else "tilted score"
+    test = "exact betting"
     lines = [
         f"pau compare: {len(comp.runs)} runs, {comp.shared} shared instances "
         f"(test of means: {test}, two-sided; no randomisation)"
@@ -148,12 +157,7 @@ def render_comparison(comp: Comparison, *, max_flips: int = 20) -> str:
                 f"  spearman {_num(pair.spearman)}"
             )
         for reg in block.regressions:
-            bound = _num(reg.lower_bound, "+.3f")
-            lines.append(
-                f"  {reg.b} vs {reg.a} not worse by {reg.margin:g}: "
-                f"{'passed' if reg.passed else 'FAILED'} ({pct} lower bound {bound}, "
-                f"p={_p(reg.p_value)}, n={reg.n})"
-            )
+            lines.append(f"  {regression_text(reg, pct)}")
     lines.append("")
     lines.append(
         f"* the means differ at {alpha:g}: the {pct} CI of the difference excludes 0 (it is the "
@@ -178,6 +182,22 @@ def render_comparison(comp: Comparison, *, max_flips: int = 20) -> str:
     return "\n".join(lines)
 
 
+def regression_text(reg: Regression, pct: str) -> str:
+    """One ``--fail-if-worse`` verdict: ``B vs A not worse by 0.2: not decided (...)``."""
+    counts = f"{reg.a} scored {reg.scored_a}, {reg.b} {reg.scored_b}, of {reg.population}"
+    if reg.population == 0:  # a comparison written before both sides were counted
+        counts = f"n={reg.n}"
+    word = {"passed": "passed", "failed": "FAILED", "not decided": "NOT DECIDED"}[reg.status]
+    if reg.best_bound is not None:
+        bound = (
+            f"{pct} lower bound between {_num(reg.lower_bound, '+.3f')} and "
+            f"{_num(reg.best_bound, '+.3f')}, {counts}; {reg.detail}"
+        )
+    else:
+        bound = f"{pct} lower bound {_num(reg.lower_bound, '+.3f')}, p={_p(reg.p_value)}, {counts}"
+    return f"{reg.b} vs {reg.a} not worse by {reg.margin:g}: {word} ({bound})"
+
+
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Run ``pau compare``; returns the exit status."""
     out = out or sys.stdout
@@ -192,6 +212,16 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
                 f"--fail-if-worse names {metric!r} twice ({margins[metric]:g} and {delta:g})"
             )
         margins[metric] = delta
+    if args.json is not None:
+        # The one guard over outputs, before any report is read: --json is no report
+        # compared, no folder, FIFO or device, and its folder takes a file.
+        from pytest_pau.files.guard import WRITE_CHECKED, check_outputs, output_arg
+
+        check_outputs(
+            [output_arg("--json", args.json)],
+            [output_arg("report", p, what="a report compared") for p in args.reports],
+            checked=WRITE_CHECKED,
+        )
     reports = [read_scores(p) for p in args.reports]
     comp = compare_reports(
         reports,
@@ -202,15 +232,27 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     )
     print(render_comparison(comp, max_flips=args.max_flips), file=out)
     if args.json is not None:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(comp.model_dump_json(indent=1), encoding="utf-8")
+        from pytest_pau.paths import write_text_atomic
+
+        try:
+            write_text_atomic(args.json, comp.model_dump_json(indent=1))
+        except OSError as exc:
+            raise ConfigError(
+                f"--json={str(args.json)!r}: could not write it ({exc.strerror or exc}); the "
+                "file there, if any, is left as it was"
+            ) from None
         print(f"comparison written to {args.json}", file=out)
     failed = []
     for metric, delta in margins.items():
         found = regressions(comp, metric)
-        print(
-            f"gate --fail-if-worse {metric}:{delta:g}: {'FAILED' if found else 'passed'}", file=out
+        block = comp.metric(metric)
+        undecided = any(r.status == "not decided" for r in block.regressions)
+        word = (
+            "FAILED"
+            if any(r.status == "failed" for r in block.regressions)
+            else ("not decided" if undecided else "passed")
         )
+        print(f"gate --fail-if-worse {metric}:{delta:g}: {word}", file=out)
         failed.extend(found)
     for msg in failed:
         print(f"regression: {msg}", file=out)

@@ -152,14 +152,14 @@ def read_file(path: Path) -> RefFile:
     from pytest_pau.dataset.files import iter_jsonl
     from pytest_pau.files.guard import check_input_file, real
 
-    resolved = real(path, "FILE")  # a symbolic-link loop is named, not a RuntimeError
-    if resolved.is_dir():
+    if real(path, f"FILE {str(path)!r}").is_dir():
         raise DatasetError(
             f"{path}: is a folder; pass its files, e.g. {path}/predictions/<method>_<model>.jsonl"
         )
-    if not resolved.exists():
-        raise DatasetError(f"{path}: no such file (looked for {resolved})")
-    check_input_file(path, "FILE")  # a FIFO or a device is named, never opened
+    if not path.exists():
+        raise DatasetError(f"{path}: no such file (looked for {real(path)})")
+    # A regular file, checked before it is opened: a FIFO would block open() for ever.
+    check_input_file(path, "pau import-reference: FILE")
     rows: list[tuple[str, dict[str, Any]]] = []
     problems = []
     for location, _, row in iter_jsonl(path, str(path)):
@@ -298,23 +298,22 @@ def match_ids(
 
 
 def check_output(args: argparse.Namespace) -> None:
-    """The one output guard (:mod:`pytest_pau.files.guard`) over ``-o``, then ``--force``.
-
-    ``-o`` may not be a result file given, the ``--dataset`` file, a folder, a FIFO, a
-    device, a symbolic-link loop or a place where nothing can be written; an existing
-    report is kept without ``--force``.
+    """The one guard over outputs, for ``-o``: never an input file (a result file, the
+    ``--dataset`` file), no folder, FIFO or device, in a folder that takes a file; then an
+    existing REPORT only with ``--force``. Before any file is read.
 
     Raises:
-        ConfigError: naming ``-o``, the path and the problem, before any file is read.
+        ConfigError: naming ``-o``, the path and the problem (and the input it would
+            overwrite).
     """
     from pytest_pau.files.guard import WRITE_CHECKED, check_outputs, output_arg
 
-    out = output_arg("-o", args.output)
-    inputs = [output_arg("FILE", f, what="an input file") for f in args.files]
-    if args.dataset and Path(args.dataset).expanduser().is_file():
+    inputs = [output_arg("FILE", f, what="a result file read") for f in args.files]
+    if args.dataset is not None and Path(args.dataset).expanduser().is_file():
         inputs.append(output_arg("--dataset", args.dataset, what="the dataset"))
-    check_outputs([out], inputs, checked=WRITE_CHECKED)
-    if out.path.exists() and not args.force:
+    output = output_arg("-o", args.output)
+    check_outputs([output], inputs, checked=WRITE_CHECKED)
+    if output.path.exists() and not args.force:
         raise ConfigError(
             f"-o {args.output}: exists; pass --force to overwrite it, or choose another path"
         )

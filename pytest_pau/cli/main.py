@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
+import re
 import signal
 import sys
 import threading
@@ -41,6 +43,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "pytest_pau.cli.import_reference",
         "Turn the PAU reference's result files into a JSON report.",
     ),
+    "judge-check": (
+        "pytest_pau.cli.judge_check",
+        "Rate gold, decoy and content-free descriptions: can this judge tell them apart?",
+    ),
     "cache": ("pytest_pau.cli.cache", "Inspect, clear or prune the model-call cache."),
     "init": ("pytest_pau.cli.init", "Write conftest templates into a project."),
     "train": (
@@ -70,6 +76,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
             continue  # a subcommand not built into this version
         sub_parser = module.add_parser(sub)
         sub_parser.set_defaults(_run=module.run)
+        _plain_help(sub_parser)
     return parser
 
 
@@ -124,6 +131,21 @@ def _stopped(command: str) -> int:
     return 128 + signal.Signals[name].value
 
 
+def _plain_help(parser: argparse.ArgumentParser) -> None:
+    """Show the docstring markup ``x`` that help texts borrow as `x` (what a terminal reads)."""
+    for owner in (parser, *parser._actions):
+        for name in ("description", "epilog", "help"):
+            text = getattr(owner, name, None)
+            if isinstance(text, str) and "``" in text:
+                setattr(owner, name, _RST_LITERAL.sub(r"`\1`", text))
+        if isinstance(owner, argparse._SubParsersAction):
+            for nested in owner.choices.values():
+                _plain_help(nested)
+
+
+_RST_LITERAL = re.compile(r"``(.+?)``", re.S)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``pau`` console script."""
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -146,7 +168,15 @@ def _main(argv: list[str], command: str | None) -> int:
         parser.print_help()
         return 2
     try:
-        return int(run(args) or 0)
+        status = int(run(args) or 0)
+        sys.stdout.flush()  # inside the try: a reader that left is found here, not at exit
+        return status
+    except BrokenPipeError:
+        # The reader went away (`pau show REPORT | head`): end quietly, as cat does. Python
+        # would otherwise report the pipe again when it flushes stdout at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141  # 128 + SIGPIPE, a shell's status for a writer whose reader left
     except PauError as exc:
         print(f"pau {args.command}: error: {exc}", file=sys.stderr)
         return 2

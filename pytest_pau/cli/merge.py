@@ -218,6 +218,8 @@ def _merge(args: argparse.Namespace) -> int:
         stop=RunStop(None),
         # As in a gated pytest run: an errored item (E) fails it whatever the gates say.
         blocking=[r.id for r in results if r.status == ItemStatus.ERROR],
+        # Skipped by a mark in their shard: out of the selection, as a whole run has them.
+        user_skipped={i for _, r in reports if r.shard is not None for i in r.shard.user_skipped},
     )
     walls = [r.summary.wall_s for _, r in reports if r.summary.wall_s is not None]
     summary = summarize(view, results, wall_s=max(walls) if walls else None)
@@ -272,12 +274,12 @@ def _outputs(args: argparse.Namespace, view: MergedRun, report: Report) -> int:
     if args.markdown is not None:
         from pytest_pau.paths import write_text_atomic
 
-        markdown = render_markdown(report, closing=closing)
+        markdown = render_markdown(report, closing=closing, report_file=str(args.output))
         path = _write("--markdown", args.markdown, lambda p: write_text_atomic(p, markdown))
         print(f"Markdown summary: {path}")
     step = os.environ.get("GITHUB_STEP_SUMMARY")
     if step:
-        append_step_summary(report, closing=closing, path=Path(step))
+        append_step_summary(report, closing=closing, path=Path(step), report_file=str(args.output))
     if closing is not None:
         print(closing)
     if not args.gate and gated != 0:

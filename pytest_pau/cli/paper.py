@@ -82,4 +82,14 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     print(markdown(book), file=out)
     for path in written:
         print(f"wrote {path}", file=out)
+    for report, source, paper_run in zip(reports, args.reports, book.runs, strict=True):
+        # A run made with --pau-coder=self whose own code never ran has no self-coder figure:
+        # say so, or the figure and the columns are missing without a word.
+        if report.run.coder == "self" and paper_run.stats.self_match is None:
+            print(
+                f"note: {paper_run.label} ran with --pau-coder=self, but none of the model's "
+                "own code ran (every self-coder call failed): no self-coder figure or columns "
+                f"for it; `pau show {source} ITEM` says why for each item",
+                file=out,
+            )
     return 0

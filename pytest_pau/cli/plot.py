@@ -2,7 +2,8 @@
 
 Writes ``scores.png`` (judge levels and code-match bins), ``failure_modes.png`` and
 ``judge_vs_match.png`` into DIR; ``--html PATH`` also writes the self-contained HTML
-report of the first REPORT. Needs the ``plots`` extra (matplotlib).
+report of the first REPORT. Each file is written atomically, never over a REPORT, checked
+before any report is read. Needs the ``plots`` extra (matplotlib).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from pytest_pau.errors import ConfigError
 from pytest_pau.report.json_report import read_report
 
 
@@ -44,13 +46,27 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 
 def run(args: argparse.Namespace) -> int:
     """Run ``pau plot``; returns the exit status."""
-    from pytest_pau.report.plots import write_plots
+    from pytest_pau.files.guard import WRITE_CHECKED, check_outputs, output_arg
+    from pytest_pau.report.plots import PLOT_NAMES, write_plots
 
-    reports = [read_report(p) for p in args.reports]
-    for path in write_plots(reports, args.out):
-        print(path)
+    # The one guard over outputs, before any report is read: DIR is a folder (no file,
+    # FIFO or device) that takes files, --html a regular file; neither replaces a REPORT.
+    outputs = [output_arg("--out", args.out, folder=True, writes=[f"{n}.png" for n in PLOT_NAMES])]
     if args.html is not None:
-        from pytest_pau.report.html import write_html
+        outputs.append(output_arg("--html", args.html))
+    inputs = [output_arg("report", p, what="a report drawn") for p in args.reports]
+    check_outputs(outputs, inputs, checked=WRITE_CHECKED)
+    reports = [read_report(p) for p in args.reports]
+    try:
+        for path in write_plots(reports, args.out):
+            print(path)
+        if args.html is not None:
+            from pytest_pau.report.html import write_html
 
-        print(write_html(reports[0], args.html))
+            print(write_html(reports[0], args.html))
+    except OSError as exc:
+        raise ConfigError(
+            f"pau plot: could not write {exc.filename or 'an output'!s} ({exc.strerror or exc}); "
+            "a file there, if any, is left as it was"
+        ) from None
     return 0

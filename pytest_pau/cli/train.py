@@ -89,7 +89,8 @@ def spec_from_args(args: argparse.Namespace) -> TrainSpec:
         return TrainSpec(**values)
     except ValidationError as exc:
         problems = "; ".join(
-            f"--{str(e['loc'][0]).replace('_', '-')}: {e['msg']} (got {e.get('input')!r})"
+            f"--{str(e['loc'][0]).replace('_', '-')}: {e['msg'].removeprefix('Value error, ')} "
+            f"(got {e.get('input')!r})"
             for e in exc.errors()
         )
         raise ConfigError(problems) from None

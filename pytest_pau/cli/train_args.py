@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from pytest_pau.llm.caps import DEFAULT_CAPS
+from pytest_pau.train.config import DEFAULT_LR, DEFAULT_WARMUP, TINY_LR
+from pytest_pau.train.rewards import REWARD_VARIANTS
 
 #: Options ``pau train`` had before it selected through pytest, and what replaces them:
 #: pytest-pau's own option (one definition: name, parser, help, default), or ``-k``.
@@ -31,8 +33,8 @@ REMOVED: dict[str, str] = {
 #: TrainSpec fields that come straight from a flag of the same name.
 SPEC_FLAGS = (
     "policy", "critic", "critic_api_base", "reward", "steps", "epochs", "samples_per_prompt",
-    "grad_accum", "lr", "lora_rank", "lora_alpha", "temperature", "eval_every",
-    "eval_instances", "save_every", "output", "resume", "threads",
+    "grad_accum", "lr", "warmup_steps", "lora_rank", "lora_alpha", "temperature", "eval_every",
+    "eval_instances", "save_every", "output", "resume", "threads", "kl_coef", "logger", "gpus",
 )  # fmt: skip
 
 
@@ -101,9 +103,10 @@ def add_parser(subparsers: Any, description: str | None = None) -> argparse.Argu
     )
     add(
         "--reward",
-        choices=("aac", "final", "sym-info", "code-match"),
+        choices=REWARD_VARIANTS,
         default="aac",
-        help="Reward variant (default: aac).",
+        help="Reward variant: aac (AAC, a schedule that stalling cannot farm), paper (AAC as "
+        "the reference code pays it), final, sym-info, code-match (default: aac).",
     )
     add(
         "--steps",
@@ -123,7 +126,7 @@ def add_parser(subparsers: Any, description: str | None = None) -> argparse.Argu
         "--samples-per-prompt",
         type=int,
         default=8,
-        help="Episodes per instance, the group of the baseline (default: 8).",
+        help="Episodes per instance, the group of the baseline; 2 or more (default: 8).",
     )
     add(
         "--grad-accum",
@@ -131,7 +134,19 @@ def add_parser(subparsers: Any, description: str | None = None) -> argparse.Argu
         default=1,
         help="Instances whose gradients make one step (default: 1).",
     )
-    add("--lr", type=float, default=1e-4, help="AdamW learning rate (default: 1e-4).")
+    add(
+        "--lr",
+        type=float,
+        default=None,
+        help="Peak AdamW learning rate of the LoRA adapter (default: "
+        f"{TINY_LR:g} for tiny-random, {DEFAULT_LR:g} for a real policy).",
+    )
+    add(
+        "--warmup-steps",
+        type=int,
+        default=None,
+        help=f"Linear lr warm-up over the first N steps (default: {DEFAULT_WARMUP}; 0: none).",
+    )
     add("--lora-rank", type=int, default=16, help="LoRA rank (default: 16).")
     add("--lora-alpha", type=int, default=16, help="LoRA alpha (default: 16).")
     add(
@@ -147,7 +162,8 @@ def add_parser(subparsers: Any, description: str | None = None) -> argparse.Argu
         "--temperature",
         type=float,
         default=1.0,
-        help="Sampling temperature of rollouts (default: 1.0).",
+        help="Sampling temperature of rollouts, above 0; the update scores replies at it "
+        "(default: 1.0).",
     )
     add(
         "--eval-every",
@@ -183,6 +199,24 @@ def add_parser(subparsers: Any, description: str | None = None) -> argparse.Argu
         choices=("local", "skyrl"),
         default="local",
         help="local: train here on CPU; skyrl: write SkyRL's dataset and start its trainer (default: local).",
+    )
+    add(
+        "--kl-coef",
+        type=float,
+        default=None,
+        help="SkyRL backend: KL loss coefficient against the reference policy (default: 0, off).",
+    )
+    add(
+        "--logger",
+        choices=("console", "wandb"),
+        default=None,
+        help="SkyRL backend: where its trainer logs (default: console).",
+    )
+    add(
+        "--gpus",
+        type=int,
+        default=None,
+        help="SkyRL backend: GPUs per node for policy, reference and inference (default: 1).",
     )
     add(
         "--dry-run",

@@ -4,8 +4,10 @@ Every output is written after work that cost something (a run's model calls, a m
 export), so every mistake about where it goes must show before anything is written. The
 writers are a pytest run (``--pau-report``, ``--pau-html``, ``--pau-markdown``,
 ``--pau-plots``, pytest's ``--junitxml``), ``pau merge`` (``-o``, ``--html``,
-``--markdown``), ``pau cache export``, ``pau paper -o``, ``pau train --output`` and
-``pau import-reference -o``; each describes its outputs and inputs as :class:`PathArg` rows and calls :func:`check_outputs`:
+``--markdown``), ``pau cache export``, ``pau paper -o``, ``pau train --output``,
+``pau compare --json``, ``pau judge-check --output``, ``pau import-reference -o``,
+``pau plot --out/--html`` and ``pau init DIR``; each describes its outputs and inputs as
+:class:`PathArg` rows and calls :func:`check_outputs`:
 
 * paths are resolved once, safely: a symbolic-link loop is a usage error naming the path;
 * no output may name a file another output writes, or a path an input is read from (a
@@ -13,7 +15,7 @@ writers are a pytest run (``--pau-report``, ``--pau-html``, ``--pau-markdown``,
   calibration store, pytest's config file, the conftest files, any file named as pytest
   reads it), or a path another option needs as a folder;
 * no output may be anything but a regular file (or nothing yet), and no folder output
-  anything but a folder: the writers replace a file by renaming a temporary one over it,
+  anything but a folder (nor hold a folder where it writes a file): the writers replace a file by renaming a temporary one over it,
   which would turn a character device, a FIFO or a socket into a regular file (and
   ``/dev/null`` with it);
 * each output's folder gets a real file created and removed in it (``os.access`` says
@@ -212,8 +214,11 @@ def probe_writable(arg: PathArg, *, checked: str = RUN_CHECKED) -> None:
             "written by renaming a new file over it, which would replace it. Name a regular "
             f"file (or a path that does not exist yet). {checked}"
         )
+    inner = [f for f in arg.files() if arg.folder and f.is_dir()]
     if arg.folder and target.exists() and not target.is_dir():
         problem = "it is a file, and a folder is needed"
+    elif inner:
+        problem = f"{str(inner[0])!r}, a file it writes, is a folder"
     elif not arg.folder and target.is_dir():
         problem = "it is a folder"
     else:
@@ -329,7 +334,11 @@ def check_names(outputs: Sequence[PathArg], *, checked: str = RUN_CHECKED) -> No
 
 
 def check_outputs(
-    outputs: Sequence[PathArg], inputs: Sequence[PathArg], *, checked: str = RUN_CHECKED
+    outputs: Sequence[PathArg],
+    inputs: Sequence[PathArg],
+    *,
+    checked: str = RUN_CHECKED,
+    pytest_files: bool = False,
 ) -> None:
     """The guard: fail before anything is written when an output would overwrite another
     path, is no regular file (or, for a folder output, no folder), or cannot be written.
@@ -338,11 +347,14 @@ def check_outputs(
         outputs: Every path the command writes (each option, once).
         inputs: Every path it reads (rows with ``what`` set).
         checked: The sentence that ends each message: what the check saved.
+        pytest_files: The outputs are pytest's own files on purpose (``pau init`` writes
+            a conftest and a ``pytest.ini``): :func:`check_names` is skipped.
 
     Raises:
         ConfigError: naming the option(s), the path(s) and the problem.
     """
-    check_names(outputs, checked=checked)
+    if not pytest_files:
+        check_names(outputs, checked=checked)
     check_conflicts(outputs, inputs, checked=checked)
     for arg in outputs:
         probe_writable(arg, checked=checked)

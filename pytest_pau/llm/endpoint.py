@@ -54,15 +54,31 @@ class EndpointIdentity:
         """The part of the cache key this endpoint adds."""
         return {"address": self.address, "served": self.served}
 
-    def warning(self, model: str) -> str | None:
-        """The note for the summary when nothing identifies the model behind the alias."""
+    def warning(self, model: str, api_base: str | None = None) -> str | None:
+        """The note for the summary when nothing identifies the model behind the alias.
+
+        ``api_base`` is the address as the user gave it (``127.0.0.1`` stays so); by default
+        the normalised one.
+        """
         if self.identifying:
             return None
+        return alias_cache_note([(model, api_base or self.address)])
+
+
+def alias_cache_note(served: list[tuple[str, str]]) -> str:
+    """One note for every ``(model, api_base)`` whose server does not identify the model."""
+    where = " and ".join(f"{model} at {base.rstrip('/')}" for model, base in served)
+    if len(served) == 1:
         return (
-            f"answers of {model} at {self.address} are cached by alias and address only "
-            "(the server's /models entry says nothing more about the model); after changing "
-            "the model behind it, use --pau-no-cache or serve it under a new name"
+            f"answers of {where} are cached by alias and address only (the server's /models "
+            "entry says nothing more about the model); after changing the model behind it, "
+            "use --pau-no-cache or serve it under a new name"
         )
+    return (
+        f"answers of {where} are cached by alias and address only (the servers' /models "
+        "entries say nothing more about the models); after changing a model behind one, "
+        "use --pau-no-cache or serve it under a new name"
+    )
 
 
 def normalise(api_base: str, *, keep_port: bool) -> str:

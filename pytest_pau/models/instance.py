@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -81,6 +82,16 @@ class Instance(BaseModel):
     def local_id(self) -> str:
         """The id without its ``<source>/`` prefix."""
         return self.id.split("/", 1)[1] if "/" in self.id else self.id
+
+    def task_digest(self) -> str:
+        """16 hex digits of SHA-256 over what makes this task this task: the id, the gold
+        code, header and description, and every example. A report keeps one per instance
+        (``RunInfo.instance_digests``) so that a baseline of another dataset version, with
+        the same ids, is refused rather than paired across different tasks."""
+        payload = self.model_dump_json(
+            include={"id", "code", "header", "description", "train_examples", "test_examples"}
+        )
+        return hashlib.sha256(payload.encode()).hexdigest()[:16]
 
 
 class CallResult(BaseModel):

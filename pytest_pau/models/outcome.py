@@ -14,6 +14,7 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field
 
 from pytest_pau.models.episode import Step, Usage
+from pytest_pau.models.judge_check import JudgeCheckItem
 
 
 class ItemStatus(StrEnum):
@@ -87,11 +88,12 @@ class PassRule:
         return not self.shortfalls(judge_score, code_match)
 
 
-JudgeScore = Annotated[float, Field(ge=1.0, le=5.0, allow_inf_nan=False)]
+JudgeScore = Annotated[float, Field(ge=1.0, le=5.0, allow_inf_nan=False, strict=True)]
 """A judge score: a number in [1, 5] (NaN refused where a score enters: a result read from
 a worker, a report or a baseline; the evaluator checks what the judge gave)."""
-UnitScore = Annotated[float, Field(ge=0.0, le=1.0, allow_inf_nan=False)]
-"""A code match: a number in [0, 1], NaN refused."""
+UnitScore = Annotated[float, Field(ge=0.0, le=1.0, allow_inf_nan=False, strict=True)]
+"""A code match: a number in [0, 1], NaN refused. Both are strict: a string (``"5"``) is
+refused rather than read as the number it spells (an edited baseline)."""
 Finite = Annotated[float, Field(allow_inf_nan=False)]
 """A statistic of scores (a spread, a weighted mean): any finite number."""
 
@@ -112,7 +114,7 @@ class JudgeResult(BaseModel):
     """The judge's verdict on one prediction."""
 
     score: float | None
-    """Mean of the parsed ratings (1-5), None when no rating could be parsed."""
+    """Mean of the ratings (1-5), None when any sample's rating could not be parsed."""
     ratings: list[int | None] = Field(default_factory=list)
     """Each sample's parsed rating (``--pau-judge-samples``), None when unparseable."""
     explanation: str = ""
@@ -187,6 +189,9 @@ class InstanceResult(BaseModel):
     mismatches: list[Mismatch] = Field(default_factory=list)
     gold_code_match: UnitScore | None = None
     """``--pau-gold-control``: code match of the coder on the gold description."""
+    judge_check: JudgeCheckItem | None = None
+    """``--pau-judge-check``: the judge's ratings of the gold and of a decoy, when this item
+    was in the check's sample."""
     self_code_match: UnitScore | None = None
     """``--pau-coder=self``: code match of code the model under test wrote from its own
     description (the reference's "judge-self" variant), beside the fixed coder's."""

@@ -46,6 +46,10 @@ class RunInfo(BaseModel):
     interrupted: bool = False
     shard: str | None = None
     """``K/N`` for one shard of a run (``--pau-shard``); None for a whole run or a merged one."""
+    instance_digests: dict[str, str] = Field(default_factory=dict)
+    """``{instance id: Instance.task_digest()}`` of the instances the run loaded: a
+    baseline or a compared run whose digest differs under the same id is another task
+    (empty in reports written before it was kept: not checked)."""
 
 
 class CalibrationRow(BaseModel):
@@ -69,6 +73,9 @@ class ShardInfo(BaseModel):
     None when the shard could not learn it (no xdist worker reported it)."""
     own: list[str] = Field(default_factory=list)
     """The instances this shard ran: its part of :attr:`selection`."""
+    user_skipped: list[str] = Field(default_factory=list)
+    """Instances of :attr:`own` that pytest skipped at setup without a result (a ``skip``
+    mark, ``xfail(run=False)``): out of the gates' selection, as in a whole run."""
     cached: list[str] = Field(default_factory=list)
     """Instances the balance counted as answered by the cache (nearly free); the partition
     is a function of :attr:`selection` and this list, so shards that disagree on it were

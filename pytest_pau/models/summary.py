@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
+from pytest_pau.models.judge_check import JudgeCheck
 from pytest_pau.models.paper import PaperStats
 from pytest_pau.models.verdicts import (
     BaselineSummary,
@@ -273,6 +274,8 @@ class Summary(BaseModel):
     early_stop: EarlyStop | None = None
     calibration: Calibration | None = None
     """Oracle and null on this selection, when the judge or coder is embedded."""
+    judge_check: JudgeCheck | None = None
+    """``--pau-judge-check``: whether the judge rated the gold above a decoy (None: off)."""
     unknown: dict[str, int] = Field(default_factory=dict)
     """Selected items without a score, by cause (``not run (budget spent)``, ``errored``,
     ``no result``, ``not run (early stop)``...)."""

@@ -97,17 +97,22 @@ class RegressionVerdict(BaseModel):
     """Non-inferiority p-value of "worse by the margin or more" (None for ``sequential``)."""
     p_difference: float | None = None
     """Two-sided paired sign-flip p-value of "the runs differ at all"."""
-    method: str = "non-inferiority"
-    """``non-inferiority`` (the paired tilted score test after the run), ``exact
-    non-inferiority`` (the exact betting bound, used when some paired items have no score
-    here) or ``sequential`` (the anytime-valid test, ``--pau-early-stop``)."""
+    method: str = "exact non-inferiority"
+    """``exact non-inferiority`` (the paired exact betting test after the run; paired
+    items without a score on either side at both ends of their range) or ``sequential``
+    (the anytime-valid test, ``--pau-early-stop``)."""
     status: Decision = "failed"
-    """``passed``, ``failed`` or ``not decided`` (paired items without a score here could
-    change it)."""
+    """``passed``, ``failed`` or ``not decided`` (paired items without a score on either
+    side could change it)."""
     best: float | None = None
     """With unknown items: the lower bound with each of them at the top of the scale."""
     population: int = 0
-    """Selected items the baseline scored (the paired population)."""
+    """Selected items the baseline's report lists (the paired population)."""
+    scored_here: int = 0
+    """Of those, the items this run has a score for."""
+    scored_baseline: int = 0
+    """Of those, the items the baseline has a score for (one without is unknown, as one
+    without a score here is)."""
     passed: bool = False
     """``status == "passed"``."""
     detail: str | None = None

@@ -46,10 +46,14 @@ def write_markdown(state: RunState, report: Report) -> bool:
     closing = closing_text(state)
     failed = False
     s = state.settings
+    # The pointer to the JSON report, as the user named it, when it was written.
+    report_file = str(s.report) if s.report is not None and state.report_error is None else None
     if s.markdown is not None:
         path = state.resolve(s.markdown)
         try:
-            written = write_text_atomic(path, render_markdown(report, closing=closing))
+            written = write_text_atomic(
+                path, render_markdown(report, closing=closing, report_file=report_file)
+            )
         except OSError as exc:
             message = (
                 f"--pau-markdown={str(s.markdown)!r}: could not write the Markdown summary ({exc})"
@@ -62,7 +66,9 @@ def write_markdown(state: RunState, report: Report) -> bool:
     step = os.environ.get("GITHUB_STEP_SUMMARY")
     if step:
         try:
-            if not append_step_summary(report, closing=closing, path=Path(step)):
+            if not append_step_summary(
+                report, closing=closing, path=Path(step), report_file=report_file
+            ):
                 warn(f"$GITHUB_STEP_SUMMARY={step!r} is nearly full (1 MiB): no PAU summary added")
         except OSError as exc:
             warn(f"$GITHUB_STEP_SUMMARY={step!r}: could not append the PAU summary ({exc})")

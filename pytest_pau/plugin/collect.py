@@ -50,18 +50,26 @@ def instance_of(item: pytest.Item) -> Instance | None:
 
 
 def skipped(item: pytest.Item) -> bool:
-    """Whether a ``skip``/``skipif`` mark will skip ``item``: its episode must not run ahead.
+    """Whether pytest will not run ``item``'s test: a ``skip``/``skipif`` mark, or an
+    ``xfail(run=False)`` mark (unless ``--runxfail``). Its episode must not run ahead: an
+    item pytest reports skipped at setup is out of the gates' selection, so a result it
+    had anyway would put it in or out by timing.
 
     pytest decides this at setup (``_pytest.skipping``); the episode pool asks before, with
     pytest's own evaluation of the marks where it is importable, else by the marks alone.
     """
     try:
-        from _pytest.skipping import evaluate_skip_marks
-    except ImportError:  # pragma: no cover - every supported pytest has it
+        from _pytest.skipping import evaluate_skip_marks, evaluate_xfail_marks
+    except ImportError:  # pragma: no cover - every supported pytest has them
         return any(item.iter_markers("skip")) or any(item.iter_markers("skipif"))
     try:
-        return evaluate_skip_marks(item) is not None
-    except Exception:  # a skipif condition that fails to evaluate: pytest reports it later
+        if evaluate_skip_marks(item) is not None:
+            return True
+        if item.config.getoption("runxfail", False):
+            return False
+        xfailed = evaluate_xfail_marks(item)
+        return xfailed is not None and not xfailed.run
+    except Exception:  # a condition that fails to evaluate: pytest reports it later
         return True
 
 

@@ -56,7 +56,7 @@ def settle(state: RunView, pytest_status: int, *, empty_part: bool = False) -> V
     ran" is then no failure: the merge still needs its report).
     """
     from pytest_pau.models import Verdict
-    from pytest_pau.stats.verdict import NO_TESTS, OK, release_verdict
+    from pytest_pau.stats.verdict import FAILED, NO_TESTS, OK, release_verdict
 
     s = state.settings
     summary = state.summary
@@ -82,6 +82,17 @@ def settle(state: RunView, pytest_status: int, *, empty_part: bool = False) -> V
             exit_status=verdict.exit_status,
             rule="shard",
             reasons=[left, *(r for r in verdict.reasons if r != "every release gate passed")],
+        )
+    retried = getattr(state, "retry_selection", None)  # a merged run is never a retry
+    if retried and s.gated and verdict.rule == "gates":
+        # A retry narrowed by pytest's cache decides no gate: never "passed" on the items
+        # that failed last time alone (plugin/retry.py).
+        failed = verdict.status == "failed"
+        verdict = Verdict(
+            status="failed" if failed else "not decided",
+            exit_status=FAILED,
+            rule="gates",
+            reasons=[retried if failed else f"not decided: {retried}", *verdict.reasons],
         )
     summary.verdict = verdict
     # Never "passed" beside a non-zero exit status (True without a gate, as ever).

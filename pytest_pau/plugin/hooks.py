@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from pytest_pau.plugin import ahead, collect, shard
+from pytest_pau.plugin import ahead, collect, retry, shard
 from pytest_pau.plugin.gates import BelowThreshold
 from pytest_pau.plugin.session import PauSession
 from pytest_pau.plugin.state import result_key, sent_key
@@ -26,6 +26,7 @@ class PauPlugin:
 
     def __init__(self, state: PauSession) -> None:
         self.state = state
+        self._retry_sent = False
         self._shard_sent = False
 
     def pytest_report_header(self, config: pytest.Config) -> list[str]:
@@ -103,8 +104,15 @@ class PauPlugin:
             # The first results must be a fair sample: a seeded shuffle, never dataset order.
             collect.shuffle_items(items, s.seed)
 
+    def pytest_deselected(self, items: list[pytest.Item]) -> None:
+        self.state.deselected += sum(collect.instance_of(i) is not None for i in items)
+
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         self.state.count_selected([item.nodeid for item in session.items])
+        option = retry.narrowed_by(session.config, self.state.deselected)
+        if option is not None:
+            selected = sum(collect.instance_of(i) is not None for i in session.items)
+            self.state.retry_selection = retry.reason(option, selected, self.state.deselected)
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
@@ -155,6 +163,9 @@ class PauPlugin:
             # report attributes, so it reaches the xdist controller unchanged.
             report.pau_result = result.model_dump_json()
             item.stash[sent_key] = True
+        if self.state.is_worker and self.state.retry_selection and not self._retry_sent:
+            report.pau_retry = self.state.retry_selection  # the controller did not collect
+            self._retry_sent = True
         if self.state.is_worker and self.state.settings.shard and not self._shard_sent:
             # Under xdist the controller does not collect: the first report of each worker
             # tells it the whole selection and this shard's part (for the report).
@@ -171,6 +182,9 @@ class PauPlugin:
         selection = getattr(report, "pau_shard", None)
         if selection:
             shard.take_payload_json(self.state, selection)
+        retried = getattr(report, "pau_retry", None)
+        if retried and self.state.retry_selection is None:
+            self.state.retry_selection = str(retried)
         self.state.ended(report)
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:

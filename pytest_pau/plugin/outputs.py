@@ -39,6 +39,7 @@ def run_info(state: RunState, interrupted: bool) -> RunInfo:
         host=platform.node(),
         interrupted=interrupted,
         shard=state.settings.shard,
+        instance_digests={inst.id: inst.task_digest() for inst in state.instances},
     )
 
 
@@ -177,6 +178,13 @@ def summarize(state: RunView, results: list[InstanceResult], *, wall_s: float | 
         protocol=s.protocol,
     )
     decide(state, results)
+    from pytest_pau.models.paper import PAPER
+    from pytest_pau.stats.judge_check import withhold_judge_gates
+
+    if s.protocol != PAPER:
+        # The judge check: judge-based gates are not decided when it shows the judge blind
+        # (under the paper's protocol its line is shown and the paper's counting decides).
+        withhold_judge_gates(state.summary)
     return state.summary
 
 

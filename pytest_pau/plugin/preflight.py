@@ -49,15 +49,16 @@ def endpoint_notes(settings: PauSettings) -> list[str]:
     """
     if settings.no_cache:
         return []
-    from pytest_pau.llm.endpoint import identity
+    from pytest_pau.llm.endpoint import alias_cache_note, identity
 
-    notes = []
-    for _role, model, base in remote_roles(settings):
-        if base:
-            note = identity(base, model).warning(model)
-            if note is not None:
-                notes.append(note)
-    return notes
+    # One note for all of them (a judge and a coder on two servers made two notes that
+    # said the same), each address as the user wrote it.
+    served = [
+        (model, base)
+        for _role, model, base in remote_roles(settings)
+        if base and not identity(base, model).identifying
+    ]
+    return [alias_cache_note(served)] if served else []
 
 
 def output_args(

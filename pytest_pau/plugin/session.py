@@ -196,6 +196,7 @@ class PauSession(RunState):
         if self._evaluator is None:
             from pytest_pau.agent import PSEUDO_MODELS
             from pytest_pau.scoring import Evaluator
+            from pytest_pau.scoring.decoy import sample_decoys
 
             config = self.config
 
@@ -207,6 +208,8 @@ class PauSession(RunState):
             evaluator = Evaluator(
                 s, budget=self.budget(), classify_hook=classify, cancel=self.cancel
             )
+            # The judge check's items and decoys: the same on every xdist worker.
+            evaluator.decoys = sample_decoys(self.selected_ids, self.instances, s)
             client = None
             if s.model not in PSEUDO_MODELS:
                 try:

@@ -343,6 +343,7 @@ def shard_info(state: RunState, machine_notes: list[str]) -> ShardInfo | None:
         count=part[1],
         selection=selection,
         own=state.shard_own if state.shard_own is not None else list(state.selected_ids),
+        user_skipped=[i for i in state.selected_ids if i in state.user_skipped],
         cached=[i for i in selection or () if i in cached],
         instances_digest=instances_digest(chosen),
         settings=state.settings.model_dump(mode="json", exclude=set(PER_MACHINE)),

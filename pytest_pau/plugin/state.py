@@ -120,6 +120,10 @@ class RunState:
         self.position: dict[str, int] = {}
         """Each selected instance's place in that order (the early stop's look-ahead)."""
         self._budget: Budget | None = None
+        self.retry_selection: str | None = None
+        """Why a narrowed retry (``--lf``/``--sw``) decides no gate (:mod:`~pytest_pau.plugin.retry`)."""
+        self.deselected: int = 0
+        """PAU items deselected during collection (by ``-k``, ``-m``, ``--lf``...)."""
         self.user_skipped: set[str] = set()
         """Controller: instances whose item a skip mark (or the user's own fixture) skipped
         before it was evaluated: not part of the selection the gates are about."""

@@ -87,7 +87,9 @@ def annotation_commands(report: Report) -> list[str]:
     return out[:MAX_ANNOTATIONS]
 
 
-def append_step_summary(report: Report, *, closing: str | None, path: Path) -> int:
+def append_step_summary(
+    report: Report, *, closing: str | None, path: Path, report_file: str | None = None
+) -> int:
     """Append the Markdown summary to the step summary file; returns the bytes written.
 
     The text is sized to what the step has left of GitHub's 1 MiB (minus headroom for
@@ -103,7 +105,7 @@ def append_step_summary(report: Report, *, closing: str | None, path: Path) -> i
     room = STEP_SUMMARY_BYTES - used - _HEADROOM
     if room < 4096:
         return 0
-    text = render_markdown(report, closing=closing, max_bytes=room)
+    text = render_markdown(report, closing=closing, max_bytes=room, report_file=report_file)
     data = ("\n" if used else "") + text
     with path.open("a", encoding="utf-8") as fh:
         fh.write(data)

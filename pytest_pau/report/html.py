@@ -200,7 +200,7 @@ def render_html(report: Report, *, plots: bool = True) -> str:
         f"<title>{escape(title)}</title><style>{_asset('report.css')}</style></head>\n<body>\n"
         f"<h1>{escape(title)}</h1>"
         f'<pre id="pau-errors" hidden></pre>'
-        f"<h2>Summary</h2>{summary_html(summary, report.notes)}"
+        f"<h2>Summary</h2>{summary_html(summary, report.notes, report.run.mode)}"
         f"<h3>Run</h3>{_run_html(report)}\n"
         f"{plots_section}\n"
         f"<h2>Instances</h2>"

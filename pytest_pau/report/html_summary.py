@@ -17,6 +17,8 @@ from pytest_pau.report.render_gates import (
     early_stop_text,
     failed_gate_names,
     gate_statistic,
+    level_line,
+    regression_line,
     verdict_line,
 )
 
@@ -119,15 +121,33 @@ def _gates(summary: Summary) -> str:
     )
 
 
+def prose_html(text: str) -> str:
+    """Our own line as HTML: its `command` spans as ``<code>``, the rest escaped.
+
+    The terminal's lines quote commands in backticks; escaped as they are, the page showed
+    the backticks. An odd number of backticks is no pairing: all escaped as text.
+    """
+    parts = text.split("`")
+    if len(parts) % 2 == 0:
+        return escape(text)
+    return "".join(
+        f"<code>{escape(part)}</code>" if i % 2 else escape(part) for i, part in enumerate(parts)
+    )
+
+
 def notes_html(notes: Sequence[str], summary: Summary) -> str:
     """The terminal summary's ``note:`` lines and the calibration line, in the same words."""
-    items = [f'<li class="note">note: {escape(n)}</li>' for n in notes]
+    items = [f'<li class="note">note: {prose_html(n)}</li>' for n in notes]
     if summary.calibration is not None:
         from pytest_pau.report.calibration import calibration_line
 
         items.append(
-            f'<li class="calibration">{escape(calibration_line(summary.calibration))}</li>'
+            f'<li class="calibration">{prose_html(calibration_line(summary.calibration))}</li>'
         )
+    if summary.judge_check is not None:
+        from pytest_pau.stats.judge_check import check_line
+
+        items.append(f'<li class="judge-check">{escape(check_line(summary.judge_check))}</li>')
     if not items:
         return ""
     return f'<h3>Notes</h3><ul id="pau-notes">{"".join(items)}</ul>'
@@ -163,7 +183,35 @@ def verdict_html(summary: Summary) -> str:
         return gates + _verdict_reasons(v.status, v.reasons[1:])
     line = verdict_line(summary) or ""
     css = "st-passed" if v.status == "passed" else "st-failed"
-    return f'<p class="verdict {css}">{escape(line)}</p>' + _verdict_reasons(v.status, v.reasons)
+    return f'<p class="verdict {css}">{escape(line)}</p>' + _verdict_reasons(
+        v.status, with_values(summary, v.reasons)
+    )
+
+
+def with_values(summary: Summary, reasons: Sequence[str]) -> list[str]:
+    """The verdict's reasons, each gate's with its value and bound.
+
+    A gate's reason names the gate and how it was decided (``--pau-min-pass-rate=0.9
+    failed: exact: all 240 items seen``), not the figure that decided it; the gates' own
+    lines (the terminal's) carry it. The reasons :func:`~pytest_pau.stats.verdict.
+    gate_reasons` gives lead the list, one per gate that did not pass, in order.
+    """
+    from pytest_pau.stats.verdict import gate_reasons
+
+    _, own = gate_reasons(summary)
+    if not own or list(reasons[: len(own)]) != own:
+        return list(reasons)
+    lines = [f"{g.status}: {level_line(g)}" for g in summary.gates if g.status != "passed"]
+    b = summary.baseline
+    if b is not None:
+        lines += [
+            f"{r.status}: {regression_line(b, r)}" for r in b.regressions if r.status != "passed"
+        ]
+    if len(lines) != len(own):
+        return list(reasons)
+    return [f"{line}; {reason}" for line, reason in zip(lines, own, strict=True)] + list(
+        reasons[len(own) :]
+    )
 
 
 def _verdict_reasons(status: str, reasons: Sequence[str]) -> str:
@@ -199,7 +247,7 @@ def _baseline(summary: Summary) -> str:
     )
 
 
-def summary_html(summary: Summary, notes: Sequence[str] = ()) -> str:
+def summary_html(summary: Summary, notes: Sequence[str] = (), mode: str | None = None) -> str:
     """The summary section: verdict, cards, ceiling, notes, failure modes, flagged, gates."""
     match = summary.code_match
     parts = [verdict_html(summary), _cards(summary)]
@@ -218,7 +266,7 @@ def summary_html(summary: Summary, notes: Sequence[str] = ()) -> str:
     if summary.paper is not None:
         from pytest_pau.report.render_paper import paper_lines
 
-        lines = paper_lines(summary.paper)
+        lines = paper_lines(summary.paper, mode)
         parts.append(
             f'<h3>{escape(lines[0])}</h3><pre id="pau-paper">'
             + escape("\n".join(lines[1:]))

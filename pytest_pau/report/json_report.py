@@ -7,7 +7,9 @@ The schema is :class:`pytest_pau.models.Report`: ``run`` (what produced it),
 
 from __future__ import annotations
 
+import json
 import os
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -82,6 +84,47 @@ def read_report(path: str | os.PathLike[str]) -> Report:
     return read_model(path, Report)
 
 
+_KINDS = {
+    "float_type": "a number",
+    "bool_type": "true or false",
+    "int_type": "an integer",
+    "string_type": "a string",
+}
+
+
+def json_path(loc: tuple[Any, ...]) -> str:
+    """``("instances", 2, "judge_score")`` as ``instances[2].judge_score``."""
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def line_of(text: str, loc: tuple[Any, ...]) -> int | None:
+    """The line of ``text`` (a JSON report) where ``("instances", i[, field])`` is, if found."""
+    if len(loc) < 2 or loc[0] != "instances" or not isinstance(loc[1], int):
+        return None
+    found = re.search(r'"instances"\s*:\s*\[', text)
+    if found is None:
+        return None
+    decoder = json.JSONDecoder()
+    gap = re.compile(r"\s*,?\s*")
+    pos = found.end()
+    try:
+        for _ in range(loc[1]):
+            pos = gap.match(text, pos).end()  # type: ignore[union-attr]
+            _, pos = decoder.raw_decode(text, pos)
+        start = gap.match(text, pos).end()  # type: ignore[union-attr]
+        _, end = decoder.raw_decode(text, start)
+    except ValueError:
+        return None
+    offset = start
+    if len(loc) > 2 and isinstance(loc[2], str):
+        key = text.find(f'"{loc[2]}"', start, end)
+        offset = key if key >= 0 else start
+    return text.count("\n", 0, offset) + 1
+
+
 def read_model(path: str | os.PathLike[str], model: type[M]) -> M:
     """Read a JSON report into ``model`` (:class:`Report`, or a lighter view of it).
 
@@ -103,7 +146,16 @@ def read_model(path: str | os.PathLike[str], model: type[M]) -> M:
         return model.model_validate_json(text)
     except ValidationError as exc:
         first = exc.errors()[0]
-        where = ".".join(str(x) for x in first.get("loc", ())) or "(top level)"
+        loc = tuple(first.get("loc", ()))
+        where = json_path(loc) or "(top level)"
+        line = line_of(text.decode("utf-8", "replace"), loc)
+        at = f"line {line}: " if line is not None else ""
+        if first.get("type") in ("float_type", "bool_type", "int_type", "string_type"):
+            raise ConfigError(
+                f"{str(p)!r}: {at}{where} is {quote(first.get('input'))}, not "
+                f"{_KINDS[str(first.get('type'))]}; a pytest-pau report writes it unquoted "
+                "(fix or remove the edit)"
+            ) from None
         # A file that is no JSON at all is the input of its one error: quote its head only.
         got = (
             f" (got {quote(first['input'])})"
@@ -111,6 +163,6 @@ def read_model(path: str | os.PathLike[str], model: type[M]) -> M:
             else ""
         )
         raise ConfigError(
-            f"{str(p)!r} is not a pytest-pau JSON report: at {where}: {first.get('msg')}{got}; "
-            "expected the file that --pau-report wrote"
+            f"{str(p)!r} is not a pytest-pau JSON report: {at}at {where}: {first.get('msg')}"
+            f"{got}; expected the file that --pau-report wrote"
         ) from None

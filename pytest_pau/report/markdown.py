@@ -28,6 +28,7 @@ from pytest_pau.report.fmt import num, pct, plural
 from pytest_pau.report.render import ci_text, cost_lines, items_line, run_line
 from pytest_pau.report.render_gates import failed_gate_names, render_gates
 from pytest_pau.settings import DEFAULTS
+from pytest_pau.stats.judge_check import check_line
 
 #: GitHub's limit on a comment body is 65,536 characters; this leaves room for a header.
 PR_COMMENT_BYTES = 60_000
@@ -43,6 +44,21 @@ _SPECIAL = re.compile(r"([\\`*_\[\]|~#])")
 def md(text: str) -> str:
     """``text`` shown as written: HTML escaped, Markdown's special characters backslashed."""
     return _SPECIAL.sub(r"\\\1", escape(" ".join(text.split()), quote=False))
+
+
+def md_prose(text: str) -> str:
+    """Our own line as Markdown: its `command` spans stay code spans, the rest :func:`md`.
+
+    The terminal's lines quote commands in backticks (`` `pau merge` ``); escaped, they
+    showed as literal backticks. An odd number of backticks is no pairing: all escaped.
+    """
+    parts = " ".join(text.split()).split("`")
+    if len(parts) % 2 == 0:
+        return md(text)
+    return "".join(
+        code(part) if i % 2 else _SPECIAL.sub(r"\\\1", escape(part, quote=False))
+        for i, part in enumerate(parts)
+    )
 
 
 def code(text: str) -> str:
@@ -110,13 +126,13 @@ def _gates(report: Report) -> str:
         if text == "release gates":
             continue
         if text.startswith("PASS "):
-            out.append(f"- ✅ {md(text)}")
+            out.append(f"- ✅ {md_prose(text)}")
         elif text.startswith("FAIL "):
-            out.append(f"- ❌ {md(text)}")
+            out.append(f"- ❌ {md_prose(text)}")
         elif line.startswith("  "):
-            out.append(f"  - {md(text)}")
+            out.append(f"  - {md_prose(text)}")
         else:
-            out.append(f"\n{md(text)}\n")
+            out.append(f"\n{md_prose(text)}\n")
     return ("**Release gates**\n\n" + "\n".join(out)).strip() if out else ""
 
 
@@ -142,10 +158,22 @@ def _cost(report: Report) -> str:
 
 
 def _notes(report: Report) -> str:
-    lines = [f"> note: {md(n)}" for n in report.notes]
+    lines = [f"> note: {md_prose(n)}" for n in report.notes]
     if report.summary.calibration is not None:
-        lines.append(f"> {md(calibration_line(report.summary.calibration))}")
+        lines.append(f"> {md_prose(calibration_line(report.summary.calibration))}")
+    if report.summary.judge_check is not None:
+        lines.append(f"> {md_prose(check_line(report.summary.judge_check))}")
     return "\n>\n".join(lines)
+
+
+def _report_pointer(report_file: str | None) -> str:
+    """Where the whole run is: every item's trajectory, scores and reasons."""
+    if report_file is None:
+        return "_No JSON report was written: add `--pau-report=FILE` to keep every item._"
+    return (
+        f"Every item's trajectory and scores: {code(report_file)} (read it with "
+        f"{code(f'pau show {report_file}')}; in CI, upload it as an artifact)."
+    )
 
 
 def _folded(title: str, header: str, rows: Sequence[str], limit: int) -> str:
@@ -216,7 +244,11 @@ def _flips(report: Report, limit: int) -> str:
 
 
 def render_markdown(
-    report: Report, *, closing: str | None = None, max_bytes: int = PR_COMMENT_BYTES
+    report: Report,
+    *,
+    closing: str | None = None,
+    max_bytes: int = PR_COMMENT_BYTES,
+    report_file: str | None = None,
 ) -> str:
     """The run's summary as Markdown, at most ``max_bytes`` bytes of UTF-8.
 
@@ -225,6 +257,8 @@ def render_markdown(
         closing: The terminal's last line (why the exit status is what it is), if any.
         max_bytes: The size limit (:data:`PR_COMMENT_BYTES`, or what is left of the step
             summary's :data:`STEP_SUMMARY_BYTES`).
+        report_file: The JSON report's path as the user gave it (``--pau-report``), for
+            the pointer to it; None when none was written.
     """
     run = report.run
     essentials = [
@@ -237,7 +271,8 @@ def render_markdown(
         _notes(report),
     ]
     if closing:
-        essentials.append(f"**{md(closing)}**")
+        essentials.append(f"**{md_prose(closing)}**")
+    essentials.append(_report_pointer(report_file))
     text = "\n\n".join(part for part in essentials if part) + "\n"
     cut_note = "\n_(lists left out to fit GitHub's size limit: the JSON report has them)_\n"
     left_out = False

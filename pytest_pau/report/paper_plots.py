@@ -23,7 +23,14 @@ from typing import Any
 from pytest_pau.models import PaperStats
 from pytest_pau.models.paper import MATCH_BINS
 from pytest_pau.paths import write_bytes_atomic, write_text_atomic
-from pytest_pau.report.paper_table import PaperBook, csv_text, markdown, table_rows
+from pytest_pau.report.paper_table import (
+    PaperBook,
+    csv_text,
+    markdown,
+    pair_rows,
+    pairs_caption,
+    table_rows,
+)
 from pytest_pau.report.plots import DPI, JUDGE_COLOURS, check_matplotlib, png_bytes
 
 FIGURE_IN = (10.0, 5.5)
@@ -200,17 +207,36 @@ def render_figures(book: PaperBook) -> dict[str, bytes]:
     return png_bytes(figures)
 
 
-def html_page(book: PaperBook, pngs: dict[str, bytes]) -> str:
-    """One self-contained page: the table, the pairs, every figure inline."""
-    rows = table_rows(book)
+#: What each figure shows, for its caption (the file name says where it is, not what).
+CAPTIONS = {
+    "judge_spread": "Judge scores: each run's share of items at every level, 1 to 5.",
+    "match_spread": "Code match of the fixed coder: each run's share of items in each bin.",
+    "self_match_spread": "Code match of the model's own code (--pau-coder=self), per bin.",
+    "modes": "Failure modes: each run's failed items by mode.",
+    "rank_correlation": "Rank correlation (Spearman) of the runs' judge scores, item by item.",
+}
+
+
+def _html_table(rows: list[list[str]]) -> str:
+    """Rows (the header first) as a table that scrolls sideways instead of overflowing."""
     head = "".join(f"<th>{escape(c)}</th>" for c in rows[0])
     body = "".join(
         "<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>" for row in rows[1:]
     )
-    pairs = markdown(book).split("\n\n", 1)[1] if book.pairs else ""
+    return f'<div class="scroll"><table><tr>{head}</tr>{body}</table></div>'
+
+
+def html_page(book: PaperBook, pngs: dict[str, bytes]) -> str:
+    """One self-contained page: the table, the pairs, every figure inline."""
+    pairs = (
+        f"<h2>Paired tests</h2><p>{escape(pairs_caption(book))}</p>{_html_table(pair_rows(book))}"
+        if book.pairs
+        else ""
+    )
     images = "".join(
-        f'<figure><img alt="{escape(name)}" src="data:image/png;base64,'
-        f'{base64.b64encode(data).decode()}"><figcaption>{escape(name)}.png</figcaption></figure>'
+        f'<figure><img alt="{escape(CAPTIONS.get(name, name))}" src="data:image/png;base64,'
+        f'{base64.b64encode(data).decode()}"><figcaption>{escape(CAPTIONS.get(name, name))} '
+        f"<small>({escape(name)}.png)</small></figcaption></figure>"
         for name, data in pngs.items()
     )
     warnings = "".join(f'<p class="warn">warning: {escape(w)}</p>' for w in book.warnings)
@@ -219,10 +245,11 @@ def html_page(book: PaperBook, pngs: dict[str, bytes]) -> str:
         "<title>PAU paper table</title><style>body{font-family:sans-serif;margin:2em}"
         "table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #ccc;"
         "padding:3px 6px;text-align:right}td:first-child,th:first-child{text-align:left}"
-        "img{max-width:100%}.warn{color:#a15c00}pre{background:#f6f6f6;padding:1em}</style>"
+        "img{max-width:100%}.warn{color:#a15c00}.scroll{max-width:100%;overflow-x:auto}"
+        "</style>"
         f"</head><body><h1>PAU paper table ({len(book.runs)} runs, protocol "
-        f"{escape(book.protocol)})</h1>{warnings}<table><tr>{head}</tr>{body}</table>"
-        f"<h2>Paired tests</h2><pre>{escape(pairs)}</pre><h2>Figures</h2>{images}"
+        f"{escape(book.protocol)})</h1>{warnings}{_html_table(table_rows(book))}"
+        f"{pairs}<h2>Figures</h2>{images}"
         "</body></html>\n"
     )
 

@@ -255,6 +255,8 @@ def _cells(label: str, mode: str, s: PaperStats, self_coder: bool) -> list[str]:
     out += [pct(j.share_3_plus)]
     if label == "Max":
         out += ["", ""]
+    elif mode == "incontext":
+        out += ["n/a", "n/a"]  # shown the examples, the model asks nothing (not 0.00 ± 0.00)
     else:
         out += [f"{num(s.queries_mean)} ± {num(s.queries_std)}", pct(s.concluded_share)]
     blocks = [s.match, s.self_match] if self_coder else [s.match]
@@ -285,26 +287,34 @@ def markdown(book: PaperBook) -> str:
     lines = ["| " + " | ".join(rows[0]) + " |", "|" + "---|" * len(rows[0])]
     lines += ["| " + " | ".join(r) + " |" for r in rows[1:]]
     if book.pairs:
-        lines += [
-            "",
-            f"Paired bootstrap (the reference's: {book.resamples:,} half-size resamples, seed "
-            f"{book.seed}); p = the share of resamples in which the better run does not win.",
-            "",
-            "| run A | run B | metric | n | mean A | mean B | winner | p |",
-            "|---|---|---|---|---|---|---|---|",
-        ]
-        for p in book.pairs:
-            r = p.result
-            if r is None:
-                lines.append(f"| {p.a} | {p.b} | {p.metric} | too few | | | | |")
-                continue
-            winner = {"A": p.a, "B": p.b}.get(r.winner, "tie")
-            lines.append(
-                f"| {p.a} | {p.b} | {p.metric} | {r.n} | {num(r.mean_a, '.3f')} | "
-                f"{num(r.mean_b, '.3f')} | {winner} | {r.p_value:.4f} |"
-            )
+        head, *pairs = pair_rows(book)
+        lines += ["", pairs_caption(book), "", "| " + " | ".join(head) + " |"]
+        lines += ["|" + "---|" * len(head)]
+        lines += ["| " + " | ".join(r) + " |" for r in pairs]
     lines += [f"\nwarning: {w}" for w in book.warnings]
     return "\n".join(lines) + "\n"
+
+
+def pairs_caption(book: PaperBook) -> str:
+    """What the paired tests are, in one sentence (above their table)."""
+    return (
+        f"Paired bootstrap (the reference's: {book.resamples:,} half-size resamples, seed "
+        f"{book.seed}); p = the share of resamples in which the better run does not win."
+    )
+
+
+def pair_rows(book: PaperBook) -> list[list[str]]:
+    """The paired tests as rows, the header first (Markdown's and the HTML page's)."""
+    rows = [["run A", "run B", "metric", "n", "mean A", "mean B", "winner", "p"]]
+    for p in book.pairs:
+        r = p.result
+        if r is None:
+            rows.append([p.a, p.b, p.metric, "too few", "", "", "", ""])
+            continue
+        winner = {"A": p.a, "B": p.b}.get(r.winner, "tie")
+        means = [num(r.mean_a, ".3f"), num(r.mean_b, ".3f")]
+        rows.append([p.a, p.b, p.metric, str(r.n), *means, winner, f"{r.p_value:.4f}"])
+    return rows
 
 
 def csv_text(book: PaperBook) -> str:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from pytest_pau.report.fmt import num as _num
 from pytest_pau.report.fmt import pct as _pct
+from pytest_pau.report.fmt import plural
 from pytest_pau.report.render_gates import gate_failure_line, render_gates
 from pytest_pau.report.render_provider import provider_lines
 from pytest_pau.report.safe_text import safe_text
@@ -195,9 +196,23 @@ def _scores(summary: Summary, writer: Writer, *, run: RunInfo | None, unicode: b
         _histogram(writer, m.histogram, order, unicode=unicode, label_w=3)
     own = summary.self_code_match
     if own:
+        # Items whose own code never ran (the model's call failed) are not in n: say so.
+        missing = summary.counts.scored - own.n if summary.protocol != "paper" else 0
         writer.line(
             f"self coder   code match {_num(own.mean)} of the model's own code beside "
             f"{_num(m.mean)} of the fixed coder (--pau-coder=self, n={own.n})"
+            + (
+                f"; {plural(missing, 'item')} without: the model's call failed"
+                if missing > 0
+                else ""
+            )
+        )
+    elif run is not None and run.coder == "self" and summary.counts.scored:
+        # Every call of the model as coder failed (an HTTP 400 on each): not a silent gap.
+        writer.line(
+            "self coder   no code match: none of the model's own code ran (--pau-coder=self; "
+            "every call failed: `pau show REPORT ITEM` says why)",
+            yellow=True,
         )
     gold = summary.gold_code_match
     if gold:
@@ -317,7 +332,7 @@ def render(
     if summary.paper is not None:
         from pytest_pau.report.render_paper import render_paper
 
-        render_paper(summary.paper, writer)
+        render_paper(summary.paper, writer, None if run is None else run.mode)
 
     modes = {k: v for k, v in summary.failure_modes.items() if v}
     of_model = c.failed - summary.coder_errors
@@ -385,6 +400,10 @@ def render(
         from pytest_pau.report.calibration import calibration_line
 
         writer.line(calibration_line(summary.calibration))
+    if summary.judge_check is not None:
+        from pytest_pau.stats.judge_check import check_line
+
+        writer.line(check_line(summary.judge_check), yellow=not summary.judge_check.discriminates)
     for extra in extra_lines:
         writer.line(extra)
 

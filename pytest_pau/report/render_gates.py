@@ -110,7 +110,13 @@ def regression_line(b: BaselineSummary, r: RegressionVerdict) -> str:
     def fmt(x: float | None) -> str:
         return num(x, "+.3f")
 
-    flip = "" if r.p_difference is None else f"; sign-flip p={r.p_difference:.3f}"
+    # Which p decides: the non-inferiority test's. The sign-flip p beside it tests whether
+    # the runs are interchangeable; shown bare, a reader took the smaller one for the verdict.
+    flip = (
+        ""
+        if r.p_difference is None
+        else f"; sign-flip p={r.p_difference:.3f} (are the runs interchangeable?) decides nothing"
+    )
     if r.mean_diff is None:
         stat = r.detail or "no instance scored in both runs"
     elif r.method == "sequential":
@@ -118,25 +124,33 @@ def regression_line(b: BaselineSummary, r: RegressionVerdict) -> str:
             f"{fmt(r.mean_diff)} over {r.n} paired items ({level} anytime non-inferiority "
             f"test: {r.detail})"
         )
-    elif r.method == "exact non-inferiority":
-        stat = (
-            f"{fmt(r.mean_diff)} over {r.n} of {r.population} paired items; {level} exact "
-            f"lower bound between {fmt(r.low)} and {fmt(r.best)} ({r.detail}){flip}"
-        )
     else:
+        counts = ""
+        if r.scored_here or r.scored_baseline:  # reports before both sides were counted
+            counts = (
+                f" (this run scored {r.scored_here}, the baseline {r.scored_baseline}, "
+                f"of {r.population})"
+            )
         needed = None if r.passed or not r.n else pairs_needed(r.metric, r.margin, b.confidence)
-        if needed is not None and r.n < needed:
-            # Says how many would do, which the test's own note ("3 or more") understates.
-            few = (
-                f"; too few to decide: {plural(r.n, 'instance')} in both runs, and at {level} "
-                f"even two runs that agree exactly need {needed}"
+        if r.best is not None:
+            stat = (
+                f"{fmt(r.mean_diff)} over {r.n} of {r.population} paired items{counts}; "
+                f"{level} exact lower bound between {fmt(r.low)} and {fmt(r.best)} "
+                f"({r.detail}){flip}"
             )
         else:
-            few = f"; {r.detail}" if r.detail else ""
-        stat = (
-            f"{fmt(r.mean_diff)} over {r.n}, {level} lower bound {fmt(r.low)} "
-            f"(p={num(r.p_value, '.3f')}{flip}){few}"
-        )
+            if needed is not None and r.n < needed:
+                # Says how many would do, which a bare "failed" leaves unsaid.
+                few = (
+                    f"; too few to decide: {plural(r.n, 'instance')} in both runs, and at "
+                    f"{level} even two runs that agree exactly need {needed}"
+                )
+            else:
+                few = f"; {r.detail}" if r.detail else ""
+            stat = (
+                f"{fmt(r.mean_diff)} over {r.n}{counts}, {level} lower bound {fmt(r.low)} "
+                f"(p={num(r.p_value, '.3f')} decides{flip}){few}"
+            )
     return f"{regression_name(r)}: {stat}  (--pau-max-regression)"
 
 

@@ -29,8 +29,13 @@ def _match_lines(title: str, m: PaperMatchStats) -> list[str]:
     ]
 
 
-def paper_lines(p: PaperStats) -> list[str]:
-    """The block's lines: the judge's, the queries', each coder's."""
+def paper_lines(p: PaperStats, mode: str | None = None) -> list[str]:
+    """The block's lines: the judge's, the queries', each coder's.
+
+    ``mode`` is the run's ``--pau-mode``: an ``incontext`` run asks no queries and never
+    concludes, so its queries line says "not applicable" (``0.00 ± 0.00 concluded 0.0%``
+    read as a model that asked nothing and never finished).
+    """
     j = p.judge
     levels = "  ".join(f"{k}: {pct(v)}" for k, v in j.shares.items())
     filled = f"  ({j.filled} without a rating counted as 1)" if j.filled else ""
@@ -38,7 +43,11 @@ def paper_lines(p: PaperStats) -> list[str]:
         f"paper statistics (--pau-protocol=paper: every item that ran, n={p.n})",
         f"judge score  {_pm(j.mean, j.std)}  >= 3: {pct(j.share_3_plus)}{filled}",
         f"  levels  {levels}",
-        f"queries      {_pm(p.queries_mean, p.queries_std)}  concluded {pct(p.concluded_share)}",
+        "queries      not applicable (--pau-mode=incontext: the model is shown the examples, "
+        "it asks nothing)"
+        if mode == "incontext"
+        else f"queries      {_pm(p.queries_mean, p.queries_std)}  concluded "
+        f"{pct(p.concluded_share)}",
         *_match_lines("code match  ", p.match),
     ]
     if p.self_match is not None:
@@ -54,9 +63,9 @@ def paper_lines(p: PaperStats) -> list[str]:
     return lines
 
 
-def render_paper(p: PaperStats, writer: Writer) -> None:
-    """Write the block (the first line bold)."""
-    lines = paper_lines(p)
+def render_paper(p: PaperStats, writer: Writer, mode: str | None = None) -> None:
+    """Write the block (the first line bold); ``mode`` as in :func:`paper_lines`."""
+    lines = paper_lines(p, mode)
     writer.line("")
     writer.line(lines[0], bold=True)
     for line in lines[1:]:

@@ -34,7 +34,9 @@ from pytest_pau.prompting.evidence import clip
 
 #: ``run`` fields that legitimately differ between the shards of one run.
 PER_MACHINE_RUN_FIELDS = frozenset(
-    {"started", "finished", "host", "python", "interrupted", "shard"}
+    # instance_digests: the shards' contents are compared as ShardInfo.instances_digest,
+    # whose message says what differs (a dict of every digest would not).
+    {"started", "finished", "host", "python", "interrupted", "shard", "instance_digests"}
 )
 #: How many ids a message lists before "+N more".
 LISTED = 5

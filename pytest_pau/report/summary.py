@@ -33,6 +33,7 @@ from pytest_pau.stats import missing
 from pytest_pau.stats.describe import mean
 from pytest_pau.stats.gates import Gates, evaluate_gates, selection_values
 from pytest_pau.stats.inference import mean_interval
+from pytest_pau.stats.judge_check import summarize_check
 from pytest_pau.stats.metrics import BOUNDS, counted, counts
 
 JUDGE_BUCKETS = ("1", "2", "3", "4", "5")
@@ -264,6 +265,9 @@ def build_summary(
         by_arity=_breakdown(results, lambda r: [r.arity], protocol),
         by_source=_breakdown(results, lambda r: [r.source], protocol),
         by_tag=_breakdown(results, lambda r: r.tags, protocol),
+        judge_check=summarize_check(
+            [r.judge_check for r in results if r.judge_check is not None], confidence=confidence
+        ),
     )
     if protocol == PAPER:
         from pytest_pau.stats.paper import paper_statistics

@@ -200,6 +200,13 @@ class ProcessBackend:
             "message": f"the worker process died (exit status {code}) and was restarted",
         }
 
+    def set_memory(self, memory_mb: int) -> None:
+        """Let later workers add ``memory_mb`` of address space (``RLIMIT_AS``); the live
+        worker is stopped (its limit is fixed when it starts)."""
+        with self._lock:
+            self.memory_mb = memory_mb
+            self._kill()
+
     def close(self) -> None:
         """Stop the worker; later calls raise :class:`SandboxError`."""
         with self._lock:

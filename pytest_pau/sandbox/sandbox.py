@@ -7,7 +7,7 @@ import weakref
 from types import TracebackType
 from typing import Any, Protocol
 
-from pytest_pau.errors import ConfigError
+from pytest_pau.errors import ConfigError, SandboxError
 from pytest_pau.models import CallResult
 from pytest_pau.sandbox.literals import (
     MAX_INPUT_DEPTH,
@@ -42,6 +42,15 @@ class Backend(Protocol):
     def call(self, args_text: str, seed: int, max_output: int) -> dict[str, Any]: ...
 
     def close(self) -> None: ...
+
+    def set_memory(self, memory_mb: int) -> None:
+        """Run later calls on a fresh instance limited to ``memory_mb``."""
+
+
+#: A call's failures that a lack of memory may cause: a ``MemoryError``, or a crash (an
+#: interpreter that could not allocate may abort). Below its cap, a sandbox runs such a
+#: call again at a higher level (:mod:`pytest_pau.sandbox.admission`).
+_SHORT_OF_MEMORY = frozenset({"MemoryError", "SandboxError"})
 
 
 class Sandbox:
@@ -100,28 +109,37 @@ class Sandbox:
             raise ConfigError(
                 f"unknown sandbox backend {backend!r}; expected one of {', '.join(BACKENDS)} (--pau-sandbox)"
             )
-        from pytest_pau.sandbox.admission import ADMISSION
+        from pytest_pau.sandbox.admission import ADMISSION, START_MB
 
-        # The run's memory bound: wait until this sandbox's cap fits (sandbox/admission.py);
-        # given back by close(), or when the sandbox is collected without one.
-        holder = ADMISSION.acquire(self.memory_mb)
-        self._release = weakref.finalize(self, ADMISSION.release, self.memory_mb, holder)
+        # The run's memory bound: wait until this sandbox's start level fits, raised while
+        # its calls need more (sandbox/admission.py); given back by close(), or when the
+        # sandbox is collected without one.
+        self.bound_refusals = 0
+        """Calls that failed because the run's memory bound had no room for them (each
+        result is a MemoryError of the run, not of the method)."""
+        self._hold = ADMISSION.acquire(min(self.memory_mb, START_MB))
+        self._release = weakref.finalize(self, ADMISSION.release, self._hold)
         try:
-            self._backend = self._start(backend, code, entry)
+            self._backend = self._start(backend, code, entry, self._hold.mb)
         except BaseException:
             self._release()
             raise
 
-    def _start(self, backend: str, code: str, entry: str) -> Backend:
+    @property
+    def level_mb(self) -> int:
+        """The memory limit this sandbox's calls run under now (at most :attr:`memory_mb`)."""
+        return self._hold.mb
+
+    def _start(self, backend: str, code: str, entry: str, level_mb: int) -> Backend:
         if backend == "wasm":
             from pytest_pau.sandbox.wasm import WasmBackend
 
             return WasmBackend(
-                code, entry, fuel=self.fuel, timeout_s=self.timeout_s, memory_mb=self.memory_mb
+                code, entry, fuel=self.fuel, timeout_s=self.timeout_s, memory_mb=level_mb
             )
         from pytest_pau.sandbox.process import ProcessBackend
 
-        return ProcessBackend(code, entry, timeout_s=self.timeout_s, memory_mb=self.memory_mb)
+        return ProcessBackend(code, entry, timeout_s=self.timeout_s, memory_mb=level_mb)
 
     def call_literal(self, text: str) -> CallResult:
         """Call the method on the arguments written as a Python literal.
@@ -140,11 +158,56 @@ class Sandbox:
         if refused is not None:
             refused.duration_s = time.perf_counter() - started
             return refused
-        out = self._backend.call(text, self.seed, self.max_output)
+        out = self._run(text)
+        if out.get("error_type") in _SHORT_OF_MEMORY and self._hold.mb < self.memory_mb:
+            out = self._call_higher(text, out)
         out.pop("dirty", None)
         result = CallResult(**out)
         result.duration_s = time.perf_counter() - started
         return result
+
+    def _call_higher(self, text: str, out: dict[str, Any]) -> dict[str, Any]:
+        """Run a call that failed at its level again at twice the level, up to the cap.
+
+        The failed call's instance is thrown away first, so each run starts fresh: the
+        result is the one a sandbox at the final level gives. When the run's bound has no
+        room for the larger level, the call fails as a ``MemoryError`` naming the bound, and
+        the sandbox goes back to its start level.
+        """
+        from pytest_pau.sandbox.admission import ADMISSION, BOUND_MESSAGE, START_MB
+
+        while out.get("error_type") in _SHORT_OF_MEMORY and self._hold.mb < self.memory_mb:
+            level = self._hold.mb
+            if not ADMISSION.grow(self._hold, min(self.memory_mb, 2 * level) - level):
+                message = BOUND_MESSAGE.format(
+                    level=level,
+                    cap=self.memory_mb,
+                    held=ADMISSION.in_use_mb,
+                    budget=ADMISSION.budget_mb,
+                )
+                self.bound_refusals += 1
+                # Its instance was thrown away: back to the start, the rest free for others.
+                ADMISSION.release(self._hold, keep_mb=min(self.memory_mb, START_MB))
+                self._backend.set_memory(self._hold.mb)
+                return {
+                    "ok": False,
+                    "error_type": "MemoryError",
+                    "message": message,
+                    "fuel": out.get("fuel"),
+                }
+            self._backend.set_memory(self._hold.mb)
+            out = self._run(text)
+        return out
+
+    def _run(self, text: str) -> dict[str, Any]:
+        """One run of a call; an instance whose start-up image is larger than the level
+        is a failure to run higher, not an error (below the cap)."""
+        try:
+            return self._backend.call(text, self.seed, self.max_output)
+        except SandboxError as exc:
+            if self._hold.mb >= self.memory_mb or "exceeds memory limits" not in str(exc):
+                raise
+            return {"ok": False, "error_type": "SandboxError", "message": str(exc)}
 
     def call(self, *args: Any) -> CallResult:
         """Call the method on Python values (they must be literals): ``box.call(1, 'a')``."""

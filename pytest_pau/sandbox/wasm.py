@@ -206,6 +206,14 @@ class WasmBackend:
             "message": f"the guest interpreter crashed and was restarted: {_cause(text)}",
         }
 
+    def set_memory(self, memory_mb: int) -> None:
+        """Limit later instances' linear memory to ``memory_mb``; the live one is thrown away
+        (its memory never shrinks), and so is a load that failed (it may fit now)."""
+        with self._lock:
+            self.memory_mb = memory_mb
+            self._load_error = None
+            self._discard()
+
     def close(self) -> None:
         """Free the instance; later calls raise :class:`SandboxError`."""
         with self._lock:

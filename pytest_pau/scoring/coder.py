@@ -146,6 +146,11 @@ class CodeRunner:
             )
         return self._load_error  # type: ignore[return-value]
 
+    @property
+    def bound_refusals(self) -> int:
+        """Calls the run's sandbox memory bound refused (``Sandbox.bound_refusals``)."""
+        return 0 if self._box is None else int(self._box.bound_refusals)
+
     def close(self) -> None:
         """Close the sandbox, if one was started."""
         if self._box is not None:

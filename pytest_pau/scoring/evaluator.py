@@ -6,7 +6,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from pytest_pau.errors import BudgetExceeded, ConfigError, PauError, ScoreError
+from pytest_pau.errors import BudgetExceeded, ConfigError, PauError, SandboxError, ScoreError
 from pytest_pau.llm import pacing
 from pytest_pau.llm.accounting import usage_scope
 from pytest_pau.llm.limits import all_stats
@@ -22,6 +22,7 @@ from pytest_pau.models import (
 from pytest_pau.models.outcome import score_problem
 from pytest_pau.scoring.attribution import GoldControl, attribute
 from pytest_pau.scoring.coder import CodeRunner, Observed, run_code
+from pytest_pau.scoring.decoy import rate_check
 from pytest_pau.scoring.failure import classify_failure
 from pytest_pau.scoring.parts import ScoringParts
 
@@ -149,6 +150,7 @@ class Evaluator(ScoringParts):
         result.trajectory = list(traj.steps)
         result.concluded = traj.concluded
         result.n_queries = traj.n_queries
+        _check_memory(box.bound_refusals, "the method's")
 
         progress("judge")
         seen = usage.calls
@@ -164,6 +166,16 @@ class Evaluator(ScoringParts):
         result.judge_manipulation = list(judged.manipulation)
         result.judge_raw_score = judged.raw_score
         result.judge_defended_score = judged.defended_score
+        decoy = self.decoys.get(instance.id)
+        if decoy is not None and judged.score is not None:
+            # The judge check (--pau-judge-check): gold and a decoy rated against the gold
+            # (not on an item the judge left unrated: it errors, and the retry is paid).
+            same = traj.prediction.strip() == instance.description.strip()
+            seen = usage.calls
+            result.judge_check, used = rate_check(
+                self.judge, instance, decoy, gold_score=judged.score if same else None
+            )
+            _account(usage, seen, used)
 
         progress("code")
         observed: list[Example | tuple[str, CallResult]] = [
@@ -177,6 +189,7 @@ class Evaluator(ScoringParts):
         # item, the self-contradiction check.
         with CodeRunner(code, backend=s.sandbox) as runner:
             matched = run_code(code, instance.test_examples, runner=runner)
+            _check_memory(runner.bound_refusals, "the coder's code's")
             _check_score("code match", matched.score, (0.0, 1.0))
             result.code_match = matched.score
             result.code = matched.code
@@ -318,6 +331,16 @@ def _account(usage: Usage, seen: int, reported: Usage) -> None:
 def _g(score: float | None) -> str:
     """A judge score for a message: ``5``, ``3.5``, or ``n/a`` when there was no rating."""
     return "n/a" if score is None else f"{score:g}"
+
+
+def _check_memory(refused: int, whose: str) -> None:
+    """An item whose calls the run's memory bound refused is not scored on them."""
+    if refused:
+        raise SandboxError(
+            f"{refused} of {whose} calls failed because the run's sandbox memory bound was "
+            "reached (their results are the run's MemoryError, not the method's); set "
+            "PAU_SANDBOX_MEMORY_MB higher (0: 40% of memory), or lower --pau-concurrency"
+        )
 
 
 def _check_score(name: str, value: float | None, bounds: tuple[float, float]) -> None:

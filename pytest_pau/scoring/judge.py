@@ -79,7 +79,9 @@ class Judge:
     retry fails too, that sample's rating is None: counted in ``unparseable`` and never
     turned into a number. With ``samples=N`` the judge answers N times (temperature
     :data:`SAMPLE_TEMPERATURE`, seeds ``seed..seed+N-1``) and the result carries the
-    mean and the spread.
+    mean and the spread; when any sample has no rating the item has no score (None):
+    averaging only the samples that parsed would let a judge whose low ratings fail to
+    parse (long critiques cut at the cap) lift the item.
 
     Args:
         client: The judge model's client (``LLMClient`` or anything with ``.complete``).
@@ -189,8 +191,11 @@ class Judge:
                 if value is not None:
                     weighted.append(value)
         parsed = [r for r in ratings if r is not None]
+        # A sample without a rating is missing, not absent: the mean of the others could
+        # be anything from what it would have been, so the item has no score (unknown to
+        # every gate) rather than the mean of the samples that happened to parse.
         return JudgeResult(
-            score=statistics.fmean(parsed) if parsed else None,
+            score=statistics.fmean(parsed) if parsed and len(parsed) == len(ratings) else None,
             ratings=ratings,
             explanation=explanation,
             spread=statistics.pstdev(parsed) if len(parsed) > 1 else None,

@@ -17,6 +17,7 @@ from pytest_pau.scoring.judge import Judge
 if TYPE_CHECKING:
     from pytest_pau.llm import Budget
     from pytest_pau.llm.protocol import SupportsComplete
+    from pytest_pau.models import Instance
     from pytest_pau.settings import PauSettings
 
 ClientFactory = Callable[[str, "str | None"], "SupportsComplete"]
@@ -57,6 +58,8 @@ class ScoringParts:
         self._self_coder: Coder | None = None
         self._budget = budget
         self.cancel = cancel
+        self.decoys: dict[str, Instance] = {}
+        """``--pau-judge-check``: the checked items' decoys by instance id (set by the run)."""
         self._lock = threading.RLock()  # lazily built parts, from many episode threads
 
     @property

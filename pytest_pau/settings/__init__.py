@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Literal, cast
 
-from pydantic import BaseModel, ConfigDict, model_validator
+from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 
 from pytest_pau.errors import ConfigError
 from pytest_pau.settings.options import ALL_OPTIONS, OPTIONS_BY_NAME, OptionSpec
@@ -24,7 +24,9 @@ from pytest_pau.settings.values import (
     PAPER_CODER_MODEL,
     PAPER_JUDGE_MODEL,
     ReasoningMode,
+    judge_check_size,
     margins_of,
+    parse_judge_check,
     role_value,
     shard_of,
 )
@@ -67,6 +69,8 @@ class PauSettings(BaseModel):
     judge_samples: int = 1
     judge_logprobs: bool = False
     gold_control: bool = False
+    judge_check: str = "20"
+    """``N``, ``all`` or ``off`` (:func:`~pytest_pau.settings.values.judge_check_size`)."""
     max_cost_usd: float | None = None
     service_tier: Literal["default", "flex"] = "default"
     """The model under test's service tier (``flex``: half price, slower)."""
@@ -112,6 +116,19 @@ class PauSettings(BaseModel):
     plots: Path | None = None
     markdown: Path | None = None
     """A Markdown summary for a pull-request comment (GitHub's step summary is automatic)."""
+
+    @field_validator("judge_check", mode="before")
+    @classmethod
+    def _judge_check(cls, value: Any) -> str:
+        """``20``, ``all`` or ``off``, however given (an int too)."""
+        try:
+            return parse_judge_check(str(value))
+        except argparse.ArgumentTypeError as exc:
+            raise ValueError(f"judge_check: {exc}") from None
+
+    def judge_check_size(self) -> int | None:
+        """Items the judge check rates: None for all, 0 when off."""
+        return judge_check_size(self.judge_check)
 
     @model_validator(mode="before")
     @classmethod

@@ -85,7 +85,7 @@ ENV_NUMBERS: dict[str, EnvNumber] = {
         EnvNumber(
             "PAU_SANDBOX_MEMORY_MB",
             0,
-            "MiB the caps of live sandboxes may sum to per process; 0: 40% of memory",
+            "MiB the memory limits of live sandboxes may sum to per process; 0: 40% of memory",
             integer=True,
         ),
     )

@@ -32,6 +32,7 @@ from pytest_pau.settings.values import (
     SERVICE_TIERS,
     parse_choice,
     parse_int,
+    parse_judge_check,
     parse_model,
     parse_path,
     parse_per_role,
@@ -110,7 +111,8 @@ MODEL_OPTIONS = (
     ),
     OptionSpec(
         "judge-samples",
-        "Judge ratings per description; their mean is the score and their spread is reported.",
+        "Judge ratings per description; their mean is the score (none when any sample has "
+        "no rating) and their spread is reported.",
         parse_positive_int,
         "N",
     ),
@@ -118,6 +120,14 @@ MODEL_OPTIONS = (
         "judge-logprobs",
         "Also report the judge's probability-weighted rating where "
         "the provider returns logprobs (the embedded models do).",
+    ),
+    OptionSpec(
+        "judge-check",
+        "The judge check: on N sampled items (all when fewer) the judge also rates the gold "
+        "description and a decoy (another instance's similar description); judge-based "
+        "gates are not decided when it cannot tell them apart on 75% of them. N, all or off.",
+        parse_judge_check,
+        "N|all|off",
     ),
     OptionSpec(
         "gold-control",

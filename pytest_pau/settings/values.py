@@ -47,6 +47,29 @@ def parse_positive_int(text: str) -> int:
     return value
 
 
+def parse_judge_check(text: str) -> str:
+    """``--pau-judge-check``: a sample size N >= 1, ``all`` or ``off`` (0 reads as off)."""
+    value = str(text).strip().lower()
+    if value in ("all", "off"):
+        return value
+    try:
+        size = int(value)
+    except ValueError:
+        size = -1
+    if size < 0:
+        raise argparse.ArgumentTypeError(
+            f"expected a number of items N, all or off, got {text!r} (e.g. 20)"
+        )
+    return "off" if size == 0 else str(size)
+
+
+def judge_check_size(value: str) -> int | None:
+    """The items ``--pau-judge-check`` rates: None for all, 0 for off."""
+    if value == "all":
+        return None
+    return 0 if value == "off" else int(value)
+
+
 def parse_int(text: str) -> int:
     """Any integer (``--pau-seed``)."""
     try:

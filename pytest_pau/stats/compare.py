@@ -33,7 +33,8 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from pytest_pau.errors import ConfigError
-from pytest_pau.models import AnyReport
+from pytest_pau.models import AnyReport, Scored
+from pytest_pau.stats import missing
 from pytest_pau.stats.compare_models import (
     Comparison,
     Flips,
@@ -45,7 +46,7 @@ from pytest_pau.stats.compare_models import (
 )
 from pytest_pau.stats.compare_tests import means_test
 from pytest_pau.stats.describe import spearman
-from pytest_pau.stats.inference import mean_interval, non_inferiority
+from pytest_pau.stats.inference import mean_interval
 from pytest_pau.stats.metrics import (
     BOUNDS,
     CHECKED_FIELDS,
@@ -55,6 +56,7 @@ from pytest_pau.stats.metrics import (
     parse_metric,
     value_getter,
 )
+from pytest_pau.stats.selection import paired_verdict
 from pytest_pau.stats.signflip import sign_flip_test
 
 __all__ = [
@@ -120,6 +122,25 @@ def mismatches(reports: Sequence[AnyReport], labels: Sequence[str]) -> dict[str,
     return out
 
 
+def other_tasks(a: AnyReport, b: AnyReport) -> tuple[list[str], int]:
+    """The ids both runs list whose task digests differ (another gold code, description or
+    examples under the same id), and how many ids both digests cover (0: a report has no
+    digests, nothing checked)."""
+    da, db = a.run.instance_digests, b.run.instance_digests
+    common = [i for i in da if i in db]
+    return [i for i in common if da[i] != db[i]], len(common)
+
+
+def other_tasks_text(differ: Sequence[str], common: int, listed: int = 5) -> str:
+    """``6 of the 6 instances both runs list are different tasks (...: a, b and 4 more)``."""
+    more = f" and {len(differ) - listed} more" if len(differ) > listed else ""
+    return (
+        f"{len(differ)} of the {common} instances both runs list are different tasks (another "
+        f"gold code, description or examples under the same id: "
+        f"{', '.join(differ[:listed])}{more})"
+    )
+
+
 def _mismatch_warnings(reports: Sequence[AnyReport], labels: Sequence[str]) -> list[str]:
     return [
         text if "threshold" in field else f"{text}: differences may come from that, not the model"
@@ -150,6 +171,46 @@ def _mean(values: Sequence[float | None]) -> tuple[float | None, int]:
     return (float(np.mean(present)) if present else None), len(present)
 
 
+def _side_text(label: str, values: Sequence[float | None], rows: Sequence[Scored]) -> str | None:
+    causes = missing.count(zip(rows, values, strict=True))
+    found = missing.describe(causes, len(values))
+    return f"{label}: {', '.join(found)}" if found else None
+
+
+def _regression(
+    key: str,
+    margin: float,
+    first: tuple[str, Sequence[float | None], Sequence[Scored]],
+    later: tuple[str, Sequence[float | None], Sequence[Scored]],
+    confidence: float,
+) -> Regression:
+    """Non-inferiority of ``later`` against ``first`` over every shared instance: one
+    either run has no score for is unknown at both ends of its scale, whichever run
+    lacks it (:func:`~pytest_pau.stats.selection.paired_verdict`), so a pass never rests
+    on the instances one run dropped."""
+    (a, base, base_rows), (b, new, new_rows) = first, later
+    found = paired_verdict(new, base, margin=margin, bounds=BOUNDS[key], confidence=confidence)
+    why = [t for t in (_side_text(a, base, base_rows), _side_text(b, new, new_rows)) if t]
+    return Regression(
+        a=a,
+        b=b,
+        margin=margin,
+        n=found.n,
+        population=len(base),
+        scored_a=found.scored_baseline,
+        scored_b=found.scored_here,
+        mean_diff=found.mean_diff,
+        lower_bound=found.low,
+        upper_bound=found.high,
+        best_bound=found.best,
+        p_value=found.p_value,
+        confidence=confidence,
+        status=found.status,
+        passed=found.status == "passed",
+        detail="; ".join(why) or None,
+    )
+
+
 def compare_reports(
     reports: Sequence[AnyReport],
     *,
@@ -166,8 +227,8 @@ def compare_reports(
         margins: ``{metric: allowed regression}``: each later run's non-inferiority
             against ``A`` on those metrics (``MetricComparison.regressions``).
         confidence: Of every interval, and ``1 - alpha`` of the tests.
-        exact: The test of means is the exact betting test (any distribution) instead of
-            the tilted score test.
+        exact: Ignored: the test of means is always the exact betting test (any
+            distribution, any n); kept for older callers.
 
     Returns:
         The :class:`Comparison`; see the module docstring for the conventions.
@@ -183,6 +244,14 @@ def compare_reports(
         reports,
         [f"{lab} ({src})" if src else lab for lab, src in zip(labels, sources, strict=True)],
     )
+    for lab, rep, src in zip(labels[1:], reports[1:], sources[1:], strict=True):
+        differ, common = other_tasks(reports[0], rep)
+        if differ:
+            raise ConfigError(
+                f"{labels[0]} and {lab} ({src or rep.run.model}) are not runs of the same "
+                f"tasks: {other_tasks_text(differ, common)}; compare runs of one version of "
+                "the dataset"
+            )
     ids = _shared_ids(reports)
     if not ids:
         raise ConfigError(
@@ -229,7 +298,7 @@ def compare_reports(
             ]
             d = np.array([y - x for x, y in both], dtype=float)
             span = BOUNDS[key][1] - BOUNDS[key][0]
-            test = means_test(d, span=span, confidence=confidence, exact=exact)
+            test = means_test(d, span=span, confidence=confidence)
             pair_stats.append(
                 PairStat(
                     a=labels[i],
@@ -247,25 +316,13 @@ def compare_reports(
         regressions = []
         if key in margins:
             for j in range(1, len(reports)):
-                verdict = non_inferiority(
-                    columns[0],
-                    columns[j],
-                    margin=margins[key],
-                    bounds=BOUNDS[key],
-                    confidence=confidence,
-                )
                 regressions.append(
-                    Regression(
-                        a=labels[0],
-                        b=labels[j],
-                        margin=margins[key],
-                        n=0 if verdict is None else verdict.n,
-                        mean_diff=None if verdict is None else verdict.mean_diff,
-                        lower_bound=None if verdict is None else verdict.lower_bound,
-                        upper_bound=None if verdict is None else verdict.interval.high,
-                        p_value=None if verdict is None else verdict.p_value,
-                        confidence=confidence,
-                        passed=verdict is not None and verdict.verdict == "pass",
+                    _regression(
+                        key,
+                        margins[key],
+                        (labels[0], columns[0], aligned[0]),
+                        (labels[j], columns[j], aligned[j]),
+                        confidence,
                     )
                 )
         metrics.append(
@@ -297,13 +354,13 @@ def compare_reports(
                 source=src,
                 instances=len({r.id for r in rep.instances}),
                 only_here=extra,
-                run=rep.run.model_dump(),
+                run=rep.run.model_dump(exclude={"instance_digests"}),
             )
             for lab, rep, src, extra in zip(labels, reports, sources, only, strict=True)
         ],
         shared=len(ids),
         confidence=confidence,
-        exact=exact,
+        exact=True,
         metrics=metrics,
         flips=flips,
         warnings=warnings,
@@ -311,17 +368,26 @@ def compare_reports(
 
 
 def regression_message(block: MetricComparison, reg: Regression) -> str:
-    """Why ``reg`` failed, for people."""
+    """Why ``reg`` did not pass, for people."""
     pct = f"{reg.confidence:.0%}"
+    counts = f"{reg.a} scored {reg.scored_a}, {reg.b} {reg.scored_b}, of {reg.population}"
+    if reg.status == "not decided":
+        return (
+            f"{reg.b} vs {reg.a} on {block.name}: not decided: {reg.detail} ({counts}); "
+            f"{pct} lower bound between {reg.lower_bound:+.3f} and {reg.best_bound:+.3f} "
+            f"whatever the missing scores are, against -{reg.margin:g}"
+        )
     if reg.mean_diff is None or reg.lower_bound is None:
         return (
             f"{reg.b} vs {reg.a} on {block.name}: no instance scored in both runs, so "
             f"'not worse by more than {reg.margin:g}' cannot be shown"
         )
+    p = "" if reg.p_value is None else f" (p={reg.p_value:.4f})"
+    missing_text = f"; {reg.detail}" if reg.detail else ""
     return (
         f"{reg.b} vs {reg.a} on {block.name}: {reg.mean_diff:+.3f} over {reg.n} paired "
-        f"instances, {pct} lower bound {reg.lower_bound:+.3f} is not above -{reg.margin:g} "
-        f"(p={reg.p_value:.4f}): not shown to be within the allowed regression"
+        f"instances ({counts}{missing_text}), {pct} lower bound {reg.lower_bound:+.3f} is not "
+        f"above -{reg.margin:g}{p}: not shown to be within the allowed regression"
     )
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, Field
 
 from pytest_pau.stats.metrics import parse_metric
@@ -36,7 +38,7 @@ class PairStat(BaseModel):
     differ: bool = False
     """``ci`` excludes 0 (equivalently ``p_value <= alpha``): the means differ (the star)."""
     test: str | None = None
-    """How ``p_value`` and ``ci`` were computed (``tilted score, two-sided``...)."""
+    """How ``p_value`` and ``ci`` were computed (``exact betting, two-sided``)."""
     p_sign_flip: float | None = None
     """Exact two-sided sign-flip p of "the runs are interchangeable" (not a test of means:
     shown without a star)."""
@@ -45,23 +47,38 @@ class PairStat(BaseModel):
 
 
 class Regression(BaseModel):
-    """Non-inferiority of run ``b`` against the baseline ``a`` on one metric."""
+    """Non-inferiority of run ``b`` against the baseline ``a`` on one metric, over every
+    shared instance (one either run has no score for is unknown at both ends)."""
 
     a: str
     b: str
     margin: float
     """The allowed regression: ``b`` passes when shown worse by less than this."""
     n: int
+    """Instances both runs scored."""
+    population: int = 0
+    """Instances both reports list (the paired population)."""
+    scored_a: int = 0
+    """Of those, the instances ``a`` scored."""
+    scored_b: int = 0
+    """Of those, the instances ``b`` scored."""
     mean_diff: float | None
     lower_bound: float | None
-    """One-sided lower confidence bound of ``mean(b - a)``."""
+    """Exact one-sided lower confidence bound of ``mean(b - a)`` (unknown pairs at their
+    worst)."""
     upper_bound: float | None = None
-    """One-sided upper confidence bound (with the lower: a ``1 - 2 alpha`` interval)."""
+    """Exact one-sided upper bound (complete pairs only)."""
+    best_bound: float | None = None
+    """The lower bound with unknown pairs at their best (None: none unknown)."""
     p_value: float | None
-    """One-sided p-value of "``b`` is worse by the margin or more"."""
+    """One-sided p-value of "``b`` is worse by the margin or more" (complete pairs)."""
     confidence: float
+    status: Literal["passed", "failed", "not decided"] = "failed"
+    """``not decided``: the instances one run has no score for could change it."""
     passed: bool
-    """Shown not worse by more than ``margin`` at ``confidence`` (False when unmeasurable)."""
+    """``status == "passed"``: shown not worse by more than ``margin`` at ``confidence``."""
+    detail: str | None = None
+    """Why instances are unknown, per run (``B: 40 of 100 items errored``)."""
 
 
 class MetricComparison(BaseModel):
@@ -106,8 +123,8 @@ class Comparison(BaseModel):
     shared: int
     """Instances present in every report."""
     confidence: float = 0.95
-    exact: bool = False
-    """The test of means is the exact betting test (``pau compare --exact``)."""
+    exact: bool = True
+    """The test of means is the exact betting test (always now; kept for readers)."""
     metrics: list[MetricComparison]
     flips: list[Flips]
     warnings: list[str] = Field(default_factory=list)

@@ -109,10 +109,7 @@ class EarlyStopTracker:
             self.levels[name] = _Gate(monitor, metric, threshold, n, shown=on_ci)
         self.pairs: dict[str, _Gate] = {}
         for metric, margin in (margins or {}).items():
-            getter = value_getter(metric, self.protocol)
-            paired = sum(
-                1 for i in self.order if i in self.baseline and getter(self.baseline[i]) is not None
-            )
+            paired = sum(1 for i in self.order if i in self.baseline)
             span = BOUNDS[metric][1] - BOUNDS[metric][0]
             monitor = AnytimeMonitor((span - margin) / (2 * span), None, alpha) if paired else None
             self.pairs[metric] = _Gate(monitor, metric, margin, paired, shown=True)
@@ -188,15 +185,21 @@ class EarlyStopTracker:
         for metric, gate in self.pairs.items():
             getter = value_getter(metric, self.protocol)
             base = self.baseline.get(item_id)
-            b = None if base is None else getter(base)
-            if b is None or gate.monitor is None:
-                continue  # not part of the paired population
+            if base is None or gate.monitor is None:
+                continue  # not listed by the baseline: not part of the paired population
+            b = getter(base)
             lo, hi = BOUNDS[metric]
             span = hi - lo
             new = None if result is None else getter(result)
-            if new is None:
-                gate.causes[missing.cause(result, None) or "unscored"] += 1
-                gate.monitor.update((lo - b + span) / (2 * span), (hi - b + span) / (2 * span))
+            if new is None or b is None:
+                # Either side without a score: the difference is anything in its range.
+                why = "unscored" if new is None else "unscored in the baseline"
+                if new is None:
+                    why = missing.cause(result, None) or why
+                gate.causes[why] += 1
+                worst = (lo if new is None else new) - (hi if b is None else b)
+                best = (hi if new is None else new) - (lo if b is None else b)
+                gate.monitor.update((worst + span) / (2 * span), (best + span) / (2 * span))
             else:
                 gate.seen.append(new - b)
                 gate.monitor.update((new - b + span) / (2 * span))

@@ -14,18 +14,18 @@ and code match, Clopper-Pearson for the pass rate), valid from n = 1, which pass
 when the threshold is met beyond noise. An empty selection fails (nothing to show).
 
 The *baseline gate* compares this run with a released model's JSON report, paired on the
-selected instances the baseline scored. With every one of them scored here, it is the
-non-inferiority test of :func:`~pytest_pau.stats.inference.non_inferiority`; when some
-have no score here, the exact paired bound of
-:func:`~pytest_pau.stats.selection.paired_bound_verdict` over both fills. It passes when
-this run is *shown*, at the chosen confidence, to be worse than the baseline by less
-than the margin. :func:`check_baseline` decides up front whether the two runs can be
-compared at all. ``--pau-early-stop`` runs the anytime-valid versions of the same
+selected instances the baseline's report lists: one that either report has no score for
+is unknown at both ends of its scale, whichever side lacks it
+(:func:`~pytest_pau.stats.selection.paired_verdict`: the exact betting test of
+non-inferiority, valid at every n). It passes when this run is *shown*, at the chosen
+confidence, to be worse than the baseline by less than the margin, whatever the unknown
+scores are. :func:`check_baseline` decides up front whether the two runs can be compared at all. ``--pau-early-stop`` runs the anytime-valid versions of the same
 questions instead (:mod:`pytest_pau.stats.early_stop`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -42,15 +42,14 @@ from pytest_pau.models import (
 )
 from pytest_pau.models.paper import DEFAULT_PROTOCOL
 from pytest_pau.stats import missing
-from pytest_pau.stats.compare import compare_reports, mismatches
+from pytest_pau.stats.compare import compare_reports, mismatches, other_tasks, other_tasks_text
 from pytest_pau.stats.describe import mean
-from pytest_pau.stats.inference import non_inferiority
 from pytest_pau.stats.metrics import BOUNDS, METRICS, counts, value_getter
 from pytest_pau.stats.selection import (
     SelectionVerdict,
     bound_verdict,
     level_verdict,
-    paired_bound_verdict,
+    paired_verdict,
 )
 
 #: gate key -> (human name, option, metric)
@@ -197,12 +196,24 @@ def check_baseline(baseline: AnyReport, run: RunInfo, path: str) -> tuple[list[s
     """``(refusals, warnings)`` of comparing this run with ``baseline``.
 
     Refused: another dataset, split, judge, coder, prompts version or protocol (their
-    scores mean something else, or count otherwise). Warned: other settings that change scores (mode, iterations,
+    scores mean something else, or count otherwise), or another task under an id both
+    runs list (the task digests differ: another version of the dataset). Warned: other settings that change scores (mode, iterations,
     thresholds).
     """
     current = ScoresReport(run=run, instances=[])
     found = mismatches([baseline, current], ["baseline", "this run"])
     refusals, warnings = [], []
+    differ, common = other_tasks(baseline, current)
+    if differ:
+        refusals.append(
+            f"--pau-baseline={path}: {other_tasks_text(differ, common)} in the baseline; make "
+            "the baseline on this version of the dataset"
+        )
+    elif not baseline.run.instance_digests:
+        warnings.append(
+            "--pau-baseline: the baseline report keeps no task digests (written by an older "
+            "pytest-pau): that its instances are the same tasks as this run's was not checked"
+        )
     for field, text in found.items():
         if field in REFUSED_MISMATCHES:
             refusals.append(f"--pau-baseline={path}: {text}")
@@ -211,21 +222,34 @@ def check_baseline(baseline: AnyReport, run: RunInfo, path: str) -> tuple[list[s
     return refusals, warnings
 
 
+def side_text(
+    label: str, values: Sequence[float | None], found: Sequence[Scored | None]
+) -> str | None:
+    """``this run: 40 of 100 items errored`` (None: every item of that side has a value)."""
+    text = unknown_text(values, found)
+    return None if text is None else f"{label}: {text}"
+
+
 def regression_gate(
     metric: str,
     margin: float,
-    pairs: Sequence[tuple[Scored | None, float]],
+    pairs: Sequence[tuple[Scored | None, Scored]],
     *,
     confidence: float,
     protocol: str = DEFAULT_PROTOCOL,
 ) -> RegressionVerdict:
     """One metric's baseline gate over the paired population.
 
+    The population is every selected item the baseline's report lists. An item either
+    side has no score for (not run, errored, no rating) is unknown at both ends of its
+    scale, whichever side lacks it: the gate is ``passed`` only if it passes whatever
+    those scores are, ``failed`` if it fails whatever they are, else ``not decided``.
+
     Args:
         metric: ``judge``, ``match`` or ``pass``.
         margin: The allowed regression.
-        pairs: ``(this run's result or None, the baseline's value)`` per selected item the
-            baseline scored.
+        pairs: ``(this run's result or None, the baseline's result)`` per selected item
+            the baseline lists.
         confidence: Of the one-sided test.
         protocol: How items count (the baseline's is the same: mixing is refused).
     """
@@ -235,46 +259,26 @@ def regression_gate(
     )
     if not pairs:
         return head.model_copy(update={"detail": "no instance of this run is in the baseline"})
-    new = [None if r is None else getter(r) for r, _ in pairs]
-    base = [b for _, b in pairs]
-    known = [(n, b) for n, b in zip(new, base, strict=True) if n is not None]
-    unknown = unknown_text(new, [r for r, _ in pairs])
-    mean_diff = mean([n - b for n, b in known])
-    if unknown is None:
-        test = non_inferiority(
-            base, new, margin=margin, bounds=BOUNDS[metric], confidence=confidence
+    new_found = [r for r, _ in pairs]
+    base_found: list[Scored | None] = [b for _, b in pairs]
+    new = [None if r is None else getter(r) for r in new_found]
+    base = [getter(b) for _, b in pairs]
+    found = paired_verdict(new, base, margin=margin, bounds=BOUNDS[metric], confidence=confidence)
+    fields: dict[str, object] = {
+        **dataclasses.asdict(found),
+        "method": "exact non-inferiority",
+        "passed": found.status == "passed",
+    }
+    why = [
+        t
+        for t in (
+            side_text("this run", new, new_found),
+            side_text("the baseline", base, base_found),
         )
-        assert test is not None  # every pair is complete
-        status = "passed" if test.verdict == "pass" else "failed"
-        return head.model_copy(
-            update={
-                "n": test.n,
-                "mean_diff": test.mean_diff,
-                "low": test.lower_bound,
-                "high": test.interval.high,
-                "p_value": test.p_value,
-                "status": status,
-                "passed": status == "passed",
-                "detail": None
-                if test.n >= 3
-                else f"only {test.n} paired items: 3 or more are needed",
-            }
-        )
-    exact = paired_bound_verdict(
-        new, base, margin=margin, bounds=BOUNDS[metric], confidence=confidence
-    )
-    return head.model_copy(
-        update={
-            "n": len(known),
-            "mean_diff": mean_diff,
-            "low": exact.worst,
-            "best": exact.best,
-            "method": "exact non-inferiority",
-            "status": exact.verdict,
-            "passed": exact.verdict == "passed",
-            "detail": unknown,
-        }
-    )
+        if t is not None
+    ]
+    fields["detail"] = "; ".join(why) or None
+    return head.model_copy(update=fields)
 
 
 def baseline_gate(
@@ -314,13 +318,9 @@ def baseline_gate(
     out.only_baseline = [
         i for i in selection if i in base_ids and counts(base_ids[i], protocol) and i not in here
     ]
+    population = [i for i in selection if i in base_ids]
     for metric, margin in margins.items():
-        getter = value_getter(metric, protocol)
-        pairs = [
-            (by_id.get(i), b)
-            for i in selection
-            if i in base_ids and (b := getter(base_ids[i])) is not None
-        ]
+        pairs = [(by_id.get(i), base_ids[i]) for i in population]
         out.regressions.append(
             regression_gate(metric, margin, pairs, confidence=confidence, protocol=protocol)
         )

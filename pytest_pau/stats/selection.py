@@ -26,9 +26,10 @@ Guarantee (no wrong PASS from missing items, whatever made them missing):
   complete run would have had, and ``passed`` implies the complete run passes;
   ``P(passed) <= P(complete run passes) <= 1 - confidence`` when the true mean is at
   or below the threshold. ``failed`` implies the complete run fails.
-* Baseline gate (:func:`paired_bound_verdict`): the same on paired differences
-  ``new - base``; a missing new score makes the difference anything in
-  ``[lo - base, hi - base]``.
+* Baseline gate (:func:`paired_bound_verdict`, :func:`paired_verdict`): the same on paired
+  differences ``new - base``; a missing score on either side makes the difference anything
+  in its range (``[lo - base, hi - base]`` for a missing new score, ``[new - hi, new - lo]``
+  for a missing baseline one), so both sides count the same way.
 
 Measured (``tests/stats/test_selection.py``): 0 wrong plain verdicts in 300 selections of
 96 with 5-90% of the items missing at random; the bound gate at the bar passes at most
@@ -39,11 +40,18 @@ passed 47% and 29%.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from pytest_pau.stats.exact import DIFF_SIGMA_RANGE, binomial_lower_bound, mean_lower_bound
+from pytest_pau.stats.exact import (
+    DIFF_SIGMA_RANGE,
+    below_log_capital,
+    binomial_lower_bound,
+    mean_lower_bound,
+)
+from pytest_pau.stats.inference import non_inferiority
 
 Decision = Literal["passed", "failed", "not decided"]
 _TOL = 1e-12
@@ -151,25 +159,32 @@ def bound_verdict(
 
 def paired_bound_verdict(
     new: Sequence[float | None],
-    base: Sequence[float],
+    base: Sequence[float | None],
     *,
     margin: float,
     bounds: tuple[float, float],
     confidence: float = 0.95,
 ) -> SelectionVerdict:
-    """The baseline gate "lower bound of mean(new - base) > -margin" over the selection.
+    """The baseline gate "mean(new - base) > -margin, shown at ``confidence``" over the
+    paired population, each side's missing scores unknown.
 
-    The paired population is the selected items the baseline scored (known before the
-    run). A missing new score makes that difference anything in
-    ``[lo - base_i, hi - base_i]``; the exact bound is nondecreasing in every
-    difference, so the two extreme fills bound every completion.
+    The test is the exact betting test of the differences (:func:`~pytest_pau.stats.
+    exact.below_log_capital`: reject "mean <= -margin" when the final capital reaches
+    ``1/alpha``): its size is at most ``alpha`` for any independent differences on
+    ``[-span, span]`` and any n, lattice-valued or not (``tests/stats/test_sizes.py``
+    enumerates it exactly). A missing score on either side makes that difference
+    anything in its range: ``[lo - base_i, hi - base_i]`` when this run's is missing,
+    ``[new_i - hi, new_i - lo]`` when the baseline's is, ``[lo - hi, hi - lo]`` when
+    both are. The capital and the bound are nondecreasing in every difference, so the two
+    extreme fills bound every completion: ``passed`` needs the worst fill to pass,
+    ``failed`` the best fill to fail.
 
     Args:
         new: This run's scores, aligned with ``base``; ``None``: no score.
-        base: The baseline's scores of the same items.
+        base: The baseline's scores of the same items; ``None``: no score.
         margin: Allowed regression (judge 0.2, match and pass 0.05).
         bounds: ``(lo, hi)`` of the scores.
-        confidence: Of the one-sided bound.
+        confidence: Of the one-sided test and bound.
 
     Raises:
         ValueError: ``new`` and ``base`` differ in length or are empty.
@@ -180,19 +195,33 @@ def paired_bound_verdict(
         )
     lo, hi = float(bounds[0]), float(bounds[1])
     span = hi - lo
-    worst_d = [(lo if v is None else v) - b for v, b in zip(new, base, strict=True)]
-    best_d = [(hi if v is None else v) - b for v, b in zip(new, base, strict=True)]
+    pairs = list(zip(new, base, strict=True))
+    worst_d = [(lo if v is None else v) - (hi if b is None else b) for v, b in pairs]
+    best_d = [(hi if v is None else v) - (lo if b is None else b) for v, b in pairs]
     diff_bounds = (-span, span)
+    alpha = 1.0 - confidence
+    target = math.log(1.0 / alpha)
+
+    def shown(d: list[float]) -> bool:
+        capital = below_log_capital(
+            d,
+            bounds=diff_bounds,
+            at=-float(margin),
+            confidence=confidence,
+            sigma_range=DIFF_SIGMA_RANGE,
+        )
+        return capital >= target
+
     worst = mean_lower_bound(
         worst_d, bounds=diff_bounds, confidence=confidence, sigma_range=DIFF_SIGMA_RANGE
     )
     best = mean_lower_bound(
         best_d, bounds=diff_bounds, confidence=confidence, sigma_range=DIFF_SIGMA_RANGE
     )
-    missing = sum(v is None for v in new)
-    # Non-inferiority passes when the bound lies strictly above -margin.
+    missing = sum(v is None or b is None for v, b in pairs)
+    # Non-inferiority passes when "mean <= -margin" is rejected (the bound lies above it).
     verdict: Decision = (
-        "passed" if worst > -margin else ("failed" if best <= -margin else "not decided")
+        "passed" if shown(worst_d) else ("failed" if not shown(best_d) else "not decided")
     )
     return SelectionVerdict(
         verdict,
@@ -200,6 +229,83 @@ def paired_bound_verdict(
         worst,
         best,
         -float(margin),
-        len(new) - missing,
+        len(pairs) - missing,
         missing,
+    )
+
+
+@dataclass(frozen=True)
+class PairedVerdict:
+    """The paired non-inferiority verdict of :func:`paired_verdict` (the fields of the
+    baseline gate's and ``pau compare --fail-if-worse``'s verdicts)."""
+
+    status: Decision
+    n: int
+    """Pairs both sides scored."""
+    mean_diff: float | None
+    """``mean(new - base)`` over those."""
+    low: float
+    """Exact lower bound of the mean difference (unknown pairs at their worst)."""
+    high: float | None
+    """Exact upper bound (complete pairs only)."""
+    best: float | None
+    """The lower bound with unknown pairs at their best (None: none unknown)."""
+    p_value: float | None
+    """Of "worse by the margin or more" (complete pairs only)."""
+    scored_here: int
+    """Pairs whose new side has a score."""
+    scored_baseline: int
+    """Pairs whose baseline side has a score."""
+
+
+def paired_verdict(
+    new: Sequence[float | None],
+    base: Sequence[float | None],
+    *,
+    margin: float,
+    bounds: tuple[float, float],
+    confidence: float = 0.95,
+) -> PairedVerdict:
+    """Non-inferiority of ``new`` against ``base`` over every pair, each side's missing
+    scores unknown at both ends of the scale (one rule for both sides).
+
+    Complete pairs: :func:`~pytest_pau.stats.inference.non_inferiority` (the p-value and
+    both bounds); otherwise :func:`paired_bound_verdict` over both fills. Both are the
+    same exact betting test, so a missing score on either side can only move the verdict
+    towards ``not decided``, never to ``passed``.
+
+    Raises:
+        ValueError: ``new`` and ``base`` differ in length or are empty.
+    """
+    if len(new) != len(base) or not base:
+        raise ValueError(
+            f"new and base must be aligned and non-empty, got {len(new)} and {len(base)}"
+        )
+    known = [(v, b) for v, b in zip(new, base, strict=True) if v is not None and b is not None]
+    mean_diff = sum(v - b for v, b in known) / len(known) if known else None
+    here = sum(v is not None for v in new)
+    there = sum(b is not None for b in base)
+    if len(known) == len(new):
+        test = non_inferiority(
+            [b for _, b in known],
+            [v for v, _ in known],
+            margin=margin,
+            bounds=bounds,
+            confidence=confidence,
+        )
+        assert test is not None  # every pair is complete and there is one
+        return PairedVerdict(
+            "passed" if test.verdict == "pass" else "failed",
+            len(known),
+            mean_diff,
+            test.lower_bound,
+            test.interval.high,
+            None,
+            test.p_value,
+            here,
+            there,
+        )
+    exact = paired_bound_verdict(new, base, margin=margin, bounds=bounds, confidence=confidence)
+    return PairedVerdict(
+        exact.verdict, len(known), mean_diff, exact.worst, None, exact.best, None, here, there
     )

@@ -79,6 +79,12 @@ def item_reasons(summary: Summary) -> list[str]:
         )
     skipped = {k: v for k, v in summary.unknown.items() if k not in ("errored", missing.EARLY_STOP)}
     out.extend(missing.describe(skipped, summary.counts.selected))
+    answers = summary.judge.unparseable_answers
+    if answers:
+        out.append(
+            f"{answers} judge answer{'s' if answers != 1 else ''} without a rating (after the "
+            "retry); an item with any such sample has no judge score"
+        )
     return out
 
 

@@ -9,12 +9,34 @@ from the arguments after ``--`` and the ini file: they have no second home here.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from pytest_pau.llm.caps import DEFAULT_CAPS, TokenCaps
 from pytest_pau.settings import DEFAULTS, PauSettings
-from pytest_pau.train.rewards import RewardConfig, RewardVariant
+from pytest_pau.train.rewards import PRIVILEGED_VARIANTS, RewardConfig, RewardVariant
+from pytest_pau.train.sources import TINY_RANDOM
+
+DEFAULT_LR = 1e-4
+"""``--lr`` of a real policy (``smollm2``, ``local``, a GGUF or Hugging Face model: LoRA on every
+linear layer). Measured (benchmarks/README.md, "Training"): on SmolLM2-135M three updates at
+1e-4 already move the rewarded replies 0.31 nats a token away from the penalised ones; 1e-3
+moves them 3.7, an overshoot."""
+
+TINY_LR = 1e-2
+"""``--lr`` of ``tiny-random``: a random model whose adapter touches only attention moves ~30x
+less per step (0.01 nats a token after five updates at 1e-4, 0.8 at 1e-2, divergence at 1e-1);
+at 1e-4 forty steps left a rewarded behaviour where it was."""
+
+
+def default_lr(policy: str) -> float:
+    """The ``--lr`` a run gets when it names none."""
+    return TINY_LR if policy == TINY_RANDOM else DEFAULT_LR
+
+
+DEFAULT_WARMUP = 5
+"""``--warmup-steps``."""
 
 
 class TrainSpec(BaseModel):
@@ -38,15 +60,22 @@ class TrainSpec(BaseModel):
     steps: int | None = Field(None, ge=1)
     """``--steps`` (alias ``--max-steps``): optimisation steps; None runs ``epochs`` passes."""
     epochs: int = Field(5, ge=1)
-    samples_per_prompt: int = Field(8, ge=1)
+    samples_per_prompt: int = 8
+    """Episodes per instance (the group of the baseline): at least 2."""
     grad_accum: int = Field(1, ge=1)
     """Instances (groups) whose gradients are summed into one optimisation step."""
-    lr: float = Field(1e-4, gt=0)
+    lr: float = Field(DEFAULT_LR, gt=0)
+    """Peak AdamW learning rate of the adapter; when not given, :func:`default_lr` of the
+    policy (1e-2 for ``tiny-random``, 1e-4 otherwise)."""
+    warmup_steps: int = Field(DEFAULT_WARMUP, ge=0)
+    """Linear warm-up: step s of the first ``warmup_steps`` uses ``lr * s / warmup_steps``."""
     lora_rank: int = Field(16, ge=1)
     lora_alpha: int = Field(16, ge=1)
     caps: TokenCaps = DEFAULT_CAPS
     """Token caps of the policy's turns (reason, act, reflect) and of the critic's answers."""
-    temperature: float = Field(1.0, ge=0)
+    temperature: float = 1.0
+    """Sampling temperature of rollouts; the update scores replies at the same temperature.
+    Above 0: greedy groups have no spread."""
     micro_batch: int = Field(4, ge=1)
     """Sequences per forward/backward pass of the update (memory vs speed)."""
     max_grad_norm: float = 1.0
@@ -61,10 +90,55 @@ class TrainSpec(BaseModel):
     """torch CPU threads (``torch.set_num_threads``); None keeps torch's default
     (``tiny-random`` always uses one)."""
     rewards: RewardConfig = Field(default_factory=RewardConfig)
+    kl_coef: float = Field(0.0, ge=0)
+    """``--kl-coef`` (SkyRL backend): KL loss against the reference policy; 0 turns it off."""
+    logger: Literal["console", "wandb"] = "console"
+    """``--logger`` (SkyRL backend): where SkyRL's trainer logs."""
+    gpus: int = Field(1, ge=1)
+    """``--gpus`` (SkyRL backend): GPUs per node for the policy, reference and inference engines."""
+
+    def lr_at(self, step: int) -> float:
+        """The learning rate of optimisation step ``step`` (1-based): a linear warm-up from
+        ``lr / warmup_steps`` to ``lr`` over the first ``warmup_steps`` steps, then ``lr``.
+
+        A pure function of the step, so ``--resume`` continues the schedule exactly.
+        """
+        if self.warmup_steps <= 0:
+            return self.lr
+        return self.lr * min(1.0, step / self.warmup_steps)
 
     def max_new_tokens(self) -> dict[str, int]:
         """Token caps per turn kind."""
         return {"reason": self.caps.reason, "act": self.caps.act, "reflect": self.caps.reflect}
+
+    @model_validator(mode="before")
+    @classmethod
+    def _lr_of_the_policy(cls, data: Any) -> Any:
+        if isinstance(data, dict) and data.get("lr") is None:
+            data = {**data, "lr": default_lr(str(data.get("policy") or "tiny-random"))}
+        return data
+
+    @field_validator("temperature")
+    @classmethod
+    def _sampling_must_vary(cls, value: float) -> float:
+        if value <= 0:
+            raise ValueError(
+                "greedy sampling (temperature 0) makes every episode of a group the same, so "
+                "every advantage is 0 and no step has a gradient; use a temperature > 0 "
+                "(default 1.0)"
+            )
+        return value
+
+    @field_validator("samples_per_prompt")
+    @classmethod
+    def _group_needs_two(cls, value: int) -> int:
+        if value < 2:
+            raise ValueError(
+                "the group baseline compares the episodes of one instance, and one episode has "
+                "nothing to compare with: every advantage is 0 and no step has a gradient; use "
+                "2 or more (default 8)"
+            )
+        return value
 
     @property
     def model_cache_dir(self) -> Path:
@@ -76,4 +150,4 @@ class TrainSpec(BaseModel):
     @property
     def privileged(self) -> bool:
         """Whether the critic sees the gold source and description."""
-        return self.reward in ("aac", "final")
+        return self.reward in PRIVILEGED_VARIANTS

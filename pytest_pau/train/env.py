@@ -41,6 +41,7 @@ from pytest_pau.train.rewards import (
     final_reward,
     reason_reward,
     reflect_reward,
+    schedule_of,
 )
 
 if TYPE_CHECKING:
@@ -85,8 +86,10 @@ class PauEnv:
     Args:
         instance: The hidden method and its gold information (the critic's privilege).
         critic: Rates plans and hypotheses (:class:`Critic` or :class:`CodeMatchCritic`).
-        variant: ``aac``, ``final``, ``sym-info`` or ``code-match`` (the critic passed in
-            must match: privileged for aac/final, not for sym-info, code match for code-match).
+        variant: ``aac``, ``paper``, ``final``, ``sym-info`` or ``code-match`` (the critic
+            passed in must match: privileged for aac/paper/final, not for sym-info, code
+            match for code-match). ``paper`` pays the reference code's schedule, the others
+            the one that cannot be farmed (:mod:`pytest_pau.train.rewards`).
         max_iterations: The iteration limit (each iteration is reason, act and reflect).
         config: The reward constants.
         sandbox: A sandbox to share (K rollouts of one instance can use one); by default
@@ -116,8 +119,16 @@ class PauEnv:
         self.instance = instance
         self.critic = critic
         self.variant = variant
+        self.schedule = schedule_of(variant)
         self.max_iterations = max_iterations
         self.config = config or RewardConfig()
+        if self.schedule == "aac" and self.config.stall_margin(max_iterations) <= 0:
+            raise ConfigError(
+                f"--pau-max-iterations={max_iterations}: with --reward {variant} the clean-"
+                f"execution reward ({self.config.clean_execution:g} a query) summed over that "
+                "many iterations would let an episode that never concludes out-earn one that "
+                "concludes right; use fewer iterations"
+            )
         self.backend = backend
         self._sandbox = sandbox
         self._owns_sandbox = sandbox is None
@@ -133,6 +144,8 @@ class PauEnv:
         self.observed: list[tuple[str, CallResult]] = []
         self.done = False
         self.turn_limit = False
+        self.potential = 0.0
+        """The score of the latest rated hypothesis (the ``aac`` schedule pays its changes)."""
         self.critic_unparseable = 0
         # critic ratings whose step addressed the critic (``Verdict.manipulation``)
         self.critic_manipulation = 0
@@ -190,9 +203,15 @@ class PauEnv:
                 if per_step
                 else None
             )
-            reward = reason_reward(action, verdict.rating if verdict else None, self.config)
-            if verdict is not None and verdict.rating is None:
-                # code match gives no rating to plans; its score (0) is the reward
+            reward = reason_reward(
+                action,
+                verdict.rating if verdict else None,
+                self.config,
+                self.schedule,
+                iterations=self.max_iterations,
+            )
+            if verdict is not None and verdict.rating is None and not verdict.unparseable:
+                # code match gives no rating to plans: no signal, no cost
                 reward.components["critic"] = verdict.score
             reward.critic_unparseable = bool(verdict and verdict.unparseable)
             self.state.record_plan(plan)
@@ -234,7 +253,11 @@ class PauEnv:
                     score=verdict.score,
                     rating=verdict.rating,
                     config=self.config,
+                    previous=self.potential,
+                    schedule=self.schedule,
+                    unrated=verdict.unparseable,
                 )
+                self.potential = verdict.score
                 reward.critic_unparseable = verdict.unparseable
             else:
                 reward = StepReward(kind="reflect")

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import warnings
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,21 @@ from pytest_pau.train.sources import (
     resolve_source,
     tiny_model,
 )
+
+
+@dataclass
+class Sample:
+    """One sampled completion and what the sampler knew of it."""
+
+    ids: list[int]
+    """The new token ids (ending with the eos token when the reply ended by itself)."""
+    logprobs: list[float] | None = None
+    """Per token: its log-probability under the distribution it was drawn from (the model's
+    logits divided by the temperature); None when the sampler did not say."""
+    entropy: list[float] | None = None
+    """Per token: the entropy (nats) of that distribution."""
+    capped: bool = False
+    """The reply reached the token cap without ending."""
 
 
 class Policy:
@@ -170,11 +186,33 @@ class Policy:
         seed: int | None = None,
     ) -> list[list[int]]:
         """Sample one completion per prompt (batched, left-padded); returns the new token ids."""
+        return [
+            s.ids
+            for s in self.sample(
+                prompts, max_new_tokens=max_new_tokens, temperature=temperature, seed=seed
+            )
+        ]
+
+    def sample(
+        self,
+        prompts: list[list[int]],
+        *,
+        max_new_tokens: int,
+        temperature: float = 1.0,
+        seed: int | None = None,
+    ) -> list[Sample]:
+        """Sample one completion per prompt, with each token's sampling log-probability.
+
+        At ``temperature`` > 0 the tokens are drawn from ``softmax(logits / temperature)``
+        (no top-k, no top-p), the distribution :meth:`sequence_logprobs` scores at the same
+        temperature; at 0, greedily.
+        """
         import torch
 
         if seed is not None:
             torch.manual_seed(seed)
         pad = self.tokenizer.pad_token_id
+        eos = self.tokenizer.eos_token_id
         width = max(len(p) for p in prompts)
         ids = torch.full((len(prompts), width), pad, dtype=torch.long)
         mask = torch.zeros((len(prompts), width), dtype=torch.long)
@@ -194,30 +232,54 @@ class Policy:
                 attention_mask=mask,
                 max_new_tokens=max_new_tokens,
                 pad_token_id=pad,
-                eos_token_id=self.tokenizer.eos_token_id,
+                eos_token_id=eos,
+                output_scores=temperature > 0,
+                return_dict_in_generate=True,
                 **sampling,
             )
+            new = out.sequences[:, width:]
+            # ``scores`` are the logits after the sampler's processors (the temperature):
+            # the distribution each token was drawn from. Greedy replies (serving) need none.
+            token_logp, token_entropy = [], []
+            for t, scores in enumerate(out.scores or ()):
+                logp = torch.log_softmax(scores.float(), dim=-1)
+                token_logp.append(logp.gather(-1, new[:, t : t + 1]).squeeze(-1))
+                finite = torch.where(torch.isfinite(logp), logp, torch.zeros_like(logp))
+                token_entropy.append(-(finite.exp() * finite).sum(dim=-1))
         self.model.train(was_training)
-        completions = []
-        eos = self.tokenizer.eos_token_id
-        for row in out[:, width:].tolist():
-            cut = [t for t in row]
+        samples = []
+        for row, tokens in enumerate(new.tolist()):
+            cut = list(tokens)
             if eos in cut:
                 cut = cut[: cut.index(eos) + 1]  # keep the eos: the policy learns when to stop
             while cut and cut[-1] == pad and pad != eos:
                 cut.pop()
-            completions.append(cut)
-        return completions
+            n = len(cut)
+            sampled = temperature > 0
+            samples.append(
+                Sample(
+                    ids=cut,
+                    logprobs=[float(token_logp[t][row]) for t in range(n)] if sampled else None,
+                    entropy=[float(token_entropy[t][row]) for t in range(n)] if sampled else None,
+                    capped=n >= max_new_tokens and (not cut or cut[-1] != eos),
+                )
+            )
+        return samples
 
     def decode(self, ids: Sequence[int]) -> str:
         """Text of generated ids."""
         return self.tokenizer.decode(ids)
 
-    def sequence_logprobs(self, pairs: list[tuple[list[int], list[int]]]) -> Any:
+    def sequence_logprobs(
+        self, pairs: list[tuple[list[int], list[int]]], *, temperature: float = 1.0
+    ) -> Any:
         """Sum of the log-probabilities of each completion given its prompt (with grad).
 
         Args:
             pairs: ``(prompt_ids, completion_ids)`` per sequence; padded into one batch.
+            temperature: Score under ``softmax(logits / temperature)``: the distribution
+                :meth:`sample` drew the completions from at that temperature (the policy
+                gradient is for the distribution that was sampled).
 
         Returns:
             A 1-D tensor, one summed log-probability per pair.
@@ -243,6 +305,8 @@ class Policy:
             input_ids=ids, attention_mask=mask, position_ids=positions, logits_to_keep=keep + 1
         )
         logits = out.logits[:, -(keep + 1) : -1].float()
+        if temperature > 0 and temperature != 1.0:
+            logits = logits / temperature
         chosen = ids[:, width - keep :]
         logp = torch.log_softmax(logits, dim=-1).gather(-1, chosen.unsqueeze(-1)).squeeze(-1)
         return (logp * target).sum(dim=1)

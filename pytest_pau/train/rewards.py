@@ -1,22 +1,47 @@
-"""The AAC reward schedule of PAU, one pure function per component.
+"""The AAC reward schedules of PAU, one pure function per component.
 
-Every number here comes from the protocol's reward table (``shared/PAU_PROTOCOL.md``);
-:class:`RewardConfig` holds them so a run can change one and record it. Each step of an
-episode gets a :class:`StepReward` whose ``components`` always carry every key of
-:data:`COMPONENTS` (zero where a component does not apply), so per-step means over a
-batch are well defined and each component is logged on its own.
+Two schedules share the components of the protocol's reward table
+(``shared/PAU_PROTOCOL.md``); :class:`RewardConfig` holds their constants so a run can
+change one and record it. Each step of an episode gets a :class:`StepReward` whose
+``components`` always carry every key of :data:`COMPONENTS` (zero where a component does
+not apply), so per-step means over a batch are well defined and each is logged on its own.
 
-Summary of the schedule (``aac``)::
+``paper`` (``--reward paper``): the reference environment's schedule, as its code runs it::
 
     reason   critic/9 + length(100 words, 0.05/word)
     act      parse failure -0.5 | runtime error -0.5 | clean +lambda_H/(2 T_max)
              + length(30 words, 0.5/word)
-    reflect  critic/9 + lambda_H * termination bonus + parse failure -0.5
-             + length(reflection threshold, rate)
+    reflect  critic/9 + lambda_H * bonus + parse failure -0.5 + length
+             bonus: stop above 0.7 +1, stop at or below it -1, go on below 0.3 +1, else 0
     end      turn limit reached: -1
 
-Length penalties are clipped to [-1, 0]: the protocol's table states the range and its
-reference code did not enforce it.
+Every term of it is paid again on every iteration, undiscounted, so a policy that never
+concludes collects them without end: going on with a hypothesis rated below 0.3 earns
++lambda_H (+2) per iteration, more than concluding right ever does, and a missing
+``CONCLUDE:`` line counts as going on (docs/training.md, "Which reward").
+
+``aac`` (the default, and the schedule of ``sym-info`` and ``code-match``): the same
+signals, arranged so that stalling cannot be farmed::
+
+    reason   (critic/9 - 1) / N, N the iteration limit (a cost: a better plan costs less,
+             all the plans of an episode together at most 1) + length
+    act      as paper
+    reflect  lambda_H * (score - previous score)   (potential-based: sums to lambda_H * final score)
+             + lambda_H * (+1 stop at or above 0.7 | -1 stop below it | 0 go on)
+             + parse failure -0.5 (no CONCLUDE line: a format failure, no bonus) + length
+    end      turn limit reached: -1
+
+An episode that concludes at iteration k with a hypothesis rated >= 0.7 out-earns every
+continuation that does not conclude (same first k iterations) by at least
+``lambda_H * stop_high + 1 - (N - k) * lambda_H / (2 T_max)`` (2.4 - 0.025 (N - k) with the
+table's constants), positive up to N = 96 iterations (:meth:`RewardConfig.stall_margin`;
+:class:`~pytest_pau.train.env.PauEnv` refuses more). It out-earns every episode that
+concludes wrong, at any iteration, by more than ``2 lambda_H - 1`` (the termination terms
+differ by ``2 lambda_H``, the plans cost at most 1). The return is non-decreasing in every
+critic rating.
+
+Length penalties are clipped to [-1, 0] in both: the protocol's table states the range; the
+reference code's ``max`` makes every over-long reply cost at least 1, without a floor.
 """
 
 from __future__ import annotations
@@ -25,11 +50,26 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-RewardVariant = Literal["aac", "final", "sym-info", "code-match"]
-"""``--reward``: the paper's AAC; FINAL (end reward only); SYM-INFO (critic without the gold
+from pytest_pau.settings import DEFAULTS
+
+RewardVariant = Literal["aac", "paper", "final", "sym-info", "code-match"]
+"""``--reward``: AAC with the schedule that cannot be farmed (default); AAC with the reference
+code's schedule (``paper``); FINAL (end reward only); SYM-INFO (critic without the gold
 information); the unsupervised code-match reward (critic replaced by code match)."""
 
-REWARD_VARIANTS: tuple[str, ...] = ("aac", "final", "sym-info", "code-match")
+REWARD_VARIANTS: tuple[str, ...] = ("aac", "paper", "final", "sym-info", "code-match")
+
+Schedule = Literal["aac", "paper"]
+"""How per-step ratings and the termination bonus are paid (see the module docstring)."""
+
+PRIVILEGED_VARIANTS: tuple[str, ...] = ("aac", "paper", "final")
+"""Variants whose critic reads the gold source and description."""
+
+
+def schedule_of(variant: str) -> Schedule:
+    """The schedule a ``--reward`` variant pays its per-step rewards with."""
+    return "paper" if variant == "paper" else "aac"
+
 
 COMPONENTS: tuple[str, ...] = (
     "critic",
@@ -67,14 +107,30 @@ class RewardConfig(BaseModel):
     """The table gives no numbers for the reflection's length penalty; we use the reasoning's."""
     reflect_rate: float = 0.05
     stop_high: float = 0.7
-    """Stopping with a normalised hypothesis rating above this earns +1 (below it: -1)."""
+    """Stopping with a normalised hypothesis rating at or above this earns +1 (below it: -1);
+    ``paper`` asks for strictly above (the same on the 0-9 scale: 6/9 < 0.7 < 7/9)."""
     continue_low: float = 0.3
-    """Going on while the rating is below this earns +1."""
+    """``paper`` only: going on while the rating is below this earns +1."""
 
     @property
     def clean_execution(self) -> float:
         """The reward of an input that ran cleanly: lambda_H / (2 T_max)."""
         return self.lambda_h / (2 * self.t_max)
+
+    def stall_margin(self, iterations: int) -> float:
+        """The least by which concluding right out-earns stalling, over ``iterations``.
+
+        Under the ``aac`` schedule, concluding at iteration k with a score >= ``stop_high``
+        beats any continuation that never concludes by at least
+        ``lambda_H * stop_high + 1 - (iterations - k) * clean_execution`` (plans cost, the
+        hypothesis potential can rise by at most ``lambda_H * (1 - score)``, the turn limit
+        costs 1); the worst case is k = 1.
+        """
+        return (
+            self.lambda_h * self.stop_high
+            - self.turn_limit_penalty
+            - (iterations - 1) * self.clean_execution
+        )
 
 
 class StepReward(BaseModel):
@@ -122,21 +178,44 @@ def normalised_rating(rating: int | None) -> float:
     return max(0, min(9, rating)) / 9.0
 
 
-def termination_bonus(concluded: bool, score: float, config: RewardConfig) -> float:
+def termination_bonus(
+    concluded: bool | None, score: float, config: RewardConfig, schedule: Schedule = "aac"
+) -> float:
     """The reflection's termination bonus before the lambda_H scale.
 
-    +1 for stopping with ``score`` above ``stop_high``, -1 for stopping at or below it,
-    +1 for going on while ``score`` is below ``continue_low``, else 0.
+    ``aac``: +1 for stopping with ``score`` at or above ``stop_high``, -1 for stopping below
+    it, 0 for going on (and for a reflection without a CONCLUDE line: ``concluded`` None).
+    ``paper``: +1 for stopping above ``stop_high``, -1 at or below it, +1 for going on
+    (a missing line included, as the reference reads it) while ``score`` is below
+    ``continue_low``, else 0.
     """
+    if schedule == "paper":
+        if concluded:
+            return 1.0 if score > config.stop_high else -1.0
+        return 1.0 if score < config.continue_low else 0.0
     if concluded:
-        return 1.0 if score > config.stop_high else -1.0
-    return 1.0 if score < config.continue_low else 0.0
+        return 1.0 if score >= config.stop_high else -1.0
+    return 0.0
 
 
-def reason_reward(text: str, rating: int | None, config: RewardConfig) -> StepReward:
-    """Reward of a reasoning turn: the critic's rating / 9 plus the length penalty."""
+def reason_reward(
+    text: str,
+    rating: int | None,
+    config: RewardConfig,
+    schedule: Schedule = "aac",
+    iterations: int = DEFAULTS.max_iterations,
+) -> StepReward:
+    """Reward of a reasoning turn: the critic's term plus the length penalty.
+
+    ``paper``: rating / 9. ``aac``: ``(rating / 9 - 1) / iterations``, a cost in
+    [-1/iterations, 0], so that the plans of a whole episode cost at most 1: a better plan
+    costs less, and no number of plans adds up to a reason not to conclude.
+    """
     reward = StepReward(kind="reason", critic_rating=rating)
-    reward.add("critic", normalised_rating(rating))
+    if schedule == "paper":
+        reward.add("critic", normalised_rating(rating))
+    else:
+        reward.add("critic", (normalised_rating(rating) - 1.0) / max(1, iterations))
     reward.add("length", length_penalty(text, config.reason_words, config.reason_rate))
     return reward
 
@@ -168,20 +247,40 @@ def reflect_reward(
     score: float,
     rating: int | None,
     config: RewardConfig,
+    previous: float = 0.0,
+    schedule: Schedule = "aac",
+    unrated: bool = False,
 ) -> StepReward:
     """Reward of a reflection.
 
     Args:
         text: The reflection reply.
-        concluded: The parsed YES/NO; None (unparseable) costs the parse penalty and counts
-            as NO for the termination bonus, as the benchmark's loop treats it.
+        concluded: The parsed YES/NO; None (no CONCLUDE line) costs the parse penalty. The
+            benchmark's loop goes on as after NO; ``aac`` pays it no bonus, ``paper`` the
+            going-on bonus as the reference does.
         score: The hypothesis score in [0, 1] (critic rating / 9, or code match).
         rating: The critic's raw rating, for the record (None for code match).
         config: The schedule's constants.
+        previous: ``aac``: the score of the episode's previous hypothesis (0 before the
+            first): the critic term is ``lambda_H * (score - previous)``.
+        schedule: ``aac`` or ``paper`` (see the module docstring).
+        unrated: The critic's answer had no rating. ``paper`` then pays no hypothesis reward
+            at all (the reference returns 0); ``aac`` counts it as score 0, the worst, so
+            that an unrateable hypothesis is never a way out.
     """
     reward = StepReward(kind="reflect", critic_rating=rating)
-    reward.add("critic", score)
-    reward.add("termination", config.lambda_h * termination_bonus(bool(concluded), score, config))
+    if schedule == "paper":
+        if not unrated:
+            reward.add("critic", score)
+            reward.add(
+                "termination",
+                config.lambda_h * termination_bonus(concluded, score, config, schedule),
+            )
+    else:
+        reward.add("critic", config.lambda_h * (score - previous))
+        reward.add(
+            "termination", config.lambda_h * termination_bonus(concluded, score, config, schedule)
+        )
     if concluded is None:
         reward.add("parse_failure", config.parse_penalty)
     reward.add("length", length_penalty(text, config.reflect_words, config.reflect_rate))

@@ -43,6 +43,15 @@ class Turn:
     reward: float
     components: dict[str, float]
     advantage: float = 0.0
+    sampler_logprob: float | None = None
+    """Sum of the completion's token log-probabilities as the sampler drew them (None when
+    unknown, e.g. greedy or a scripted policy)."""
+    entropy: float | None = None
+    """Sum of the per-token entropies (nats) of the sampling distribution."""
+    capped: bool = False
+    """The reply hit its token cap without ending."""
+    trainer_logprob: float | None = None
+    """The same sum as the update scored it, before its step (None until then)."""
 
 
 @dataclass
@@ -106,15 +115,25 @@ def run_group(
                 continue
             prompts = [policy.encode_chat(messages[i]) for i in idx]
             start = time.perf_counter()
-            outs = policy.generate(
+            outs = policy.sample(
                 prompts, max_new_tokens=max_new_tokens[phase], temperature=temperature
             )
             timings.policy += time.perf_counter() - start
             for i, prompt, out in zip(idx, prompts, outs, strict=True):
-                text = policy.decode(out)
+                text = policy.decode(out.ids)
                 step = envs[i].step(text)
                 rollouts[i].turns.append(
-                    Turn(phase, prompt, out, text, step.reward.total, dict(step.reward.components))
+                    Turn(
+                        phase,
+                        prompt,
+                        out.ids,
+                        text,
+                        step.reward.total,
+                        dict(step.reward.components),
+                        sampler_logprob=None if out.logprobs is None else sum(out.logprobs),
+                        entropy=None if out.entropy is None else sum(out.entropy),
+                        capped=out.capped,
+                    )
                 )
                 if step.done:
                     active.discard(i)
@@ -163,6 +182,43 @@ def assign_advantages(rollouts: list[Rollout]) -> None:
     for rollout, values in zip(rollouts, adv, strict=True):
         for turn, a in zip(rollout.turns, values, strict=True):
             turn.advantage = a
+
+
+def update_stats(groups: list[list[Rollout]]) -> dict[str, float | None]:
+    """What the update had to learn from: the diagnostics of one step's groups.
+
+    - ``frac_reward_zero_std``: groups whose episode returns are all equal; their episode-level
+      advantages are 0 (a step where this is 1 and ``adv_nonzero_frac`` is 0 has no gradient:
+      its loss is exactly 0);
+    - ``adv_std``, ``adv_abs_mean``, ``adv_nonzero_frac``: the spread of the per-turn advantages;
+    - ``completion_tokens_mean``, ``cap_hit_rate``: reply length in tokens, and the fraction
+      of replies cut by their token cap;
+    - ``entropy_mean``: the sampling distribution's mean per-token entropy (nats), None when
+      the sampler gave none (greedy);
+    - ``logprob_mismatch``: mean |sampler - trainer| log-probability per token over the replies
+      both scored (before the step): near 0 when the gradient is for the distribution that
+      drew the replies; None when none was scored by both.
+    """
+    zero = sum(statistics.pstdev([r.total for r in g]) < ADVANTAGE_EPS for g in groups if g)
+    turns = [t for g in groups for r in g for t in r.turns]
+    adv = [t.advantage for t in turns]
+    tokens = sum(len(t.completion_ids) for t in turns)
+    entropies = [t.entropy for t in turns if t.entropy is not None]
+    ent_tokens = sum(len(t.completion_ids) for t in turns if t.entropy is not None)
+    both = [t for t in turns if t.sampler_logprob is not None and t.trainer_logprob is not None]
+    gap = sum(abs((t.sampler_logprob or 0.0) - (t.trainer_logprob or 0.0)) for t in both)
+    gap_tokens = sum(len(t.completion_ids) for t in both)
+    n = max(1, len(turns))
+    return {
+        "frac_reward_zero_std": zero / max(1, len(groups)),
+        "adv_std": statistics.pstdev(adv) if adv else 0.0,
+        "adv_abs_mean": sum(abs(a) for a in adv) / n,
+        "adv_nonzero_frac": sum(abs(a) > 0 for a in adv) / n,
+        "completion_tokens_mean": tokens / n,
+        "cap_hit_rate": sum(t.capped for t in turns) / n,
+        "entropy_mean": sum(entropies) / ent_tokens if ent_tokens else None,
+        "logprob_mismatch": gap / gap_tokens if gap_tokens else None,
+    }
 
 
 def summarise(rollouts: list[Rollout]) -> dict[str, float]:

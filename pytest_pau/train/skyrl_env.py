@@ -22,7 +22,7 @@ from skyrl_gym.envs.base_text_env import BaseTextEnv, BaseTextEnvStepOutput
 from pytest_pau.errors import ConfigError
 from pytest_pau.models import Instance
 from pytest_pau.settings import DEFAULTS
-from pytest_pau.train.rewards import COMPONENTS
+from pytest_pau.train.rewards import COMPONENTS, PRIVILEGED_VARIANTS
 
 ENV_ID = "pau"
 ENTRY_POINT = "pytest_pau.train.skyrl_env:PauTextEnv"
@@ -85,7 +85,7 @@ class PauTextEnv(BaseTextEnv):  # type: ignore[misc]
                 Coder(client), backend=str(_get("sandbox", extra, env_config, "wasm"))
             )
         else:
-            critic = Critic(client, privileged=variant in ("aac", "final"))
+            critic = Critic(client, privileged=variant in PRIVILEGED_VARIANTS)
         self.env = PauEnv(
             self.instance,
             critic=critic,

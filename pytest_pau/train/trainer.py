@@ -9,8 +9,10 @@ Outputs under ``--output DIR``::
 
     config.json                 the run's TrainSpec (its ``settings``: the benchmark's)
     selection.json              the pytest arguments and the selected instance ids, in order
-    metrics.jsonl               one object per step (step, loss, reward_mean, reward_<component>,
-                                critic_manipulation, manipulation_rollouts...)
+    metrics.jsonl               one object per step (step, loss, lr, reward_mean,
+                                reward_<component>, frac_reward_zero_std, adv_std,
+                                completion_tokens_mean, cap_hit_rate, entropy_mean,
+                                logprob_mismatch, critic_manipulation...)
     adapter/                    the latest adapter (plugs back into the benchmark)
     checkpoints/step-N/         adapter/, optimizer.pt, rng.pt, state.json (for --resume)
 
@@ -33,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 from pytest_pau.errors import ConfigError
 from pytest_pau.paths import write_text_atomic
 from pytest_pau.train.config import TrainSpec
-from pytest_pau.train.rollout import GroupTimings, Rollout, run_group, summarise
+from pytest_pau.train.rollout import GroupTimings, Rollout, run_group, summarise, update_stats
 
 if TYPE_CHECKING:
     from pytest_pau.models import Instance
@@ -242,8 +244,12 @@ class Trainer:
         torch.manual_seed(s.settings.seed * 1_000_003 + step)
         timings = GroupTimings()
         rollouts: list[Rollout] = []
+        groups: list[list[Rollout]] = []
         loss_total = 0.0
         update_s = 0.0
+        lr = s.lr_at(step)
+        for group_ in optimizer.param_groups:
+            group_["lr"] = lr
         optimizer.zero_grad(set_to_none=True)
         for instance in picks:
             box = boxes.get(instance.id)
@@ -263,6 +269,7 @@ class Trainer:
                 timings=timings,
             )
             rollouts.extend(group)
+            groups.append(group)
             t0 = time.perf_counter()
             loss_total += self._accumulate(policy, group, scale=1.0 / len(picks))
             update_s += time.perf_counter() - t0
@@ -270,7 +277,9 @@ class Trainer:
         grad_norm = torch.nn.utils.clip_grad_norm_(policy.trainable_parameters(), s.max_grad_norm)
         optimizer.step()
         update_s += time.perf_counter() - t0
-        record: dict[str, Any] = {"step": step, "loss": loss_total, **summarise(rollouts)}
+        record: dict[str, Any] = {"step": step, "loss": loss_total, "lr": lr}
+        record.update(summarise(rollouts))
+        record.update(update_stats(groups))
         record.update(
             grad_norm=float(grad_norm),
             rollouts=len(rollouts),
@@ -285,7 +294,11 @@ class Trainer:
         return record
 
     def _accumulate(self, policy: Policy, group: list[Rollout], *, scale: float) -> float:
-        """Backward of one group's policy-gradient loss; returns the loss value."""
+        """Backward of one group's policy-gradient loss; returns the loss value.
+
+        The replies are scored at the sampling temperature; each turn keeps the score
+        (``Turn.trainer_logprob``, before the step) for the sampler/trainer comparison.
+        """
         import torch
 
         turns = [t for r in group for t in r.turns if t.completion_ids]
@@ -296,7 +309,12 @@ class Trainer:
         mb = self.spec.micro_batch
         for i in range(0, len(turns), mb):
             chunk = turns[i : i + mb]
-            logp = policy.sequence_logprobs([(t.prompt_ids, t.completion_ids) for t in chunk])
+            logp = policy.sequence_logprobs(
+                [(t.prompt_ids, t.completion_ids) for t in chunk],
+                temperature=self.spec.temperature,
+            )
+            for turn, value in zip(chunk, logp.detach().tolist(), strict=True):
+                turn.trainer_logprob = value
             adv = torch.tensor([t.advantage for t in chunk], dtype=logp.dtype)
             loss = -(adv * logp).sum() / tokens * scale
             if loss.requires_grad:

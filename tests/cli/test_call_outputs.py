@@ -25,11 +25,21 @@ def test_call_prints_value(method_file: Path, capsys: pytest.CaptureFixture[str]
 
 
 def test_call_json_and_errors(method_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["call", str(method_file), "(1,)", "x", "--json"]) == 0
+    assert main(["call", str(method_file), "(1,)", "--json"]) == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert lines[0]["error_type"] == "AttributeError"
     assert lines[0]["input"] == "(1,)"
-    assert lines[1]["error_type"] == "InputError"
+
+
+def test_an_input_that_is_no_literal_is_refused_before_any_call(
+    method_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # It exited 0 with an InputError line among the results: a typo passed a script.
+    assert main(["call", str(method_file), "('a',)", "banana", "--json"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""  # refused before the sandbox ran anything
+    assert "pau call: error: ARGS 2: 'banana' is not a Python literal" in captured.err
+    assert "Traceback" not in captured.err
 
 
 def test_call_process_backend(method_file: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -190,7 +190,7 @@ def test_an_existing_report_is_kept_without_force(
     assert read_report(out).run.protocol == "paper"
     argv = ["import-reference", str(run_files["predictions"]), "-o", str(run_files["predictions"])]
     assert main([*argv, "--force"]) == 2
-    assert "writing -o would overwrite an input file" in capsys.readouterr().err
+    assert "writing -o would overwrite a result file read" in capsys.readouterr().err
 
 
 def _broken(files: dict[str, Path], kind: str, line: int, change: dict[str, object]) -> None:

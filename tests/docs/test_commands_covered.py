@@ -113,11 +113,15 @@ COVERED: dict[str, tuple[str, ...]] = {
         "tests/train/test_readme_commands.py::test_the_served_adapter_is_evaluated_as_the_page_shows",
     ),
     # Checked, not run: the install of a GPU cluster.
-    'pip install "pytest-pau[skyrl]" skyrl-train': (
+    'pip install "pytest-pau[skyrl] @ git+$PAU_GIT" skyrl-train': (
         "tests/train/test_readme_commands.py::test_the_cluster_install_line_names_what_the_skyrl_backend_needs",
     ),
     "pau train --backend skyrl --policy Qwen/Qwen3-8B --critic openai/your-judge --critic-api-base http://judge:8000/v1 --samples-per-prompt 8 --lora-rank 16 --lora-alpha 16 --epochs 5 --output runs/skyrl -- --pau-dataset=hf:DJ-Research/PAU-Benchmark --pau-split=train": (
         PAU_TRAIN,
+    ),
+    "pau train --backend skyrl --dry-run --policy Qwen/Qwen3-8B --output runs/skyrl-smoke -- -m smoke": (
+        PAU_TRAIN,
+        "tests/train/test_skyrl.py::test_the_docs_show_the_resolved_config_this_command_prints",
     ),
     # docs/paper.md and the reference's data in docs/datasets.md (with scripted servers).
     "vllm serve meta-llama/Llama-3.1-70B-Instruct --port 8001": (

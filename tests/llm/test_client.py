@@ -131,7 +131,8 @@ def test_total_wait_cap_stops_before_a_long_retry_after(
     start = time.monotonic()
     with pytest.raises(LLMUnavailableError, match="HTTP 429"):
         client_for(server).complete(user("echo x"))
-    assert time.monotonic() - start < 2
+    # No wait at all, not one of 30 s: the bound leaves a busy machine its margin.
+    assert time.monotonic() - start < 15
     assert server.requests == 1
 
 

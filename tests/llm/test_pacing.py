@@ -226,11 +226,13 @@ def test_a_user_quota_paces_without_headers() -> None:
 
 
 def test_unmetered_servers_are_not_paced_after_their_first_answer() -> None:
-    with ScriptedLLM(default="ok", delay_s=0.3) as llm:
+    # 1 s answers: time enough for the other seven to be sent on a busy machine.
+    with ScriptedLLM(default="ok", delay_s=1.0) as llm:
         c = client(llm)
-        wall = burst(c, threads=8, each=1)
-        assert llm.max_in_flight == 7  # the first went alone, then the rest at once
-    assert wall < 1.5
+        burst(c, threads=8, each=1)
+        # The first went alone, then the rest at once: counted, not timed (a paced burst
+        # never has 7 in flight; a busy machine only stretches the wall time).
+        assert llm.max_in_flight == 7
     assert pacing.all_stats() == []
 
 

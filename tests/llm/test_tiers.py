@@ -69,11 +69,13 @@ def test_a_slow_flex_answer_times_out_into_the_default_tier(
     scripted_llm: Callable[..., ScriptedLLM], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("PAU_FLEX_TIMEOUT_S", "0.5")
-    llm = scripted_llm(default="ok", model=PRICED, flex_delay_s=3.0)
+    llm = scripted_llm(default="ok", model=PRICED, flex_delay_s=30.0)
     client = make(llm)
     start = time.monotonic()
     answer = client.complete([{"role": "user", "content": "q"}], max_tokens=16)
-    assert time.monotonic() - start < 2.5
+    # Far below the flex answer's 30 s, far above the 0.5 s timeout and a loaded machine's
+    # retry at the default tier (a margin, not a stopwatch).
+    assert time.monotonic() - start < 15
     assert answer.service_tier == "default"
     assert [e.service_tier for e in llm.exchanges] == ["flex", None]
     assert client.flex is not None

@@ -64,7 +64,8 @@ RULES: list[tuple[str, Any]] = [
 
 
 def args(llm: ScriptedLLM, dataset: str = "graded.jsonl", *extra: str) -> list[str]:
-    """Every role on the scripted server, the graded dataset, no model cache."""
+    """Every role on the scripted server, the graded dataset, no model cache, no judge
+    check."""
     return [
         f"--pau-model={llm.model}",
         f"--pau-api-base={llm.api_base}",
@@ -74,6 +75,9 @@ def args(llm: ScriptedLLM, dataset: str = "graded.jsonl", *extra: str) -> list[s
         f"--pau-coder-api-base={llm.api_base}",
         f"--pau-dataset={dataset}",
         "--pau-no-cache",
+        # The graded judge rates the instance's grade whatever it reads: blind by design,
+        # so the judge check would withhold every judge gate these tests count.
+        "--pau-judge-check=off",
         *extra,
     ]
 

@@ -26,6 +26,7 @@ from pytest_pau.report.json_report import read_report
 from pytest_pau.testing import ScriptedLLM
 
 from .conftest import USER_CACHE
+from .test_concurrency import write_dataset
 from .toy import SCORING_RULES, write_toy
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -189,3 +190,106 @@ def test_the_pages_shard_and_cache_commands_run_as_written(
     out = capsys.readouterr().out
     assert "other/.pau_cache/llm-cache.sqlite3: 1 read, 1 added" in out.replace(f"{path}/", "")
     assert ResponseCache(path / ".pau_cache").get("k-other") is not None
+
+
+def single_job() -> dict[str, Any]:
+    section = PAGE.split("## A GitHub Actions job", 1)[1].split("\n## ", 1)[0]
+    block = re.search(r"```yaml\n(.*?)```", section, re.S)
+    assert block is not None
+    data: dict[str, Any] = yaml.safe_load(block.group(1))
+    return data["jobs"]["understand"]
+
+
+def uploads(job: dict[str, Any]) -> list[str]:
+    """The paths the job's ``actions/upload-artifact`` steps upload."""
+    steps = [s for s in job["steps"] if str(s.get("uses", "")).startswith("actions/upload")]
+    return [p for s in steps for p in s["with"]["path"].split("\n")]
+
+
+@pytest.mark.slow
+def test_the_single_job_writes_its_baseline_then_every_file_it_uploads(tmp_path: Path) -> None:
+    job = single_job()
+    with ScriptedLLM(SCORING_RULES) as llm:
+        checkout = project(tmp_path / "checkout", llm)
+        # Enough items for the regression gate to show two equal runs non-inferior (the toy
+        # set's four are too few), and the gate in the ini file, as the page says.
+        write_dataset(checkout, 30)
+        ini = (checkout / "pytest.ini").read_text().replace("toy.jsonl", "many.jsonl")
+        # (The scripted coder writes no adder: a judge gate, not a pass-rate one.)
+        ini = ini.replace("pau_min_pass_rate = 0.5", "pau_min_mean_judge = 3")
+        # A margin 30 equal items show under the early stop's anytime test.
+        ini += "pau_baseline = pau-baseline.json\npau_max_regression = judge:2\n"
+        (checkout / "pytest.ini").write_text(ini)
+        for step in job["steps"]:
+            line = step.get("run")
+            if line is None or line.startswith("pip install"):
+                continue
+            condition = step.get("if")
+            if condition == "hashFiles('pau-baseline.json') == ''":
+                if (checkout / "pau-baseline.json").exists():
+                    continue
+            else:
+                assert condition is None, condition
+            # One xdist worker: this machine's cores are shared (xdist has its own tests).
+            line = line.replace(" -n 2 ", " -n 1 ")
+            line = line.replace("${{ vars.PAU_RELEASED_MODEL }}", "oracle")
+            line = line.replace("${{ vars.PAU_MODEL }}", "oracle")
+            assert "${{" not in line, line
+            done = sh(line, checkout)
+            assert done.returncode == 0, f"{line}\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    assert read_report(checkout / "pau-baseline.json").summary.baseline is None
+    report = read_report(checkout / "pau-report.json")
+    assert report.summary.baseline is not None
+    assert report.summary.baseline.shared == 30
+    missing = [p for p in uploads(job) if not (checkout / p).is_file()]
+    assert not missing, f"the job uploads files it never writes: {missing}"
+
+
+def install_lines() -> list[tuple[str, str]]:
+    """``(page, line)`` for every ``pip install`` a page shows in a command or a workflow."""
+    from tests.docs.pages import fenced, page, page_names
+
+    found = []
+    for name in page_names():
+        for lang in ("yaml", "bash", "sh", "shell", "console"):
+            for block in fenced(page(name), lang):
+                for line in block.splitlines():
+                    at = line.find("pip install")
+                    if at >= 0:
+                        line = line[at:].split("   #")[0].split("&&")[0]
+                        found.append((name, line.strip().rstrip("\\").strip()))
+    return found
+
+
+def test_every_install_line_installs_this_project_as_it_installs_today() -> None:
+    import shlex
+    import tomllib
+
+    from packaging.requirements import InvalidRequirement, Requirement
+
+    meta = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    extras = set(meta["optional-dependencies"])
+    lines = install_lines()
+    assert any(name == "ci.md" for name, _ in lines)
+    for name, line in lines:
+        url = "https://host/pytest-pau.git"
+        line = line.replace("${{ vars.PAU_GIT }}", url).replace("$PAU_GIT", url)
+        for word in shlex.split(line):
+            if word.startswith((".", "-")) or word in ("pip", "install") or "/" in word[:1]:
+                words = re.findall(r"\[([^\]]*)\]", word) if word.startswith(".") else []
+                for group in words:
+                    assert set(group.split(",")) <= extras, (name, line, group)
+                continue
+            try:
+                req = Requirement(word)
+            except InvalidRequirement:
+                continue  # an option's value, not a requirement
+            if req.name != meta["name"]:
+                continue
+            # Not on PyPI yet: the project installs from its repository (a git URL) only.
+            assert req.url is not None, (name, line)
+            assert req.url.startswith("git+"), (name, line)
+            assert req.extras <= extras, (name, line, req.extras)
+    ci = [line for name, line in lines if name == "ci.md"]
+    assert ci
+    assert all("git+${{ vars.PAU_GIT }}" in line for line in ci), ci

@@ -12,7 +12,6 @@ import re
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,13 @@ from pytest_pau.report.json_report import read_report
 from pytest_pau.testing import MARKERS, ScriptedLLM
 
 from .conftest import USER_CACHE
+from .stopping import (
+    WAIT_S,
+    HeldAnswers,
+    requests_after,
+    signal_while_every_episode_waits,
+    wait_for_reports,
+)
 from .test_xdist import VOLATILE
 from .toy import SCORING_RULES, adder_row, write_rows
 
@@ -77,23 +83,46 @@ def args(llm: ScriptedLLM, *extra: str) -> list[str]:
 
 
 @pytest.mark.slow
-def test_sixteen_items_overlap_and_finish_in_a_small_multiple_of_one(
-    pau_pytester: pytest.Pytester, slow_llm: ScriptedLLM
-) -> None:
+def test_sixteen_items_overlap(pau_pytester: pytest.Pytester, slow_llm: ScriptedLLM) -> None:
     write_dataset(pau_pytester.path, 16)
-    started = time.perf_counter()
-    result = pau_pytester.runpytest(*args(slow_llm, "--pau-concurrency=16", "--pau-report=r.json"))
-    wall = time.perf_counter() - started
+    # CALLS_PER_ITEM counts the episode's own calls: no judge check beside them.
+    result = pau_pytester.runpytest(
+        *args(slow_llm, "--pau-concurrency=16", "--pau-report=r.json", "--pau-judge-check=off")
+    )
     result.assert_outcomes(failed=16)
-    one_item = CALLS_PER_ITEM * LATENCY_S
     assert slow_llm.requests == 16 * CALLS_PER_ITEM
+    # Counted, not timed (a busy machine stretches the wall time, not the overlap): 12 and
+    # more requests at one moment, each from its own episode. The wall time of this run is
+    # a benchmark figure (benchmarks/concurrency_bench.py).
     assert slow_llm.max_in_flight >= 12
-    assert wall < 3 * one_item + 5, f"16 items took {wall:.1f} s; one item is {one_item:.0f} s"
     # Each outcome is reported when pytest reaches its item, in collection order.
     lines = [ln for ln in result.stdout.lines if ln.startswith("FAILED pau::")]
     assert [re.search(r"add\d\d", ln).group(0) for ln in lines] == [  # type: ignore[union-attr]
         f"add{k:02d}" for k in range(16)
     ]
+
+
+@pytest.mark.slow
+def test_episodes_waiting_on_the_model_keep_the_concurrency_asked_for(
+    pau_pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 34: each sandbox reserved its 256 MiB cap for its whole life, and an episode
+    # keeps its sandbox while it waits on the model, so the memory bound, not
+    # --pau-concurrency, decided how many episodes ran (~19 per worker of 64). Here the
+    # bound holds 10 caps: 32 episodes ran ~10 at a time (a mean of ~14 requests in
+    # flight). A sandbox now holds what it uses (32 MiB), and all 32 run.
+    monkeypatch.setenv("PAU_SANDBOX_MEMORY_MB", "2560")
+    write_dataset(pau_pytester.path, 64)
+    with ScriptedLLM(RULES, delay_s=3.0) as llm:  # long enough that the CPU does not limit
+        result = pau_pytester.runpytest_subprocess(
+            *args(llm, "--pau-concurrency=32", "--pau-no-cache")
+        )
+        result.assert_outcomes(failed=64)
+        assert llm.requests == 64 * CALLS_PER_ITEM
+        # The time-weighted mean of requests in flight, from the first request to the last
+        # answer: 32 if every episode always waited on the model.
+        in_flight = llm.overlap()
+    assert in_flight >= 22, f"{in_flight:.1f} requests in flight on average, of 32 episodes"
 
 
 def _outcomes(path: Path) -> list[dict[str, Any]]:
@@ -182,41 +211,39 @@ def ctrl_c_as_in_a_terminal() -> None:
 
 @pytest.mark.slow
 def test_ctrl_c_keeps_the_finished_items_and_the_rerun_repeats_none_of_their_calls(
-    pau_pytester: pytest.Pytester, slow_llm: ScriptedLLM
+    pau_pytester: pytest.Pytester,
 ) -> None:
     write_dataset(pau_pytester.path, 16)
+    gate = HeldAnswers()
     env = {**os.environ, "PAU_USER_CACHE": USER_CACHE, "PYTHONUNBUFFERED": "1"}
-    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-v"]
-    command += args(slow_llm, "--pau-concurrency=4", "--pau-report=r.json")
-    proc = subprocess.Popen(
-        command,
-        cwd=pau_pytester.path,
-        env=env,
-        stdout=subprocess.PIPE,
-        text=True,
-        preexec_fn=ctrl_c_as_in_a_terminal,
-    )
-    assert proc.stdout is not None
-    passed = 0
-    for line in proc.stdout:  # wait until a few items are reported
-        passed += " FAILED" in line or " PASSED" in line
-        if passed == 3:
-            break
-    sent = time.perf_counter()
-    proc.send_signal(signal.SIGINT)
-    rest, _ = proc.communicate(timeout=30)
-    stopped = time.perf_counter() - sent
-    assert proc.returncode == pytest.ExitCode.INTERRUPTED, f"exit {proc.returncode}: {rest[-3000:]}"
-    assert stopped < 4.0, f"the run took {stopped:.1f} s to stop after Ctrl-C"
-    report = read_report(pau_pytester.path / "r.json")
-    assert report.run.interrupted
-    finished = {int(i.id.split("add")[1]) for i in report.instances}
-    assert len(finished) >= 3
+    with ScriptedLLM(gate.rules(RULES), delay_s=LATENCY_S) as slow_llm:
+        command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-v"]
+        command += args(slow_llm, "--pau-concurrency=4", "--pau-report=r.json")
+        proc = subprocess.Popen(
+            command,
+            cwd=pau_pytester.path,
+            env=env,
+            stdout=subprocess.PIPE,
+            text=True,
+            preexec_fn=ctrl_c_as_in_a_terminal,
+        )
+        wait_for_reports(proc, 3)
+        sent = signal_while_every_episode_waits(proc, slow_llm, gate, 4, signal.SIGINT)
+        rest, _ = proc.communicate(timeout=WAIT_S)
+        assert proc.returncode == pytest.ExitCode.INTERRUPTED, (
+            f"exit {proc.returncode}: {rest[-3000:]}"
+        )
+        # Stopped at once: no episode sent another request after the signal.
+        assert not requests_after(slow_llm, sent), rest[-3000:]
+        report = read_report(pau_pytester.path / "r.json")
+        assert report.run.interrupted
+        finished = {int(i.id.split("add")[1]) for i in report.instances if i.skipped is None}
+        assert 3 <= len(finished) < 16
 
-    before = len(slow_llm.log)
-    again = pau_pytester.runpytest(*args(slow_llm, "--pau-concurrency=8"))
-    again.assert_outcomes(failed=16)
-    asked = {owner(body) for body in slow_llm.log[before:]}
+        before = len(slow_llm.log)
+        again = pau_pytester.runpytest(*args(slow_llm, "--pau-concurrency=8"))
+        again.assert_outcomes(failed=16)
+        asked = {owner(body) for body in slow_llm.log[before:]}
     assert not asked & finished, f"the re-run asked again for finished items {asked & finished}"
 
 
@@ -225,14 +252,14 @@ def test_xdist_workers_each_run_their_items_concurrently(
     pau_pytester: pytest.Pytester, slow_llm: ScriptedLLM
 ) -> None:
     write_dataset(pau_pytester.path, 16)
-    started = time.perf_counter()
     result = pau_pytester.runpytest_subprocess(
         *args(slow_llm, "-n", "2", "--pau-concurrency=8", "--pau-report=r.json")
     )
-    wall = time.perf_counter() - started
     result.assert_outcomes(failed=16)
-    assert slow_llm.max_in_flight >= 12  # 2 workers x 8 episodes, each one call at a time
-    assert wall < 40, f"{wall:.1f} s"
+    # 2 workers x 8 episodes, each one call at a time: more than 8 at one moment means both
+    # workers ran episodes concurrently. Counted, not timed: a busy machine stretched this
+    # run to 44.9 s, not its overlap.
+    assert slow_llm.max_in_flight >= 12
     assert len(read_report(pau_pytester.path / "r.json").instances) == 16
 
 

@@ -105,7 +105,8 @@ def test_the_baseline_gate_passes_when_the_run_matches_the_baseline(run_pau, pau
     result.stdout.fnmatch_lines(
         [
             "baseline base.json (model oracle): 40 instances in both runs",
-            "  PASS judge score not worse by more than 0.5: +0.000 over 40, 95% lower bound *",
+            "  PASS judge score not worse by more than 0.5: +0.000 over 40 (this run scored 40, "
+            "the baseline 40, of 40), 95% lower bound *",
             "  PASS code match not worse by more than 0.1: *",
             "  PASS pass rate not worse by more than 0.1: *",
             "  only in this run (not compared): 2 (many/double040, many/double041)",
@@ -129,7 +130,8 @@ def test_the_baseline_gate_fails_on_a_regression_and_lists_the_flips(run_pau, pa
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.stdout.fnmatch_lines(
         [
-            "  FAIL judge score not worse by more than 0.5: -4.000 over 30, *",
+            "  FAIL judge score not worse by more than 0.5: -4.000 over 30 (this run scored 30, "
+            "the baseline 30, of 30), *",
             "  flipped: 30 pass -> fail (many/double000, many/double001, *, +25 more)",
             "PAU release gate failed (--pau-max-regression=judge:0.5, "
             "--pau-max-regression=match:0.1, --pau-max-regression=pass:0.1): exit status 1",
@@ -283,11 +285,24 @@ def test_ctrl_c_on_the_xdist_controller_stops_the_workers_and_keeps_their_result
     from pytest_pau.report.json_report import read_report
     from pytest_pau.testing import ScriptedLLM
 
-    from .test_concurrency import RULES, args, ctrl_c_as_in_a_terminal, write_dataset
+    from .stopping import (
+        WAIT_S,
+        HeldAnswers,
+        bodies,
+        bodies_in_flight,
+        requests_after,
+        signal_while_every_episode_waits,
+        stop_file_in,
+        wait_for_reports,
+    )
+    from .test_concurrency import RULES, args, ctrl_c_as_in_a_terminal, owner, write_dataset
 
     write_dataset(pau_pytester.path, 40)
-    with ScriptedLLM(RULES, delay_s=0.3) as llm:
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    gate = HeldAnswers()
+    tmp = pau_pytester.path / "tmp"  # the run's own folder lands here (stop_file_in)
+    tmp.mkdir()
+    with ScriptedLLM(gate.rules(RULES), delay_s=0.3) as llm:
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", "TMPDIR": str(tmp)}
         command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "2", "-v"]
         command += args(llm, "--pau-concurrency=2", "--pau-report=r.json", BELOW)
         proc = subprocess.Popen(
@@ -299,21 +314,22 @@ def test_ctrl_c_on_the_xdist_controller_stops_the_workers_and_keeps_their_result
             start_new_session=True,  # the signal goes to the controller only, as a CI kill
             preexec_fn=ctrl_c_as_in_a_terminal,
         )
-        assert proc.stdout is not None
-        seen = 0
-        for line in proc.stdout:
-            seen += " FAILED" in line or " PASSED" in line
-            if seen == 4:
-                break
-        sent = time.perf_counter()
-        proc.send_signal(signal.SIGINT)
-        rest, _ = proc.communicate(timeout=60)
-        stopped = time.perf_counter() - sent
+        wait_for_reports(proc, 4)
+        # Two workers, two episodes each, all waiting on the server when the signal comes;
+        # their answers wait until the controller has told the workers to stop.
+        sent = signal_while_every_episode_waits(
+            proc, llm, gate, 4, signal.SIGINT, stop_file_in(tmp)
+        )
+        rest, _ = proc.communicate(timeout=WAIT_S)
         asked_after = len(llm.log)
         time.sleep(1.0)
         assert len(llm.log) == asked_after, "a worker kept calling the model after the run ended"
+        late = {owner(b) for b in bodies(llm, requests_after(llm, sent))} - {None}
+        running = {owner(b) for b in bodies_in_flight(llm, sent)}
     assert proc.returncode == pytest.ExitCode.INTERRUPTED, rest[-3000:]
-    assert stopped < 20, f"the run took {stopped:.1f} s to stop after Ctrl-C"
+    # No item started after Ctrl-C (order and counts, not a stopwatch): a later request is
+    # an episode in flight finishing a call before its worker heard of the stop.
+    assert late <= running, f"items started after Ctrl-C: {sorted(late - running)}"
     report = read_report(pau_pytester.path / "r.json")
     assert report.run.interrupted
     finished = [i for i in report.instances if i.skipped is None]

@@ -26,10 +26,11 @@ def test_a_second_server_behind_the_same_alias_answers_for_itself(pau_pytester, 
                 f"--pau-judge-api-base={judge.api_base}",
                 f"--pau-report={report}",
             )
-        # The summary says how these answers are cached.
+        # The summary says how these answers are cached, at the address as given.
         result.stdout.fnmatch_lines(
             [
-                f"note: answers of openai/qwen at http://localhost:{two.port}/v1 are cached by alias and address only*"
+                f"note: answers of openai/qwen at http://127.0.0.1:{two.port}/v1 and * are cached "
+                "by alias and address only*"
             ]
         )
     assert two.requests > 0, "the second server was asked, not the cache"

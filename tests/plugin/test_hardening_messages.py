@@ -68,9 +68,10 @@ def test_a_baseline_gate_on_too_few_shared_items_says_so_and_names_its_option(
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.stdout.fnmatch_lines(
         [
-            "  FAIL judge score not worse by more than 0.2: +0.000 over 2, 95% lower bound "
-            "-4.000 (p=*); too few to decide: 2 instances in both runs, and at 95% even two "
-            "runs that agree exactly need 56  (--pau-max-regression)",
+            "  FAIL judge score not worse by more than 0.2: +0.000 over 2 (this run scored 2, "
+            "the baseline 2, of 2), 95% lower bound -3.166 (p=*); too few to decide: 2 "
+            "instances in both runs, and at 95% even two runs that agree exactly need 67  "
+            "(--pau-max-regression)",
         ]
     )
     result.stdout.fnmatch_lines(

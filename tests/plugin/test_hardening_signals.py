@@ -21,7 +21,17 @@ from pytest_pau.report.json_report import read_report
 from pytest_pau.testing import ScriptedLLM
 
 from .conftest import USER_CACHE
-from .test_concurrency import RULES, args, write_dataset
+from .stopping import (
+    WAIT_S,
+    HeldAnswers,
+    bodies,
+    bodies_in_flight,
+    requests_after,
+    signal_while_every_episode_waits,
+    stop_file_in,
+    wait_for_reports,
+)
+from .test_concurrency import RULES, args, owner, write_dataset
 
 #: Written into the project: each xdist worker notes its pid, to check it ended.
 WORKER_PIDS = """
@@ -36,27 +46,18 @@ def pytest_configure(config):
 
 
 def _start(folder: Path, llm: ScriptedLLM, *extra: str) -> subprocess.Popen[str]:
-    env = {**os.environ, "PAU_USER_CACHE": USER_CACHE, "PYTHONUNBUFFERED": "1"}
+    (folder / "tmp").mkdir(exist_ok=True)  # the run's own folder lands here (stop_file_in)
+    env = {
+        **os.environ,
+        "PAU_USER_CACHE": USER_CACHE,
+        "PYTHONUNBUFFERED": "1",
+        "TMPDIR": str(folder / "tmp"),
+    }
     command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-v"]
     command += args(llm, "--pau-report=r.json", *extra)
     return subprocess.Popen(
         command, cwd=folder, env=env, stdout=subprocess.PIPE, text=True, start_new_session=True
     )
-
-
-def _signal_after(proc: subprocess.Popen[str], reported: int, signum: int) -> tuple[str, float]:
-    """Send ``signum`` once ``reported`` items are reported; the rest of the output, and how
-    long the run took to end after it."""
-    assert proc.stdout is not None
-    seen = 0
-    for line in proc.stdout:
-        seen += " FAILED" in line or " PASSED" in line
-        if seen == reported:
-            break
-    sent = time.perf_counter()
-    proc.send_signal(signum)
-    rest, _ = proc.communicate(timeout=60)
-    return rest, time.perf_counter() - sent
 
 
 def _alive(pid: int) -> bool:
@@ -76,14 +77,19 @@ def test_a_stop_signal_keeps_and_writes_what_finished(
     pau_pytester: pytest.Pytester, signum: int
 ) -> None:
     write_dataset(pau_pytester.path, 16)
-    with ScriptedLLM(RULES, delay_s=0.5) as llm:
+    gate = HeldAnswers()
+    with ScriptedLLM(gate.rules(RULES), delay_s=0.5) as llm:
         proc = _start(pau_pytester.path, llm, "--pau-concurrency=4")
-        rest, stopped = _signal_after(proc, 3, signum)
+        wait_for_reports(proc, 3)
+        sent = signal_while_every_episode_waits(proc, llm, gate, 4, signum)
+        rest, _ = proc.communicate(timeout=WAIT_S)
         asked = len(llm.log)
         time.sleep(1.0)
         assert len(llm.log) == asked, "a request started after the run ended"
     assert proc.returncode == pytest.ExitCode.INTERRUPTED, rest[-3000:]
-    assert stopped < 10, f"the run took {stopped:.1f} s to stop"
+    # Stopped at once: no episode sent another request after the signal (order, not time:
+    # at load 8-12 the run took 4 s and more to end, and behaved).
+    assert not requests_after(llm, sent), rest[-3000:]
     report = read_report(pau_pytester.path / "r.json")
     assert report.run.interrupted
     finished = [i for i in report.instances if i.skipped is None]
@@ -98,14 +104,25 @@ def test_sigterm_to_the_xdist_controller_ends_the_workers_and_keeps_their_result
 ) -> None:
     write_dataset(pau_pytester.path, 40)
     pau_pytester.makeconftest(WORKER_PIDS)
-    with ScriptedLLM(RULES, delay_s=0.3) as llm:
+    gate = HeldAnswers()
+    with ScriptedLLM(gate.rules(RULES), delay_s=0.3) as llm:
         proc = _start(pau_pytester.path, llm, "-n", "2", "--pau-concurrency=2")
-        rest, stopped = _signal_after(proc, 4, signal.SIGTERM)
+        wait_for_reports(proc, 4)
+        # Two workers, two episodes each.
+        published = stop_file_in(pau_pytester.path / "tmp")
+        sent = signal_while_every_episode_waits(proc, llm, gate, 4, signal.SIGTERM, published)
+        rest, _ = proc.communicate(timeout=WAIT_S)
         asked = len(llm.log)
         time.sleep(1.5)
         assert len(llm.log) == asked, "a worker kept calling the model after the run ended"
+        # An item's first request names its input, so a started item shows (a later call
+        # such as the coder's may name none: None is no item).
+        late = {owner(b) for b in bodies(llm, requests_after(llm, sent))} - {None}
+        running = {owner(b) for b in bodies_in_flight(llm, sent)}
     assert proc.returncode == pytest.ExitCode.INTERRUPTED, rest[-3000:]
-    assert stopped < 20, f"the run took {stopped:.1f} s to stop"
+    # No item started after the signal: a later request is an episode in flight finishing
+    # a call before its worker heard of the stop (order and counts, not a stopwatch).
+    assert late <= running, f"items started after the signal: {sorted(late - running)}"
     pids = [int(p.read_text()) for p in pau_pytester.path.glob("pid-gw*")]
     assert len(pids) == 2
     assert not [pid for pid in pids if _alive(pid)], "a worker outlived the controller"

@@ -9,7 +9,8 @@ import pytest
 #: (`python -m tests.docs.options_table` rewrites its tables).
 OPTIONS = [
     "model", "api-base", "judge-model", "judge-api-base", "coder-model", "coder-api-base",
-    "coder", "judge-samples", "judge-logprobs", "gold-control", "reasoning", "reasoning-budget",
+    "coder", "judge-samples", "judge-logprobs", "judge-check", "gold-control", "reasoning",
+    "reasoning-budget",
     "reasoning-effort", "max-cost-usd", "service-tier", "dataset", "split", "dataset-outputs",
     "limit", "shard", "mode", "protocol", "max-iterations", "seed", "sandbox", "cache-dir",
     "no-cache", "concurrency", "max-connections", "max-rpm", "max-tpm", "judge-threshold",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import statistics
 from pathlib import Path
 from typing import Any
@@ -85,6 +86,18 @@ def test_pau_paper_writes_the_table_and_figures_whose_numbers_a_hand_count_gives
         assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     html = (out / "paper.html").read_text()
     assert html.count("data:image/png;base64,") == 4
+    # The paired tests are a table, not Markdown in a <pre>; the wide table scrolls inside
+    # its box; each figure's caption says what it shows, not only its file name.
+    pairs = html[html.index("<h2>Paired tests</h2>") : html.index("<h2>Figures</h2>")]
+    assert "<pre>" not in pairs
+    assert "|---|" not in pairs
+    assert "<th>run A</th>" in pairs
+    assert html.count('<div class="scroll"><table>') == 2
+    assert "overflow-x:auto" in html
+    captions = re.findall(r"<figcaption>(.*?)</figcaption>", html)
+    assert len(captions) == 4
+    assert all(not c.startswith(c.split("(")[-1]) and len(c) > 40 for c in captions), captions
+    assert any(c.startswith("Judge scores:") for c in captions), captions
 
     rows = list(csv.DictReader((out / "table.csv").open()))
     # In-context first (the paper's order), then the interactive runs as given, then Max.
@@ -116,9 +129,12 @@ def test_pau_paper_writes_the_table_and_figures_whose_numbers_a_hand_count_gives
         assert row["match 0-19%"] == _pct(sum(v < 0.2 for v in m), 5)
         ran = [r for r in report["instances"] if r["error"] is None]
         queries = [r["n_queries"] for r in ran]
-        assert row["queries mean ± std"] == _pm(queries)
         concluded = sum(r["concluded"] for r in report["instances"])
-        assert row["concluded"] == _pct(concluded, 5)
+        if report["run"]["mode"] == "incontext":  # the model asks nothing: no figure
+            assert (row["queries mean ± std"], row["concluded"]) == ("n/a", "n/a")
+        else:
+            assert row["queries mean ± std"] == _pm(queries)
+            assert row["concluded"] == _pct(concluded, 5)
         if report["run"]["mode"] == "interactive":
             interactive.append((judge, match))
     # The hand-made figures that say the runs differ: oracle 5,5,5,2 and boom 1.
@@ -166,3 +182,32 @@ def test_pau_paper_refuses_reports_that_are_not_on_one_footing(
     err = capsys.readouterr().err
     assert "the reports have different judges" in err
     assert "other.json: 'another-judge'" in err
+
+
+def test_an_incontext_run_says_queries_are_not_applicable(
+    three_runs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # It printed "queries 0.00 ± 0.00 concluded 0.0%": a model that asked nothing and
+    # never finished, where the mode asks nothing by design.
+    from pytest_pau.report.html import write_html
+    from pytest_pau.report.json_report import read_report
+    from pytest_pau.report.render_paper import paper_lines
+
+    report = read_report(three_runs / "scripted_incontext.json")
+    assert report.summary.paper is not None
+    lines = paper_lines(report.summary.paper, report.run.mode)
+    (queries,) = [ln for ln in lines if ln.startswith("queries")]
+    assert "not applicable" in queries
+    assert "0.00 ± 0.00" not in queries
+    page = write_html(report, three_runs / "incontext.html").read_text()
+    assert "queries      not applicable" in page
+    interactive = read_report(three_runs / "scripted.json")
+    assert interactive.summary.paper is not None
+    (queries,) = [
+        ln for ln in paper_lines(interactive.summary.paper, "interactive") if "queries" in ln
+    ]
+    assert "concluded" in queries
+    capsys.readouterr()
+    assert main(["paper", *(str(three_runs / n) for n in RUNS), "-o", str(three_runs / "p")]) == 0
+    row = next(ln for ln in capsys.readouterr().out.splitlines() if "| incontext |" in ln)
+    assert "| n/a | n/a |" in row

@@ -79,3 +79,30 @@ def test_a_pseudo_model_cannot_be_its_own_coder(pau_pytester: pytest.Pytester) -
     )
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*--pau-coder=self: the pseudo-model 'oracle' writes no code*"])
+
+
+def _refuse_code(messages: object) -> str:
+    from pytest_pau.llm.scripted.reply import Refused
+
+    raise Refused("max_tokens", "this model refuses to write code (scripted HTTP 400)")
+
+
+def test_a_self_coder_that_fails_every_call_is_said_in_the_terminal_and_by_pau_paper(
+    pau_pytester: pytest.Pytester,
+    scoring_llm: ScriptedLLM,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Every call of the model as coder got an HTTP 400: the terminal said nothing, and
+    # `pau paper` left out the self-coder figure without a word.
+    with ScriptedLLM([(MARKERS["coder"], _refuse_code), *MODEL_RULES[1:]]) as model:
+        result = pau_pytester.runpytest(
+            f"--pau-model={model.model}", f"--pau-api-base={model.api_base}",
+            "--pau-dataset=toy.jsonl", *scoring_args(scoring_llm), "--pau-coder=self",
+            "--pau-report=r.json",
+        )  # fmt: skip
+    result.stdout.fnmatch_lines(["self coder   no code match: none of the model's own code ran*"])
+    capsys.readouterr()
+    out = pau_pytester.path / "paper"
+    assert main(["paper", str(pau_pytester.path / "r.json"), "-o", str(out), "--no-figures"]) == 0
+    printed = capsys.readouterr().out
+    assert "ran with --pau-coder=self, but none of the model's own code ran" in printed

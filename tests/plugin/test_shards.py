@@ -338,3 +338,39 @@ def main_cache_info(folder: Path) -> set[str]:
     from pytest_pau.llm.cache.info import cache_info
 
     return {m.model for m in cache_info(folder / ".pau_cache", check=False).models}
+
+
+SKIP_DOUBLE = """
+import pytest
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if item.name.endswith("[toy/double]"):
+            item.add_marker(pytest.mark.skip(reason="not today"))
+"""
+
+
+def test_a_skip_marked_item_leaves_the_merged_selection_as_it_leaves_the_serial_run(
+    run_pau: Run,
+    pau_pytester: pytest.Pytester,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = pau_pytester.path
+    monkeypatch.chdir(path)
+    pau_pytester.makeconftest(SKIP_DOUBLE)
+    args = ("-k", "not boom", "--pau-min-mean-judge=1")
+    serial = run_pau(*args, "--pau-report=serial.json")
+    for k in (1, 2):
+        run_pau(*args, f"--pau-shard={k}/2", f"--pau-report=shard-{k}.json")
+    code = merge(path / "shard-1.json", path / "shard-2.json", "-o", "merged.json", "--gate")
+    capsys.readouterr()
+    merged, reference = read_report(path / "merged.json"), read_report(path / "serial.json")
+    # Before: the merge counted toy/double as unknown (not run) where the serial run left
+    # it out of the selection: "not decided" against "passed".
+    assert [g.population for g in merged.summary.gates] == [len(TOY_IDS) - 2]
+    assert [g.population for g in reference.summary.gates] == [len(TOY_IDS) - 2]
+    assert merged.summary.verdict is not None
+    assert reference.summary.verdict is not None
+    assert merged.summary.verdict.status == reference.summary.verdict.status == "passed"
+    assert code == serial.ret == pytest.ExitCode.OK

@@ -60,3 +60,26 @@ def test_show_errors_name_the_problem(report_path, tmp_path, capsys) -> None:
     bad.write_text('{"run": {}}')
     assert pau(["show", str(bad)]) == 2
     assert "is not a pytest-pau JSON report: at run.plugin_version" in capsys.readouterr().err
+
+
+def test_a_reader_that_left_gets_no_traceback(report_path) -> None:
+    # `pau show REPORT | head` ended in a BrokenPipeError traceback once head had its lines.
+    import os
+    import subprocess
+    import sys
+
+    read, write = os.pipe()
+    os.close(read)  # the reader has gone before the first line: every write fails
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "pytest_pau.cli.main", "show", str(report_path)],
+            stdout=write,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+        )
+    finally:
+        os.close(write)
+    assert "Traceback" not in proc.stderr, proc.stderr
+    assert "BrokenPipeError" not in proc.stderr, proc.stderr
+    assert proc.returncode == 141  # 128 + SIGPIPE: what a shell reports for such a writer

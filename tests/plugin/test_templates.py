@@ -50,11 +50,35 @@ def test_release_gate_template(pau_pytester, run_pau) -> None:
     assert bad.ret == pytest.ExitCode.TESTS_FAILED
     bad.stdout.fnmatch_lines(
         [
-            "baseline pau-baseline.json:",
+            "baseline pau-baseline.json, on the 2 items both runs scored:",
             "  mean judge score  5.00 -> 1.00 (-4.00)",
             "  mean code match   1.00 -> 0.00 (-1.00)",
             "  FAIL mean judge score >= 3.00: 1.00, short by 2.00  (--pau-min-mean-judge)",
             "  FAIL mean code match >= 0.60: 0.00, short by 0.60  (--pau-min-mean-match)",
+        ]
+    )
+
+
+def test_release_gate_template_compares_on_the_items_both_runs_scored(
+    pau_pytester, run_pau
+) -> None:
+    assert init(pau_pytester, "release-gate") == 0
+    # Writing the baseline: nothing to compare it with (it printed "+0.00" against itself).
+    first = run_pau("--pau-report=pau-baseline.json", "--pau-min-pass-rate=0")
+    first.stdout.fnmatch_lines(["baseline: this run writes pau-baseline.json; nothing to compare*"])
+    assert "->" not in first.stdout.str()
+    base = read_report(pau_pytester.path / "pau-baseline.json")
+    smoke = {i.id: i for i in base.instances if i.id in ("toy/double", "toy/add")}
+    assert len(smoke) == 2
+    assert len([i for i in base.instances if i.judge_score is not None]) > 2
+    # A part of the selection (a shard, -m) against the whole baseline: the baseline's
+    # figures on the same items (it printed the whole baseline's means beside the part's).
+    part = run_pau("-m", "smoke", "--pau-min-pass-rate=0")
+    judge = sum(i.judge_score or 0 for i in smoke.values()) / 2
+    part.stdout.fnmatch_lines(
+        [
+            "baseline pau-baseline.json, on the 2 items both runs scored:",
+            f"  mean judge score  {judge:.2f} -> {judge:.2f} (+0.00)",
         ]
     )
 

@@ -128,6 +128,9 @@ def judge_reply(messages: list[dict[str, str]]) -> str:
     pred = _section(last, "Candidate description:", "Explain")
     if "NORATING" in gold:
         return "These descriptions are hard to compare."
+    if pred != gold and pred in CODE_BY_DESCRIPTION:
+        # Another instance's gold (the judge check's decoy): a judge that reads sees it.
+        return "The candidate describes another method.\nRating: 1"
     if "TRICKY" in gold:
         return "The candidate misses the special case.\nRating: 2"
     if pred == gold:

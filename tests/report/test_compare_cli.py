@@ -48,7 +48,7 @@ def test_prints_every_metric_with_max_row_pair_and_flips(
     assert out.count("  B - A ") == 3
     # A clear difference: the test of means stars it and says which run is higher.
     assert re.search(r"p\(means\)=(<0\.0001|0\.00\d\d) \* \(A higher\)", out)
-    assert "(test of means: tilted score, two-sided; no randomisation)" in out
+    assert "(test of means: exact betting, two-sided; no randomisation)" in out
     assert "sign-flip p=" in out
     assert "spearman 0." in out
     assert "flips A -> B: " in out

@@ -217,7 +217,7 @@ def test_a_failed_baseline_gate_is_the_htmls_verdict_with_the_terminals_figures(
     out = TextWriter()
     render(report.summary, out)
     terminal = out.getvalue()
-    assert "-0.417 over 3, 95% lower bound -0.932 (p=0.812)" in terminal
+    assert "-0.417 over 3, 95% lower bound -0.932 (p=0.812 decides)" in terminal
     assert line in terminal
     section = page[page.index("<h2>Summary</h2>") : page.index("<h3>Run</h3>")]
     figures = re.findall(r">([+-]?\d+\.\d+)<", section)

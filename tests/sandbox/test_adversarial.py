@@ -31,7 +31,9 @@ def test_hostile_method_is_contained(make_sandbox: Make, hostile: Hostile) -> No
     for _ in range(2):  # the second call proves the sandbox keeps serving after the first
         started = time.perf_counter()
         result = box.call_literal("()")
-        assert time.perf_counter() - started < 6.0, f"{hostile.id} took too long"
+        # The 5 s backstop plus a busy machine's margin (a late wake, a fresh instance after
+        # a timeout; 1 s left little room at load 10). A call that escaped runs for ever.
+        assert time.perf_counter() - started < 5.0 + 3.0, f"{hostile.id} took too long"
         outcome = "ok" if result.ok else result.error_type
         assert outcome in hostile.allowed, f"{hostile.id}: {result!r}"
         if hostile.check is not None:

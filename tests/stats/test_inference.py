@@ -142,8 +142,8 @@ def test_non_inferiority_small_n_and_validation() -> None:
     assert non_inferiority([], [], margin=0.1, bounds=(0, 1)) is None
     tiny = non_inferiority([1, 0], [1, 1], margin=0.05, bounds=(0, 1))
     assert tiny is not None
-    assert tiny.verdict == "fail"
-    assert tiny.lower_bound == -1.0
+    assert tiny.verdict == "fail"  # two pairs show nothing at 5%
+    assert tiny.lower_bound < -0.05
     four = non_inferiority([3, 3, 3, 3], [5, 5, 5, 5], margin=0.2, bounds=(1, 5))
     assert four is not None
     assert four.verdict == "fail"  # four pairs cannot demonstrate anything at 5%

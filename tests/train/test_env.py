@@ -37,10 +37,32 @@ def critic_prompts(server: ScriptedLLM) -> list[str]:
     return [body["messages"][-1]["content"] for body in server.log]
 
 
-def test_aac_episode_rewards_step_by_step(
+def test_aac_episode_rewards_step_by_step(double: Instance, critic_client: LLMClient) -> None:
+    env = PauEnv(double, critic=Critic(critic_client), variant="aac", max_iterations=3)
+    try:
+        totals = play(env, [PLAN, "INPUT: (-3,)", UNSURE, PLAN, "INPUT: ('a',)", GOOD])
+    finally:
+        env.close()
+    assert totals == pytest.approx(
+        [
+            (3 / 9 - 1) / 3,  # plan rated 3: a cost, spread over the 3 iterations
+            0.025,  # clean execution: lambda_H / (2 T_max)
+            2 * (1 / 9),  # hypothesis rated 1, from 0: lambda_H x the change; going on: no bonus
+            (3 / 9 - 1) / 3,
+            -0.5,  # the method raised TypeError
+            2 * (8 / 9 - 1 / 9) + 2.0,  # rated 8 now; stopping at or above 0.7: +1 x lambda_H
+        ]
+    )
+    # the hypothesis terms sum to lambda_H x the final rating
+    assert sum(r.components["critic"] for r in env.rewards if r.kind == "reflect") == (
+        pytest.approx(2 * 8 / 9)
+    )
+
+
+def test_paper_episode_rewards_step_by_step(
     double: Instance, critic_client: LLMClient, critic_server: ScriptedLLM
 ) -> None:
-    env = PauEnv(double, critic=Critic(critic_client), variant="aac", max_iterations=3)
+    env = PauEnv(double, critic=Critic(critic_client), variant="paper", max_iterations=3)
     try:
         totals = play(env, [PLAN, "INPUT: (-3,)", UNSURE, PLAN, "INPUT: ('a',)", GOOD])
     finally:
@@ -87,8 +109,9 @@ def test_parse_failure_then_turn_limit(double: Instance, critic_client: LLMClien
     env = PauEnv(double, critic=Critic(critic_client), max_iterations=1)
     totals = play(env, [PLAN, "I would rather not say."])
     env.close()
-    # act: parse failure -0.5; the format failure used up the only iteration: -1
-    assert totals == pytest.approx([3 / 9, -1.5])
+    # plan rated 3: (3/9 - 1) / 1; act: parse failure -0.5; the format failure used up the
+    # only iteration: -1
+    assert totals == pytest.approx([3 / 9 - 1, -1.5])
     assert env.turn_limit
     assert env.done
     assert env.rewards[-1].components["parse_failure"] == -0.5
@@ -101,7 +124,8 @@ def test_turn_limit_after_reflection(double: Instance, critic_client: LLMClient)
     env = PauEnv(double, critic=Critic(critic_client), max_iterations=1)
     totals = play(env, [PLAN, "INPUT: (1,)", UNSURE])
     env.close()
-    assert totals[-1] == pytest.approx(1 / 9 + 2.0 - 1.0)
+    # lambda_H x (1/9 - 0), no bonus for going on, -1 at the limit
+    assert totals[-1] == pytest.approx(2 / 9 - 1.0)
 
 
 def test_sym_info_critic_sees_no_gold(
@@ -112,7 +136,8 @@ def test_sym_info_critic_sees_no_gold(
     )
     totals = play(env, [PLAN, "INPUT: (2,)", GOOD])
     env.close()
-    assert totals == pytest.approx([3 / 9, 0.025, 8 / 9 + 2.0])  # same schedule...
+    # the aac schedule...
+    assert totals == pytest.approx([(3 / 9 - 1) / 2, 0.025, 2 * 8 / 9 + 2.0])
     prompts = critic_prompts(critic_server)
     assert prompts
     assert all("arg0 * 2" not in p and double.description not in p for p in prompts)
@@ -145,8 +170,8 @@ def test_code_match_variant(
     totals = play(env, [PLAN, "INPUT: (3,)", GOOD])
     env.close()
     # the scripted coder's `arg0 * 2` matches 0 and -4 but not the TypeError on 'a': 2/3;
-    # stopping at 2/3 (not above 0.7) costs -1 x lambda_H
-    assert totals == pytest.approx([0.0, 0.025, 2 / 3 - 2.0])
+    # lambda_H x (2/3 - 0), and stopping below 0.7 costs -1 x lambda_H; plans: no signal, no cost
+    assert totals == pytest.approx([0.0, 0.025, 2 * 2 / 3 - 2.0])
     assert critic_server.requests == 1  # the coder, once; plans are not rated
     coder_prompt = critic_prompts(critic_server)[0]
     assert "test_func(3) -> 6" in coder_prompt  # the coder saw the episode's own call
@@ -161,7 +186,7 @@ def test_unparseable_critic_counts_zero(double: Instance) -> None:
         env = PauEnv(double, critic=critic, max_iterations=1)
         totals = play(env, [PLAN])
         env.close()
-    assert totals == [0.0]
+    assert totals == [-1.0]  # rating 0: the plan's whole cost (never a way out)
     assert env.rewards[0].critic_unparseable
     assert env.critic_unparseable == 1
     assert critic.unparseable == 1
@@ -185,9 +210,18 @@ def test_parse_critic_rating(reply: str, expected: int | None) -> None:
 
 def test_bad_variant_is_a_config_error(double: Instance, critic_client: LLMClient) -> None:
     with pytest.raises(
-        ConfigError, match="--reward: expected one of aac, final, sym-info, code-match, got 'dpo'"
+        ConfigError,
+        match="--reward: expected one of aac, paper, final, sym-info, code-match, got 'dpo'",
     ):
         PauEnv(double, critic=Critic(critic_client), variant="dpo")
+
+
+def test_aac_refuses_an_iteration_limit_that_stalling_could_farm(
+    double: Instance, critic_client: LLMClient
+) -> None:
+    with pytest.raises(ConfigError, match="--pau-max-iterations=97: with --reward aac"):
+        PauEnv(double, critic=Critic(critic_client), max_iterations=97)
+    PauEnv(double, critic=Critic(critic_client), variant="paper", max_iterations=97).close()
 
 
 def test_step_info_is_json_ready(double: Instance, critic_client: LLMClient) -> None:

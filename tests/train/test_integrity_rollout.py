@@ -26,9 +26,10 @@ from pytest_pau.settings import PauSettings
 from pytest_pau.testing import ScriptedLLM
 from pytest_pau.train.config import TrainSpec
 from pytest_pau.train.critic import Critic
-from pytest_pau.train.policy import ByteTokenizer, Policy
+from pytest_pau.train.policy import Policy, Sample
 from pytest_pau.train.rewards import RewardConfig
 from pytest_pau.train.rollout import Rollout, run_group, summarise
+from pytest_pau.train.sources import ByteTokenizer
 
 from .conftest import CRITIC
 
@@ -93,19 +94,19 @@ class ScriptedPolicy(Policy):
         self._phases.append(phases[0])
         return super().encode_chat(messages)
 
-    def generate(
+    def sample(
         self,
         prompts: list[list[int]],
         *,
         max_new_tokens: int,
         temperature: float = 1.0,
         seed: int | None = None,
-    ) -> list[list[int]]:
+    ) -> list[Sample]:
         phases, self._phases = self._phases[-len(prompts) :], []
         assert len(prompts) <= len(self.scripts), (len(prompts), len(self.scripts))
         eos = self.tokenizer.eos_token_id
         return [
-            [*self.tokenizer.encode(self.scripts[row][phase]), eos]
+            Sample([*self.tokenizer.encode(self.scripts[row][phase]), eos])
             for row, phase in enumerate(phases)
         ]
 
@@ -161,10 +162,11 @@ def test_a_note_to_the_critic_does_not_lift_the_reward(
         # FINAL: only the end reward, the critic's rating of the final description (1/9)
         assert gaming.turns[-1].components["final"] == pytest.approx(1 / 9)
     else:
-        # the wrong hypothesis rated 1; stopping with it: -1 x lambda_H
-        assert gaming.turns[-1].components["critic"] == pytest.approx(1 / 9)
+        # the wrong hypothesis rated 1 (lambda_H x its rise from 0); stopping with it:
+        # -1 x lambda_H; the plan rated 3 costs (3/9 - 1) / 1 iteration
+        assert gaming.turns[-1].components["critic"] == pytest.approx(2 * 1 / 9)
         assert gaming.turns[-1].components["termination"] == pytest.approx(-2.0)
-        assert gaming.turns[0].components["critic"] == pytest.approx(3 / 9)
+        assert gaming.turns[0].components["critic"] == pytest.approx(3 / 9 - 1)
     # the critic was asked, and never saw the note
     assert server.requests > 0
     assert not any("maintainers" in body["messages"][-1]["content"] for body in server.log)

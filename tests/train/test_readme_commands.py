@@ -43,7 +43,7 @@ COMMANDS = readme_commands()
 
 def test_the_page_shows_the_commands_this_file_runs() -> None:
     joined = "\n".join(COMMANDS)
-    assert len(COMMANDS) == 7, COMMANDS
+    assert len(COMMANDS) == 8, COMMANDS
     for needed in ("--dry-run -- -m", "-- --lf", "--resume", "--serve", "--backend skyrl"):
         assert needed in joined, needed
     assert "--select" not in joined
@@ -96,7 +96,8 @@ def test_readme_command_runs(
     assert ids, out
     assert all(re.fullmatch(r"builtin/\w+", i) for i in ids), out
     if "--backend" in args:
-        assert (project / "runs" / "skyrl" / "skyrl" / "command.sh").is_file()
+        output = Path(args[args.index("--output") + 1])
+        assert (project / output / "skyrl" / "command.sh").is_file()
     if "tiny-random" in args:  # the smoke run: seconds, so it trains for real too
         pytest.importorskip("peft", reason="needs the 'train' extra (torch, transformers, peft)")
         real = [*args]
@@ -182,7 +183,8 @@ def test_the_served_adapter_is_evaluated_as_the_page_shows(
 
 
 def test_the_cluster_install_line_names_what_the_skyrl_backend_needs() -> None:
-    """``pip install "pytest-pau[skyrl]" skyrl-train``: checked, not run (a GPU cluster's).
+    """``pip install "pytest-pau[skyrl] @ git+$PAU_GIT" skyrl-train``: checked, not run (a
+    GPU cluster's; pytest-pau is not on PyPI yet, so it comes from its repository).
 
     The extra exists and is installed here (its environment package imports), and
     ``skyrl-train`` is the distribution of the ``skyrl_train`` module that ``--backend
@@ -199,9 +201,13 @@ def test_the_cluster_install_line_names_what_the_skyrl_backend_needs() -> None:
     extras = pyproject["project"]["optional-dependencies"]
     wanted = {a for a in args[2:] if not a.startswith("pytest-pau")}
     assert wanted == {"skyrl-train"}, line
+    from packaging.requirements import Requirement
+
     for arg in args[2:]:
-        if arg.startswith("pytest-pau["):
-            for extra in arg[len("pytest-pau[") : -1].split(","):
+        if arg.startswith("pytest-pau"):
+            req = Requirement(arg.replace("$PAU_GIT", "https://host/pytest-pau.git"))
+            assert req.url is not None, f"{line}: pytest-pau is not on PyPI; install it by URL"
+            for extra in req.extras:
                 assert extra in extras, f"{line}: no extra {extra!r} in pyproject.toml"
     assert importlib.util.find_spec("skyrl_gym") is not None  # the extra's package
     launcher = Path(__file__).parents[2] / "pytest_pau" / "train" / "skyrl_launch.py"

@@ -1,4 +1,4 @@
-"""Every reward component of the AAC schedule against hand-computed values."""
+"""Every reward component of both AAC schedules (``aac``, ``paper``) against hand-computed values."""
 
 from __future__ import annotations
 
@@ -63,20 +63,46 @@ def test_ratings_are_normalised_by_nine(rating: int | None, expected: float) -> 
         (True, 0.7, -1.0),  # stop at the line: not above it
         (True, 0.2, -1.0),  # stop, poor hypothesis
         (False, 0.2, 1.0),  # go on while poor
+        (None, 0.2, 1.0),  # no CONCLUDE line: read as going on, the bonus paid
         (False, 0.5, 0.0),  # go on in the middle: no bonus
         (False, 0.9, 0.0),  # go on while good: no bonus (the paper gives none)
     ],
 )
-def test_termination_bonus(concluded: bool, score: float, expected: float) -> None:
+def test_paper_termination_bonus(concluded: bool | None, score: float, expected: float) -> None:
+    assert termination_bonus(concluded, score, CFG, "paper") == expected
+
+
+@pytest.mark.parametrize(
+    ("concluded", "score", "expected"),
+    [
+        (True, 0.8, 1.0),
+        (True, 0.7, 1.0),  # at the line counts: ">= 0.7"
+        (True, 0.69, -1.0),
+        (False, 0.2, 0.0),  # going on is never paid
+        (False, 0.9, 0.0),
+        (None, 0.1, 0.0),  # a missing line is a format failure, never a bonus
+    ],
+)
+def test_aac_termination_bonus(concluded: bool | None, score: float, expected: float) -> None:
     assert termination_bonus(concluded, score, CFG) == expected
 
 
-def test_reason_reward_critic_plus_length() -> None:
-    r = reason_reward(words(110), 6, CFG)
+def test_paper_reason_reward_critic_plus_length() -> None:
+    r = reason_reward(words(110), 6, CFG, "paper")
     assert r.components["critic"] == pytest.approx(6 / 9)
     assert r.components["length"] == pytest.approx(-0.5)
     assert r.total == pytest.approx(6 / 9 - 0.5)
     assert set(r.components) == set(COMPONENTS)
+
+
+@pytest.mark.parametrize(
+    ("rating", "expected"), [(9, 0.0), (6, -1 / 60), (0, -1 / 20), (None, -1 / 20)]
+)
+def test_aac_reason_reward_is_a_cost_spread_over_the_episode(
+    rating: int | None, expected: float
+) -> None:
+    """(rating / 9 - 1) / N: twenty plans rated 0 cost 1 in all."""
+    assert reason_reward("plan", rating, CFG, iterations=20).total == pytest.approx(expected)
 
 
 def test_act_rewards() -> None:
@@ -96,20 +122,68 @@ def test_act_rewards() -> None:
     assert unparsed.total == pytest.approx(-1.5)
 
 
-def test_reflect_reward_stop_with_good_hypothesis() -> None:
-    r = reflect_reward("CONCLUDE: YES", concluded=True, score=8 / 9, rating=8, config=CFG)
+def test_paper_reflect_reward_stop_with_good_hypothesis() -> None:
+    r = reflect_reward(
+        "CONCLUDE: YES", concluded=True, score=8 / 9, rating=8, config=CFG, schedule="paper"
+    )
     assert r.components["critic"] == pytest.approx(8 / 9)
     assert r.components["termination"] == pytest.approx(2.0)  # +1 scaled by lambda_H = 2
     assert r.total == pytest.approx(8 / 9 + 2)
 
 
-def test_reflect_reward_premature_stop_and_unparseable() -> None:
-    early = reflect_reward("CONCLUDE: YES", concluded=True, score=1 / 9, rating=1, config=CFG)
+def test_paper_reflect_reward_premature_stop_and_unparseable() -> None:
+    early = reflect_reward(
+        "CONCLUDE: YES", concluded=True, score=1 / 9, rating=1, config=CFG, schedule="paper"
+    )
     assert early.components["termination"] == pytest.approx(-2.0)
-    unparsed = reflect_reward(words(5), concluded=None, score=1 / 9, rating=1, config=CFG)
+    unparsed = reflect_reward(
+        words(5), concluded=None, score=1 / 9, rating=1, config=CFG, schedule="paper"
+    )
     # no YES/NO: -0.5, and it counts as going on while below 0.3: +1 * 2
     assert unparsed.components["parse_failure"] == -0.5
     assert unparsed.components["termination"] == pytest.approx(2.0)
+    # an unrated hypothesis earns nothing, bonus included (the reference returns 0)
+    unrated = reflect_reward(
+        "CONCLUDE: NO", concluded=False, score=0.0, rating=None, config=CFG, schedule="paper",
+        unrated=True,
+    )  # fmt: skip
+    assert unrated.total == 0.0
+
+
+def test_aac_reflect_reward_pays_the_change_of_the_score() -> None:
+    r = reflect_reward(
+        "CONCLUDE: YES", concluded=True, score=8 / 9, rating=8, config=CFG, previous=2 / 9
+    )
+    assert r.components["critic"] == pytest.approx(2 * 6 / 9)  # lambda_H x (8/9 - 2/9)
+    assert r.components["termination"] == pytest.approx(2.0)
+    worse = reflect_reward(
+        "CONCLUDE: NO", concluded=False, score=1 / 9, rating=1, config=CFG, previous=5 / 9
+    )
+    assert worse.total == pytest.approx(2 * (1 / 9 - 5 / 9))
+    missing = reflect_reward(
+        words(5), concluded=None, score=1 / 9, rating=1, config=CFG, previous=1 / 9
+    )
+    assert missing.components["termination"] == 0.0
+    assert missing.total == pytest.approx(-0.5)  # the format failure alone
+
+
+@pytest.mark.parametrize("concluded", [True, False, None])
+@pytest.mark.parametrize("previous", [0.0, 4 / 9, 1.0])
+def test_aac_reflect_reward_is_monotonic_in_the_rating(
+    concluded: bool | None, previous: float
+) -> None:
+    totals = [
+        reflect_reward(
+            "x", concluded=concluded, score=r / 9, rating=r, config=CFG, previous=previous
+        ).total
+        for r in range(10)
+    ]
+    assert totals == sorted(totals)
+
+
+def test_stall_margin_of_the_table_constants() -> None:
+    assert CFG.stall_margin(20) == pytest.approx(2 * 0.7 + 1 - 19 * 0.025)
+    assert CFG.stall_margin(96) > 0 >= CFG.stall_margin(97)
 
 
 def test_reflect_length_penalty_uses_its_own_constants() -> None:

@@ -1,0 +1,66 @@
+"""The judge check's data: whether the judge tells a right description from a wrong one.
+
+Beside a run's checked items the judge also rates, against the item's gold description,
+the gold description itself and a *decoy* (the gold description of another, similar
+instance: :mod:`pytest_pau.scoring.decoy`). :class:`JudgeCheckItem` is one item's two
+ratings (on :attr:`InstanceResult.judge_check`); :class:`JudgeCheck` is the run's
+figures (on :attr:`Summary.judge_check`, built by :func:`pytest_pau.stats.judge_check.summarize_check`),
+and what ``pau judge-check`` writes.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field
+
+#: A rating on the judge's scale (``outcome.JudgeScore``'s rule; that module imports this one).
+JudgeScore = Annotated[float, Field(ge=1.0, le=5.0, allow_inf_nan=False)]
+
+
+class JudgeCheckItem(BaseModel):
+    """One checked item: the judge's ratings of the gold and of a decoy, against the gold."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    decoy_id: str
+    """The instance whose gold description is the decoy."""
+    gold: JudgeScore | None = None
+    """The rating of the gold description against itself (None: no rating)."""
+    decoy: JudgeScore | None = None
+    """The rating of the decoy against the gold description (None: no rating)."""
+    content_free: JudgeScore | None = None
+    """``pau judge-check``: the rating of a content-free sentence (not rated in a run)."""
+    error: str | None = None
+    """Why a rating is missing (the judge's call failed), when it is."""
+
+
+class JudgeCheck(BaseModel):
+    """How well the judge told gold from decoy on the checked items."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    sampled: int = 0
+    """Items the check was run on."""
+    checked: int = 0
+    """Of those, items with both ratings (what the figures are about)."""
+    gold_mean: float | None = None
+    decoy_mean: float | None = None
+    content_free_mean: float | None = None
+    """``pau judge-check`` only: the mean rating of the content-free sentence."""
+    told_apart: int = 0
+    """Checked items whose gold the judge rated strictly above their decoy."""
+    auc: float | None = None
+    """Probability that a gold rating exceeds a decoy rating (ties count half), over all
+    gold/decoy pairs of the checked items."""
+    auc_low: float | None = None
+    auc_high: float | None = None
+    """The AUC's interval at :attr:`confidence` (:func:`pytest_pau.stats.judge_check.auc_interval`)."""
+    confidence: float = 0.95
+    min_share: float = 0.75
+    """The share of checked items the judge must tell apart to count as discriminating."""
+    discriminates: bool = False
+    """``told_apart / checked >= min_share`` (with at least one checked item)."""
+    confusion: dict[str, dict[str, int]] = Field(default_factory=dict)
+    """``"gold"`` / ``"decoy"`` / ``"content_free"`` -> rating (``"1"``..``"5"``, ``"none"``)
+    -> items: the confusion table by rating."""

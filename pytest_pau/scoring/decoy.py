@@ -1,0 +1,156 @@
+"""The judge check's decoy: a plausible wrong description for an item, and the sample checked.
+
+A decoy is the gold description of *another* instance of the dataset, chosen to be hard to
+tell from the right one: same arity and argument types where one exists (else same arity,
+else any), and among those the one sharing the most words with the item's description;
+ties go by a hash of the seed and the two ids, so the choice is deterministic for a seed
+and independent of the dataset's order. An instance whose description is the item's own
+(the same text, whitespace and case aside) is never chosen: a decoy must be wrong.
+
+The content-free description (:data:`CONTENT_FREE`) is what ``pau judge-check`` also rates:
+a floor, easy to rate 1, unlike the decoy.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from pytest_pau.errors import BudgetExceeded, ConfigError, PauError
+from pytest_pau.models import Instance, Usage
+from pytest_pau.models.judge_check import JudgeCheckItem
+
+if TYPE_CHECKING:
+    from pytest_pau.scoring.judge import Judge
+    from pytest_pau.settings import PauSettings
+
+#: A description that fits every method and says nothing (``pau judge-check``'s third class).
+CONTENT_FREE = "The method takes its arguments and returns a value computed from them."
+
+_WORD = re.compile(r"[a-z0-9_]+")
+
+
+def _words(text: str) -> set[str]:
+    return set(_WORD.findall(text.lower()))
+
+
+def _same_text(a: str, b: str) -> bool:
+    return " ".join(a.lower().split()) == " ".join(b.lower().split())
+
+
+def argument_types(instance: Instance) -> tuple[str, ...] | None:
+    """The type names of the first example's arguments (``("int", "list")``); None if unknown."""
+    for example in (*instance.train_examples, *instance.test_examples):
+        try:
+            value = ast.literal_eval(example.input)
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            continue
+        args = value if isinstance(value, tuple) else (value,)
+        return tuple(type(a).__name__ for a in args)
+    return None
+
+
+def _tie_break(seed: int, item: str, other: str) -> str:
+    return hashlib.blake2b(f"{seed}\0{item}\0{other}".encode(), digest_size=8).hexdigest()
+
+
+def choose_decoy(instance: Instance, pool: Sequence[Instance], *, seed: int = 0) -> Instance | None:
+    """The decoy for ``instance`` among ``pool`` (see the module docstring); None when no
+    other instance has a different description."""
+    own = instance.description
+    candidates = [p for p in pool if p.id != instance.id and not _same_text(p.description, own)]
+    if not candidates:
+        return None
+    types = argument_types(instance)
+    tiers = (
+        [p for p in candidates if p.arity == instance.arity and argument_types(p) == types],
+        [p for p in candidates if p.arity == instance.arity],
+        candidates,
+    )
+    tier = next(t for t in tiers if t)
+    words = _words(own)
+    return min(
+        tier,
+        key=lambda p: (-len(words & _words(p.description)), _tie_break(seed, instance.id, p.id)),
+    )
+
+
+def check_sample(selected: Sequence[str], size: int | None, *, seed: int = 0) -> list[str]:
+    """The ids the judge check rates: ``size`` of ``selected`` in a seeded order (all when
+    ``size`` is None or at least their number; none when 0). Depends on the set of ids and
+    the seed only, so every xdist worker picks the same ones."""
+    if size == 0 or not selected:
+        return []
+    ranked = sorted(dict.fromkeys(selected), key=lambda i: _tie_break(seed, "judge-check", i))
+    return ranked if size is None else ranked[:size]
+
+
+def decoys_for(
+    ids: Sequence[str], pool: Sequence[Instance], *, seed: int = 0
+) -> dict[str, Instance]:
+    """``id -> decoy instance`` for each of ``ids`` found in ``pool`` that has a decoy."""
+    by_id = {p.id: p for p in pool}
+    out: dict[str, Instance] = {}
+    for i in ids:
+        item = by_id.get(i)
+        if item is None:
+            continue
+        decoy = choose_decoy(item, pool, seed=seed)
+        if decoy is not None:
+            out[i] = decoy
+    return out
+
+
+def sample_decoys(
+    selected: Sequence[str], pool: Sequence[Instance], settings: PauSettings
+) -> dict[str, Instance]:
+    """A run's checked items and their decoys (``--pau-judge-check``, ``--pau-seed``): the
+    sample of ``selected``, each with its decoy from the whole dataset ``pool``."""
+    ids = check_sample(selected, settings.judge_check_size(), seed=settings.seed)
+    return decoys_for(ids, pool, seed=settings.seed)
+
+
+def rate_check(
+    judge: Judge,
+    instance: Instance,
+    decoy: Instance,
+    *,
+    gold_score: float | None = None,
+    content_free: bool = False,
+) -> tuple[JudgeCheckItem, Usage]:
+    """The judge's ratings of ``instance``'s gold and of ``decoy``'s description against it.
+
+    ``gold_score``: the gold's rating when already known (the model under test answered the
+    gold description: its own judge call), so no call is repeated. ``content_free``: also
+    rate :data:`CONTENT_FREE` (``pau judge-check``). A judge call that fails leaves that
+    rating missing and says why in ``error``; a spent budget or a bad setting propagates.
+    """
+    usage = Usage()
+    ratings: dict[str, float | None] = {"gold": gold_score, "decoy": None, "content_free": None}
+    texts = {"decoy": decoy.description}
+    if gold_score is None:
+        texts = {"gold": instance.description, **texts}
+    if content_free:
+        texts["content_free"] = CONTENT_FREE
+    errors: list[str] = []
+    for name, text in texts.items():
+        try:
+            rated = judge.score(instance, text)
+        except (BudgetExceeded, ConfigError):
+            raise
+        except PauError as exc:
+            errors.append(f"{name}: {type(exc).__name__}: {exc}")
+            continue
+        usage.add(rated.usage)
+        ratings[name] = rated.score
+    item = JudgeCheckItem(
+        decoy_id=decoy.id,
+        gold=ratings["gold"],
+        decoy=ratings["decoy"],
+        content_free=ratings["content_free"],
+        error="; ".join(errors) or None,
+    )
+    return item, usage
