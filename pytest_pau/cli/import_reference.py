@@ -60,7 +60,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         type=Path,
         required=True,
         metavar="REPORT",
-        help="Where to write the JSON report.",
+        help="Where to write the JSON report (a regular file, not a result file or the --dataset file).",
     )
     p.add_argument(
         "--force",

@@ -12,8 +12,11 @@ import argparse
 import importlib
 import os
 import re
+import signal
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
+from types import FrameType
 
 from pytest_pau._version import __version__
 from pytest_pau.errors import PauError
@@ -77,6 +80,57 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+class _Signalled:
+    """The stop signals a command has received (SIGINT, SIGTERM), in order."""
+
+    names: list[str] = []  # noqa: RUF012 - one process, one list
+
+
+def _on_signal(signum: int, frame: FrameType | None) -> None:
+    """Ctrl-C and SIGTERM raise ``KeyboardInterrupt`` where the command is; a second one of
+    either ends the process as it would have."""
+    _Signalled.names.append(signal.Signals(signum).name)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    raise KeyboardInterrupt(signal.Signals(signum).name)
+
+
+def _catch_signals() -> Callable[[], None]:
+    """Take SIGINT and SIGTERM (where Python's defaults hold); returns what gives them back.
+
+    SIGTERM's default ends the process where it is, without the clean-up of an atomic
+    write; and a handler of the plugin's start-up, imported by some commands, would call a
+    Ctrl-C during ``pau merge`` "pytest starting". A handler set by someone else is kept.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    taken = []
+    for sig, default in (
+        (signal.SIGINT, signal.default_int_handler),
+        (signal.SIGTERM, signal.SIG_DFL),
+    ):
+        if signal.getsignal(sig) == default:
+            signal.signal(sig, _on_signal)
+            taken.append((sig, default))
+
+    def restore() -> None:
+        for sig, default in taken:
+            if signal.getsignal(sig) is _on_signal:
+                signal.signal(sig, default)
+
+    return restore
+
+
+def _stopped(command: str) -> int:
+    """One line for a command stopped by a signal; the shell's exit status for it."""
+    name = _Signalled.names[0] if _Signalled.names else "SIGINT"
+    if name == "SIGINT":
+        print(f"pau {command}: interrupted", file=sys.stderr)
+        return 130
+    print(f"pau {command}: stopped by {name}", file=sys.stderr)
+    return 128 + signal.Signals[name].value
+
+
 def _plain_help(parser: argparse.ArgumentParser) -> None:
     """Show the docstring markup ``x`` that help texts borrow as `x` (what a terminal reads)."""
     for owner in (parser, *parser._actions):
@@ -96,6 +150,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``pau`` console script."""
     argv = list(sys.argv[1:] if argv is None else argv)
     command = next((a for a in argv if not a.startswith("-")), None)
+    _Signalled.names = []
+    restore = _catch_signals()
+    try:
+        return _main(argv, command)
+    except KeyboardInterrupt:  # while a command's modules load
+        return _stopped(command or "")
+    finally:
+        restore()
+
+
+def _main(argv: list[str], command: str | None) -> int:
     parser = build_parser(only=command if command in COMMANDS else None)
     args = parser.parse_args(argv)
     run = getattr(args, "_run", None)
@@ -116,8 +181,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"pau {args.command}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print(f"pau {args.command}: interrupted", file=sys.stderr)
-        return 130
+        return _stopped(args.command)
+    except Exception:
+        if _Signalled.names:  # a signal raised inside a library that wrapped it (pydantic)
+            return _stopped(args.command)
+        raise
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ class EnvNumber:
         integer: Whether it must be a whole number.
         low: Its lowest allowed value.
         strict: Whether ``low`` itself is refused (``> 0`` rather than ``>= 0``).
+        high: Its highest allowed value (none by default).
     """
 
     name: str
@@ -34,31 +35,46 @@ class EnvNumber:
     integer: bool = False
     low: float = 0.0
     strict: bool = False
+    high: float = math.inf
 
     def expected(self) -> str:
         kind = "a whole number" if self.integer else "a number"
         bound = f"{'>' if self.strict else '>='} {self.low:g}"
+        if self.high != math.inf:
+            bound += f" and <= {self.high:g}"
         return f"{kind} {bound} ({self.what})"
+
+
+#: The longest any of the seconds variables may say: a day. A wait or a timeout longer than
+#: that is a typo, and one past what the clock functions take (``1e26``) made every request
+#: fail with "timestamp out of range for platform time_t", reported as the provider's HTTP 500.
+DAY_S = 86400.0
 
 
 ENV_NUMBERS: dict[str, EnvNumber] = {
     row.name: row
     for row in (
-        EnvNumber("PAU_LLM_TIMEOUT_S", 600, "seconds one model request may take", strict=True),
+        EnvNumber(
+            "PAU_LLM_TIMEOUT_S", 600, "seconds one model request may take", strict=True, high=DAY_S
+        ),
         EnvNumber("PAU_RETRY_ATTEMPTS", 6, "calls of one request at most", integer=True, low=1),
-        EnvNumber("PAU_RETRY_BASE_S", 1.0, "seconds of the first retry's wait"),
-        EnvNumber("PAU_RETRY_MAX_TOTAL_S", 300.0, "seconds of waiting between retries in all"),
+        EnvNumber("PAU_RETRY_BASE_S", 1.0, "seconds of the first retry's wait", high=DAY_S),
+        EnvNumber(
+            "PAU_RETRY_MAX_TOTAL_S", 300.0, "seconds of waiting between retries in all", high=DAY_S
+        ),
         EnvNumber(
             "PAU_MAX_PAUSE_S",
             60.0,
             "seconds a pause a provider asks for is waited at most",
             strict=True,
+            high=DAY_S,
         ),
         EnvNumber(
             "PAU_FLEX_TIMEOUT_S",
             900.0,
             "seconds a flex-tier request may take before it goes to the default tier",
             strict=True,
+            high=DAY_S,
         ),
         EnvNumber(
             "PAU_LOCAL_THREADS", 0, "CPU threads of an embedded model; 0: auto", integer=True
@@ -97,6 +113,7 @@ def env_number(name: str) -> float:
         or (row.integer and value != int(value))
         or value < row.low
         or (row.strict and value == row.low)
+        or value > row.high
     )
     if bad:
         raise ConfigError(

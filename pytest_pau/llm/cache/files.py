@@ -63,6 +63,17 @@ def is_wal(path: Path) -> bool:
     return head.startswith(SQLITE_HEADER) and head[18:20] == b"\x02\x02"
 
 
+def _no_folder(folder: Path) -> str:
+    """Why ``folder``, which should hold the cache, is none: a loop, a file, or gone."""
+    try:
+        folder.resolve(strict=False)
+    except (RuntimeError, OSError):  # RuntimeError: a loop, before Python 3.13
+        return "its folder is a symbolic-link loop"
+    if folder.exists():
+        return "the path given as its folder is a file, not a folder"
+    return "its folder was removed"
+
+
 def describe_failure(path: Path, exc: BaseException) -> str:
     """Why ``path`` could not be used, in words, with sqlite's own message at the end."""
     code = (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF
@@ -73,7 +84,7 @@ def describe_failure(path: Path, exc: BaseException) -> str:
     elif code == _SQLITE_IOERR:
         hint = "the disk could not be written: full, over a file size limit, or failing"
     elif not path.parent.is_dir():
-        hint = "its folder was removed"
+        hint = _no_folder(path.parent)
     elif path.exists() and not os.access(path, os.W_OK):
         hint = "the file is read-only"
     elif not os.access(path.parent, os.W_OK | os.X_OK):

@@ -14,7 +14,7 @@ from contextlib import closing
 from pathlib import Path
 
 from pytest_pau.errors import CacheCorruptError, CacheError, ConfigError
-from pytest_pau.files.guard import check_input_file
+from pytest_pau.files.guard import check_input_file, real
 from pytest_pau.llm.cache.files import FILENAME, check_header, disk_bytes, is_wal
 from pytest_pau.llm.cache.schema import BASE_COLUMNS
 
@@ -68,6 +68,10 @@ def columns(db: sqlite3.Connection, schema: str, path: Path) -> list[str]:
 def readable(path: Path) -> Path:
     """The SQLite file at ``path`` (or in the cache folder ``path``), checked to be one:
     a regular file (a FIFO would block the read), with SQLite's header."""
+    try:
+        real(path, "pau cache")  # a symbolic-link loop is said, not "no such file"
+    except ConfigError as exc:
+        raise CacheError(f"{exc}; expected a file written by `pau cache export`") from None
     source = cache_file(path.expanduser())
     if not source.exists():
         raise CacheError(

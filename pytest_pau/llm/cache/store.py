@@ -124,6 +124,8 @@ class ResponseCache:
             )
         if is_full(exc):  # permissions are not the problem: room is
             fix = "free space on that disk (or raise its quota), or pick a folder on another disk"
+        elif self.path.parent.exists() and not self.path.parent.is_dir():
+            fix = "name a folder (or a path that does not exist yet)"
         else:
             fix = "fix the permissions of the file and its folder, move the file aside, or pick another folder"
         return CacheError(

@@ -1,0 +1,88 @@
+"""Ctrl-C and SIGTERM stop a ``pau`` command with one line and the shell's exit status.
+
+``pau merge`` of a large run is stopped while it reads the shards: exit 130 for Ctrl-C
+(``pau merge: interrupted``), 143 for SIGTERM (``pau merge: stopped by SIGTERM``), no
+traceback, no temporary file left, and an output present only whole. Was: SIGTERM killed it
+where it was (exit -15, nothing said); Ctrl-C after the plugin's start-up module was imported
+said "Interrupted (Ctrl-C) while pytest was starting: nothing ran." (exit 2); one during the
+JSON's serialization came out as a raw ``PydanticSerializationError``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from pytest_pau.cli.main import main
+
+from . import test_merge_refuses as shards
+
+ITEMS = 6000
+
+
+def _big_shards(folder: Path) -> list[Path]:
+    ids = [f"s/i{i:05d}" for i in range(ITEMS)]
+    parts = {1: ids[::2], 2: ids[1::2]}
+    paths = []
+    for k in (1, 2):
+        report = shards.shard_report(k, selection=ids, own=parts[k])
+        path = folder / f"shard-{k}.json"
+        path.write_text(report.model_dump_json(indent=1))
+        paths.append(path)
+    return paths
+
+
+def _opened(pid: int, path: Path) -> bool:
+    try:
+        return any(os.path.realpath(f"/proc/{pid}/fd/{fd}") == str(path)
+                   for fd in os.listdir(f"/proc/{pid}/fd"))  # fmt: skip
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="reads /proc to time the signal")
+@pytest.mark.parametrize(
+    ("sig", "status", "line"),
+    [
+        (signal.SIGTERM, 143, "pau merge: stopped by SIGTERM"),
+        (signal.SIGINT, 130, "pau merge: interrupted"),
+    ],
+)
+def test_a_signal_stops_pau_merge_with_one_line_and_nothing_half_written(
+    tmp_path: Path, sig: signal.Signals, status: int, line: str
+) -> None:
+    paths = _big_shards(tmp_path)
+    out = tmp_path / "out.json"
+    argv = [sys.executable, "-m", "pytest_pau", "merge", *map(str, paths), "-o", str(out)]
+    proc = subprocess.Popen(
+        [*argv, "--html", str(tmp_path / "out.html")],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 120
+    while not _opened(proc.pid, paths[0].resolve()) and proc.poll() is None:
+        assert time.monotonic() < deadline, "pau merge never opened the first shard"
+        time.sleep(0.001)
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == status, err
+    assert err.strip().splitlines()[-1] == line
+    assert "Traceback" not in err
+    assert sorted(p.name for p in tmp_path.iterdir() if p not in paths) in ([], ["out.json"])
+    if out.exists():
+        json.loads(out.read_text())  # whole, never half written
+
+
+def test_the_command_gives_the_signals_back(tmp_path: Path) -> None:
+    """``main`` called in a process (a test, a notebook) leaves its handlers as they were."""
+    before = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+    main(["merge", str(tmp_path / "none.json"), "-o", str(tmp_path / "o.json")])
+    assert (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)) == before
