@@ -115,7 +115,8 @@ def test_episodes_waiting_on_the_model_keep_the_concurrency_asked_for(
     write_dataset(pau_pytester.path, 64)
     with ScriptedLLM(RULES, delay_s=3.0) as llm:  # long enough that the CPU does not limit
         result = pau_pytester.runpytest_subprocess(
-            *args(llm, "--pau-concurrency=32", "--pau-no-cache")
+            # CALLS_PER_ITEM counts the episode's own calls: no judge check beside them.
+            *args(llm, "--pau-concurrency=32", "--pau-no-cache", "--pau-judge-check=off")
         )
         result.assert_outcomes(failed=64)
         assert llm.requests == 64 * CALLS_PER_ITEM

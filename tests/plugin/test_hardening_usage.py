@@ -26,7 +26,7 @@ def _usage_error(result: pytest.RunResult) -> str:
     [
         (
             "PAU_LLM_TIMEOUT_S",
-            "a number > 0 (seconds one model request may take); fix it, or "
+            "a number > 0 and <= 86400 (seconds one model request may take); fix it, or "
             "unset it for the default 600",
         ),
         (
