@@ -10,7 +10,9 @@ folder with ``--pau-no-cache`` (every call a real request):
 * ``c64``: the same 96 instances with ``--pau-concurrency=64`` in one process;
 * ``headline``: 741 instances (the builtin set repeated under new ids), 14 iterations
   (~45 calls per item), ``-n 2 --pau-concurrency=64`` (33,345 requests; the model-time
-  floor at 64 in flight is 521 s).
+  floor at 64 in flight is 521 s);
+* ``quarter``: the headline's shape at about a quarter of its requests (370 instances, 7
+  iterations, ~8,900 requests, ~140 s at 64 in flight): a quick A/B before the headline.
 
 For each: wall time, model requests, the time-weighted mean of requests in flight (from the
 first request's arrival to the last answer), the overlap over the whole wall time
@@ -183,6 +185,12 @@ def max_in_flight(exchanges: list) -> int:  # type: ignore[type-arg]
 CASES: dict[str, tuple[str, int, int, list[str]]] = {
     "n8": ("-n 8, one episode per worker (96 x 3 it.)", 96, 3, ["-n", "8", "--pau-concurrency=1"]),
     "c64": ("--pau-concurrency=64, one process (96 x 3 it.)", 96, 3, ["--pau-concurrency=64"]),
+    "quarter": (
+        "-n 2 --pau-concurrency=64 (370 x 7 it.)",
+        370,
+        7,
+        ["-n", "2", "--pau-concurrency=64"],
+    ),
     "headline": (
         "-n 2 --pau-concurrency=64 (741 x 14 it.)",
         741,
@@ -199,7 +207,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--case",
         action="append",
         choices=sorted(CASES),
-        help="run only these cases (repeatable; default: all three)",
+        help="run only these cases (repeatable; default: n8, c64, headline)",
     )
     parser.add_argument(
         "--skip-headline", action="store_true", help="the same as --case n8 --case c64"
@@ -228,7 +236,7 @@ def trees_of(baseline: str | None) -> list[tuple[str, str | None]]:
 
 def main() -> int:
     args = parse_args()
-    names = args.case or (["n8", "c64"] if args.skip_headline else list(CASES))
+    names = args.case or (["n8", "c64"] if args.skip_headline else ["n8", "c64", "headline"])
     trees = trees_of(args.baseline_tree)
     print(f"load average at the start: {os.getloadavg()}; {os.cpu_count()} cores")
     rows = []

@@ -39,33 +39,49 @@ def send(
 ) -> Any:
     """One attempt of ``call(**kwargs)``, holding a slot of the endpoint's limiter and paced.
 
-    The pacer lets the request go at the last moment: in the HTTP pool, once litellm has
-    prepared it (:func:`pytest_pau.llm.http_pool.before_next_send`), where requests to
-    OpenAI-compatible endpoints leave (learned from each endpoint's first attempt); else
-    before ``call``. The answer's (or the error's) headers go back to the pacer, and what
-    the attempt says about the endpoint to the limiter
-    (:func:`pytest_pau.llm.signals.classify`); a rate limit is counted in the current
-    item's usage.
+    The slot and the pacer let the request go at the last moment: in the HTTP pool, once
+    litellm has prepared it (:func:`pytest_pau.llm.http_pool.before_next_send`), where
+    requests to OpenAI-compatible endpoints leave (learned from each endpoint's first
+    attempt); else before ``call``. There the slot is given back as soon as the answer's
+    last byte is in, before litellm reads it: a slot stands for a request at the endpoint,
+    and litellm's work on either side of it (milliseconds of CPU, more while 128 episodes
+    share two cores) would otherwise keep slots idle that waiting requests could use. The
+    answer's (or the error's) headers go back to the pacer, and what the attempt says about
+    the endpoint to the limiter (:func:`pytest_pau.llm.signals.classify`); a rate limit is
+    counted in the current item's usage.
     """
     limiter = limiter_for(endpoint)
     pacer = pacer_for(endpoint, model)
-    if limiter is not None:
-        waited, why = limiter.acquire(cancel)
-        if why and waited >= MIN_COUNTED_WAIT_S:
-            charge_wait(why, waited)
     signal: Signal = "ok"
     pause: float | None = None
     tickets: list[Ticket] = []
+    held: list[bool] = []  # one entry while this attempt holds a slot of the limiter
     tokens = estimate_tokens(kwargs["messages"], kwargs.get("max_tokens") or 0)
+
+    def take_slot() -> None:
+        if limiter is not None:
+            waited, why = limiter.acquire(cancel)
+            held.append(True)
+            if why and waited >= MIN_COUNTED_WAIT_S:
+                charge_wait(why, waited)
+
+    def free_slot() -> None:
+        if held:
+            held.clear()
+            limiter.free()  # type: ignore[union-attr]  # held only when there is one
 
     def admit() -> None:
         tickets.append(pacer.admit(tokens, cancel))
 
+    def leave() -> None:
+        take_slot()
+        admit()
+
     late = _at_the_socket.get(endpoint, False)
     try:
         if not late:
-            admit()
-        http_pool.before_next_send(admit if late else _nothing)
+            leave()
+        http_pool.before_next_send(leave if late else _nothing, answered=free_slot)
         try:
             response = call(**kwargs)
         except Exception as exc:
@@ -100,8 +116,9 @@ def send(
         raise
     finally:
         http_pool.before_next_send(None)
+        free_slot()
         if limiter is not None:
-            limiter.release(signal, pause_s=pause)
+            limiter.tell(signal, pause_s=pause)
 
 
 def _nothing() -> None:

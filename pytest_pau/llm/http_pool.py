@@ -58,15 +58,22 @@ KEEPALIVE_PER_THREAD = 8
 _hook = threading.local()
 
 
-def before_next_send(step: Callable[[], None] | None) -> None:
+def before_next_send(
+    step: Callable[[], None] | None, *, answered: Callable[[], None] | None = None
+) -> None:
     """Run ``step`` in this thread when its next request goes out through a pool here.
 
     Once: the step is forgotten when it runs, and None forgets it unrun. What it raises
     is kept (:func:`step_outcome`), so the caller can tell it from the request's own
     failure, which the HTTP stack would wrap it in. Also forgets the last answer's status
     (:func:`answered_status`).
+
+    ``answered`` runs once, when that request's answer has been read to its last byte
+    (its body closed), before litellm makes anything of it; not at all when no answer
+    came. The caller must not rely on it: it is where a slot can be given back early.
     """
     _hook.step = step
+    _hook.answered = answered
     _hook.ran = False
     _hook.error = None
     _hook.status = None
@@ -168,6 +175,25 @@ class _DeadlineBackend(httpcore.NetworkBackend):
         self._inner.sleep(seconds)
 
 
+class _ThenStream(httpx.SyncByteStream):
+    """An answer's body that runs ``then`` once, when it is closed (read to the end)."""
+
+    def __init__(self, inner: Any, then: Callable[[], None]) -> None:
+        self._inner = inner
+        self._then: Callable[[], None] | None = then
+
+    def __iter__(self) -> Any:
+        return iter(self._inner)
+
+    def close(self) -> None:
+        try:
+            self._inner.close()
+        finally:
+            then, self._then = self._then, None
+            if then is not None:
+                then()
+
+
 class PerThreadTransport(httpx.BaseTransport):
     """An ``httpx`` transport that sends each thread's requests through that thread's pool.
 
@@ -216,6 +242,10 @@ class PerThreadTransport(httpx.BaseTransport):
         _hook.budget = budget
         response = pool.handle_request(request)
         _hook.status = response.status_code
+        answered = getattr(_hook, "answered", None)
+        if answered is not None:
+            _hook.answered = None
+            response.stream = _ThenStream(response.stream, answered)
         return response
 
     def _new_pool(self) -> httpx.HTTPTransport:

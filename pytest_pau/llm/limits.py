@@ -128,7 +128,23 @@ class AdaptiveLimiter:
         return time.monotonic() - start, why
 
     def release(self, signal: Signal = "ok", *, pause_s: float | None = None) -> None:
-        """Give the slot back, saying what the answer was (:mod:`pytest_pau.llm.signals`).
+        """Give the slot back and say what the answer was: :meth:`free`, then :meth:`tell`."""
+        self.free()
+        self.tell(signal, pause_s=pause_s)
+
+    def free(self) -> None:
+        """Give the slot back as soon as the answer's last byte is in.
+
+        What the answer said comes later (:meth:`tell`), once the client has read it: a
+        slot stands for a request at the endpoint, not for the client's own work on either
+        side of it (:mod:`pytest_pau.llm.attempt`).
+        """
+        with self._cond:
+            self.in_flight -= 1
+            self._cond.notify_all()
+
+    def tell(self, signal: Signal = "ok", *, pause_s: float | None = None) -> None:
+        """Adapt the limit to what an answer was (:mod:`pytest_pau.llm.signals`).
 
         Args:
             signal: ``ok`` grows the limit (one slot per :data:`GROWTH_S` since the last
@@ -138,7 +154,6 @@ class AdaptiveLimiter:
                 endpoint starts before it has passed.
         """
         with self._cond:
-            self.in_flight -= 1
             now = time.monotonic()
             if signal in ("quota", "throttle"):
                 self.rate_limited += 1

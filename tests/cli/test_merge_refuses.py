@@ -245,7 +245,10 @@ def test_a_score_that_is_no_number_is_refused_naming_the_field(
     out = tmp_path / "out.json"
     assert merge(*shards, "-o", out) == 1
     err = capsys.readouterr().err
-    assert f"{str(shards[1])!r} is not a pytest-pau JSON report: line 1: at instances[0].{field}:" in err
+    assert (
+        f"{str(shards[1])!r} is not a pytest-pau JSON report: line 1: at instances[0].{field}:"
+        in err
+    )
     assert "finite number" in err
     assert not out.exists()
 

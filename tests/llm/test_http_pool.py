@@ -12,8 +12,9 @@ import types
 from collections.abc import Callable
 
 import httpx
+import pytest
 
-from pytest_pau.llm import LLMClient, get_litellm
+from pytest_pau.llm import LLMClient, get_litellm, limits
 from pytest_pau.llm.http_pool import PerThreadTransport, install
 from pytest_pau.testing import ScriptedLLM
 
@@ -101,3 +102,48 @@ def test_pools_of_ended_threads_are_closed(scripted_llm: Callable[..., ScriptedL
     assert server.connections == 4
     http.close()
     assert transport.pools == 0
+
+
+def test_a_slot_is_held_for_the_exchange_and_back_before_litellm_reads_the_answer(
+    scripted_llm: Callable[..., ScriptedLLM],
+    client_for: Factory,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A slot of the endpoint's limiter stands for a request at the endpoint. It is taken
+    # when the request leaves our pool and given back when the answer's last byte is in,
+    # not after litellm's own work on the answer: under load that work kept slots idle
+    # that waiting requests could have used (issue 34).
+    limits.configure(4)
+    try:
+        at_server: list[int] = []
+        server = scripted_llm(
+            [(r"^ping", lambda msgs: at_server.append(limiter().in_flight) or "pong")]
+        )
+        client = client_for(server, no_cache=True)
+        endpoint = limits.endpoint_of(server.model, server.api_base)
+
+        def limiter() -> limits.AdaptiveLimiter:
+            found = limits.limiter_for(endpoint)
+            assert found is not None
+            return found
+
+        litellm = get_litellm()
+        real = litellm.completion
+        after_litellm: list[int] = []
+
+        def completion(**kwargs: object) -> object:
+            response = real(**kwargs)
+            after_litellm.append(limiter().in_flight)  # litellm has read and built the answer
+            return response
+
+        monkeypatch.setattr(litellm, "completion", completion)
+        # The first attempt learns that the endpoint's requests leave through our pools;
+        # the second takes its slot there.
+        for k in range(2):
+            assert client.complete([{"role": "user", "content": f"ping {k}"}]).text == "pong"
+        assert at_server == [1, 1], "the slot is held while the endpoint answers"
+        assert after_litellm == [0, 0], "the slot is back once the answer is in"
+        assert limiter().in_flight == 0
+        assert limiter().most_in_flight == 1
+    finally:
+        limits.configure(None)
