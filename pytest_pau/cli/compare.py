@@ -141,19 +141,24 @@ def render_comparison(comp: Comparison, *, max_flips: int = 20) -> str:
         src = f"  {run.source}" if run.source else ""
         lines.append(f"  {run.label}  {run.model}  ({run.instances} instances){src}")
     for block in comp.metrics:
+        # The pass rate in percent, as the run's summary shows it; differences in points.
+        level, change = (".1%", "+.1%") if block.metric == "pass" else (".3f", "+.3f")
         lines.append("")
         lines.append(f"{block.name:<14} {'mean':>8}  {pct + ' CI':<18} {'n':>6}")
         for stat in [*block.runs, block.max]:
-            lines.append(f"  {stat.label:<12} {_num(stat.mean):>8}  {_ci(stat.ci):<18} {stat.n:>6}")
+            lines.append(
+                f"  {stat.label:<12} {_num(stat.mean, level):>8}  {_ci(stat.ci, level):<18} "
+                f"{stat.n:>6}"
+            )
         for pair in block.pairs:
-            diff = _num(pair.mean_diff, "+.3f")
+            diff = _num(pair.mean_diff, change)
             higher = ""
             if pair.differ and pair.mean_diff is not None:
                 higher = f" ({pair.b if pair.mean_diff > 0 else pair.a} higher)"
             lines.append(
-                f"  {pair.b + ' - ' + pair.a:<12} {diff:>8}  {_ci(pair.ci, '+.3f'):<18} {pair.n:>6}"
+                f"  {pair.b + ' - ' + pair.a:<12} {diff:>8}  {_ci(pair.ci, change):<18} {pair.n:>6}"
                 f"  p(means)={_p(pair.p_value, pair.differ)}{higher}"
-                f"  sign-flip p={_p(pair.p_sign_flip)} (interchangeable?)"
+                f"  sign-flip p={_p(pair.p_sign_flip)} (are the runs interchangeable?)"
                 f"  spearman {_num(pair.spearman)}"
             )
         for reg in block.regressions:

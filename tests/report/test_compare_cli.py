@@ -159,7 +159,9 @@ def test_reads_reports_written_by_the_plugin_writer(
     assert code == 0
     # No difference on any instance; the interval still admits what 50 pairs cannot rule out.
     assert re.search(r"B - A          \+0\.000  \[-0\.(\d+), \+0\.\1\]", out)
-    assert "p(means)=1.0000  sign-flip p=1.0000 (interchangeable?)  spearman 1.000" in out
+    assert (
+        "p(means)=1.0000  sign-flip p=1.0000 (are the runs interchangeable?)  spearman 1.000" in out
+    )
 
 
 def test_every_p_value_is_the_same_for_every_seed(
@@ -187,10 +189,29 @@ def test_four_paired_items_each_one_point_worse_get_no_star(
     assert code == 0
     (line,) = [ln for ln in out.splitlines() if ln.startswith("  B - A") and "-1.000" in ln]
     # Was: p=0.0048 * beside a 95% interval that contains 0.
-    assert "sign-flip p=0.1250 (interchangeable?)" in line
+    assert "sign-flip p=0.1250 (are the runs interchangeable?)" in line
     assert "*" not in line
     low, high = (float(x) for x in re.findall(r"\[([-+.\d]+), ([-+.\d]+)\]", line)[0])
     assert low < 0 < high
+
+
+def test_the_pass_rate_is_in_percent_as_the_summary_shows_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A reader saw 0.554 here where the run's summary said 55.4%.
+    ids = [f"i{k}" for k in range(8)]
+    a = make_report([result(i, 4, 1.0, passed=k < 4) for k, i in enumerate(ids)])
+    b = make_report([result(i, 4, 1.0, passed=k < 6) for k, i in enumerate(ids)], model="b")
+    pa = write_report(tmp_path / "a.json", a)
+    pb = write_report(tmp_path / "b.json", b)
+    code, out, _ = run_cli(capsys, str(pa), str(pb))
+    assert code == 0
+    block = out.split("pass rate", 1)[1].split("\n\n", 1)[0]
+    assert re.search(r"^  A +50\.0%  \[\d+\.\d%, \d+\.\d%\]", block, re.M), block
+    assert re.search(r"^  B +75\.0%  ", block, re.M), block
+    assert re.search(r"^  B - A +\+25\.0%  \[[-+]\d+\.\d%, \+\d+\.\d%\]", block, re.M), block
+    judge = out.split("judge score", 1)[1].split("\n\n", 1)[0]
+    assert re.search(r"^  A +4\.000  ", judge, re.M), judge  # the other metrics as before
 
 
 def test_the_docs_sample_is_what_pau_compare_prints() -> None:
