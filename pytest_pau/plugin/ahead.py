@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from pytest_pau.models import Skip, SkipCause
 from pytest_pau.plugin.episodes import EpisodePool
 
 if TYPE_CHECKING:
@@ -57,7 +58,8 @@ def start_episodes(state: PauSession, session: pytest.Session) -> None:
 
     def may_start(instance: Instance) -> object:
         if session.shouldstop or session.shouldfail:
-            return f"not run: pytest stopped the run ({session.shouldstop or session.shouldfail})"
+            why = f"not run: pytest stopped the run ({session.shouldstop or session.shouldfail})"
+            return Skip(SkipCause.PYTEST_STOPPED, why)
         return state.admission(instance)
 
     state.pool = EpisodePool(

@@ -18,6 +18,7 @@ from pytest_pau.plugin import ahead, collect, retry, shard
 from pytest_pau.plugin.gates import BelowThreshold
 from pytest_pau.plugin.session import PauSession
 from pytest_pau.plugin.state import result_key, sent_key
+from pytest_pau.models import Skip, SkipCause
 from pytest_pau.plugin.stop import INTERRUPT, SignalInterrupt
 
 
@@ -219,7 +220,9 @@ class PauPlugin:
             from pytest_pau.plugin.xdist import drain_results
 
             how = self.state.interrupted_by or "Ctrl-C"
-            self.state.stop.request(f"{INTERRUPT}: {how} on the controller")
+            self.state.stop.request(
+                Skip(SkipCause.INTERRUPTED, f"{INTERRUPT}: {how} on the controller")
+            )
             for data in drain_results(config):
                 self.state.record(data)
         ahead.stop_episodes(self.state, interrupted=interrupted)
@@ -301,7 +304,8 @@ def _cancel_on_ctrl_c(state: PauSession) -> Any:
     def on_sigint(signum: int, frame: Any) -> Any:
         state.cancel.set()
         if not state.is_worker:
-            state.stop.request(f"{INTERRUPT}: Ctrl-C on the controller")  # the workers too
+            # The workers too.
+            state.stop.request(Skip(SkipCause.INTERRUPTED, f"{INTERRUPT}: Ctrl-C on the controller"))
         return previous(signum, frame)
 
     signal.signal(signal.SIGINT, on_sigint)

@@ -22,7 +22,7 @@ from pydantic import ValidationError
 
 from pytest_pau.errors import ConfigError, PauError
 from pytest_pau.llm.budget import WAIT, Wait
-from pytest_pau.models import Instance, InstanceResult
+from pytest_pau.models import Instance, InstanceResult, Skip, SkipCause
 from pytest_pau.plugin.state import RunState
 from pytest_pau.plugin.stop import RunStop, make_run_dir
 
@@ -241,14 +241,14 @@ class PauSession(RunState):
                 try:
                     result = self.pool.result(instance, progress)
                 except NotStarted as exc:
-                    result = self._not_run(instance, str(exc))
+                    result = InstanceResult.not_run(instance, exc.skip)
             else:
                 stop = self.admission(instance)
                 while isinstance(stop, Wait):  # other workers' items may free the budget
                     time.sleep(0.05)
                     stop = self.admission(instance)
                 if stop is not None:
-                    result = self._not_run(instance, stop)
+                    result = InstanceResult.not_run(instance, stop)
                 else:
                     result = self.evaluate_one(instance, progress)
             self._memo[instance.id] = result
@@ -274,7 +274,7 @@ class PauSession(RunState):
         record_finished(self.settings, instance, result)
         return result
 
-    def admission(self, instance: Instance) -> str | Wait | None:
+    def admission(self, instance: Instance) -> Skip | Wait | None:
         """Whether ``instance``'s episode may start now: None (it is admitted), a reason
         not to start it (:meth:`stop_reason`; the budget left cannot pay for an item), or
         :data:`~pytest_pau.llm.budget.WAIT` (once items in flight finish: the early stop's
@@ -285,7 +285,8 @@ class PauSession(RunState):
         if self.ahead_of_window(instance):
             return WAIT
         budget = self.budget()
-        return None if budget is None else budget.admit()
+        answer = None if budget is None else budget.admit()
+        return Skip(SkipCause.BUDGET, answer) if isinstance(answer, str) else answer
 
     def ahead_of_window(self, instance: Instance) -> bool:
         """``--pau-early-stop``: the item lies past what the next decision could need."""
@@ -293,27 +294,18 @@ class PauSession(RunState):
         allowed = self.stop.allowed()
         return position is not None and allowed is not None and position >= allowed
 
-    def _not_run(self, instance: Instance, reason: str) -> InstanceResult:
-        return InstanceResult(
-            id=instance.id,
-            source=instance.source,
-            arity=instance.arity,
-            tags=list(instance.tags),
-            gold=instance.description,
-            skipped=reason,
-        )
-
-    def stop_reason(self) -> str | None:
+    def stop_reason(self) -> Skip | None:
         """Why no further episode may start (a decided gate, Ctrl-C, an unfixable error,
         a spent budget), or None."""
         stop = self.stop.reason()
         if stop is not None:
-            return f"not run: {stop}"
+            return Skip(stop.cause, f"not run: {stop.reason}")
         if self.streak.reason is not None:
-            return self.streak.reason
+            return Skip(SkipCause.STREAK, self.streak.reason)
         budget = self.budget()
         if budget is not None and budget.exhausted:
-            return f"budget {budget.name} spent (${budget.spent:.4f} of ${budget.max_cost_usd:g})"
+            spent = f"${budget.spent:.4f} of ${budget.max_cost_usd:g}"
+            return Skip(SkipCause.BUDGET, f"budget {budget.name} spent ({spent})")
         return None
 
     # -- gathering (the controller, or the single process) ---------------------------------
@@ -358,7 +350,10 @@ class PauSession(RunState):
         if decided:
             n, total = self.early.decided_after, len(self.early.order)
             self.stop.request(
-                f"--pau-early-stop: every gate was decided after {n} of {total} items"
+                Skip(
+                    SkipCause.EARLY_STOP,
+                    f"--pau-early-stop: every gate was decided after {n} of {total} items",
+                )
             )
         else:
             self.look_ahead()
