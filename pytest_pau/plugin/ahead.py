@@ -68,13 +68,14 @@ def start_episodes(state: PauSession, session: pytest.Session) -> None:
         source=upcoming,
         cancel=state.cancel,
         may_start=may_start,
-        # One process: the early stop hears of each result when it is made.
-        on_result=None if state.is_worker else lambda r: state.feed_gates(r.id, r),
+        # One process: the run (and its early stop) takes each result when it is made.
+        on_result=None if state.is_worker else state.take,
     )
 
 
 def stop_episodes(state: PauSession, *, interrupted: bool) -> None:
-    """End the pool; on Ctrl-C cancel what runs. Keeps results pytest never reached."""
+    """End the pool; on Ctrl-C cancel what runs. Counts the results pytest never reached
+    (the run took them when they were made)."""
     if state.pool is None:
         return
     if interrupted:
@@ -82,10 +83,7 @@ def stop_episodes(state: PauSession, *, interrupted: bool) -> None:
     else:
         state.pool.close()
     if not state.is_worker:
-        for result in state.pool.unreported():
-            if result.id not in state.results:
-                state.results[result.id] = result
-                state.ahead += 1
+        state.ahead = len(state.pool.unreported())
 
 
 _warned: set[str] = set()

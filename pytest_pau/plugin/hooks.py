@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
+from pytest_pau.models import Skip, SkipCause
 from pytest_pau.plugin import ahead, collect, retry, shard
 from pytest_pau.plugin.gates import BelowThreshold
 from pytest_pau.plugin.session import PauSession
 from pytest_pau.plugin.state import result_key, sent_key
-from pytest_pau.models import Skip, SkipCause
 from pytest_pau.plugin.stop import INTERRUPT, SignalInterrupt
 
 
@@ -149,7 +149,9 @@ class PauPlugin:
         # A dead worker's item: an infrastructure error (E), with its PAU result.
         from pytest_pau.plugin.crash import handle_crash
 
-        handle_crash(self.state, crashitem, report)
+        result = handle_crash(self.state, crashitem, report)
+        if result is not None:
+            self.state.take(result)
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(
@@ -305,7 +307,9 @@ def _cancel_on_ctrl_c(state: PauSession) -> Any:
         state.cancel.set()
         if not state.is_worker:
             # The workers too.
-            state.stop.request(Skip(SkipCause.INTERRUPTED, f"{INTERRUPT}: Ctrl-C on the controller"))
+            state.stop.request(
+                Skip(SkipCause.INTERRUPTED, f"{INTERRUPT}: Ctrl-C on the controller")
+            )
         return previous(signum, frame)
 
     signal.signal(signal.SIGINT, on_sigint)

@@ -2,10 +2,12 @@
 
 One :class:`PauSession` per process. On an xdist worker it evaluates items; on the
 controller (or a run without xdist, where one process is both) it gathers item results
-from test reports, feeds the early stop, and checks the run before any item. Results
-travel from workers as the ``pau_result`` attribute of a ``TestReport`` (a JSON string,
-which pytest's report serialization carries), so gathering is the same with or without
-``-n``. The data lives in :class:`~pytest_pau.plugin.state.RunState`; the stages below this
+and checks the run before any item. Every result enters the run through
+:meth:`PauSession.take` (a scored or skipped item's, an episode's that finished ahead of
+pytest, a crashed worker's), which feeds the early stop once per item. Results travel from
+workers as the ``pau_result`` attribute of a ``TestReport`` (a JSON string, which pytest's
+report serialization carries; :meth:`PauSession.record` reads it), so gathering is the
+same with or without ``-n``. The data lives in :class:`~pytest_pau.plugin.state.RunState`; the stages below this
 module take that and never import the session.
 """
 
@@ -311,7 +313,7 @@ class PauSession(RunState):
     # -- gathering (the controller, or the single process) ---------------------------------
 
     def record(self, data: str) -> None:
-        """Take one item's result from its report.
+        """Take one item's result from its report (:meth:`take`).
 
         A result whose score is none (NaN, out of its scale: a hook or a test changed it
         after scoring) is refused: the item counts as errored, saying which field.
@@ -320,8 +322,25 @@ class PauSession(RunState):
             result = InstanceResult.model_validate_json(data)
         except ValidationError as exc:
             result = refused_result(data, exc)
-        self.results[result.id] = result
-        self.feed_gates(result.id, result)
+        self.take(result)
+
+    def take(self, result: InstanceResult) -> None:
+        """The one way a result enters the run (the controller, or the single process).
+
+        In one process an episode's result arrives twice: from its thread when it is made
+        (so the early stop hears of it before pytest reaches the item), then from the
+        item's report, whose result (a hook may have changed it) replaces the first. The
+        early stop is fed the first only. Called from pytest's thread and the episode
+        threads.
+        """
+        with self._gate_lock:
+            self.results[result.id] = result
+        self._feed_once(result.id, result)
+
+    def no_result(self, instance_id: str) -> None:
+        """An item ended without a result (skipped by a mark, errored before evaluation):
+        the early stop counts it as unknown, unless its result came first."""
+        self._feed_once(instance_id, None)
 
     def ended(self, report: pytest.TestReport | pytest.CollectReport) -> None:
         """Every report on the controller: what fails a gated run; items without a result."""
@@ -335,17 +354,19 @@ class PauSession(RunState):
             instance_id = self.instance_id(report.nodeid)
             if instance_id is not None and instance_id not in self.results:
                 self.user_skipped.add(instance_id)
-        if self.early is not None and getattr(report, "when", None) == "teardown":
+        if getattr(report, "when", None) == "teardown":
             instance_id = self.instance_id(report.nodeid)
             if instance_id is not None and instance_id not in self.results:
-                self.feed_gates(instance_id, None)  # skipped by a mark, or errored before
+                self.no_result(instance_id)  # skipped by a mark, or errored before
 
-    def feed_gates(self, instance_id: str, result: InstanceResult | None) -> None:
-        """One result for the early stop (or None: the item has none). Called from pytest's
-        thread and, in one process, from the episode threads: serialised here."""
+    def _feed_once(self, instance_id: str, result: InstanceResult | None) -> None:
+        """The early stop hears of each item once: its first result, or that it had none."""
         if self.early is None:
             return
         with self._gate_lock:
+            if instance_id in self._fed:
+                return
+            self._fed.add(instance_id)
             decided = self.early.add(instance_id, result)
         if decided:
             n, total = self.early.decided_after, len(self.early.order)

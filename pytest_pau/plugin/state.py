@@ -135,7 +135,9 @@ class RunState:
         self.early: EarlyStopTracker | None = None
         """``--pau-early-stop``: the gates' confidence sequences (controller)."""
         self._gate_lock = threading.Lock()
-        """Serialises :meth:`feed_gates` (episode threads and pytest's thread)."""
+        """Serialises results entering the run (episode threads and pytest's thread)."""
+        self._fed: set[str] = set()
+        """Instances the early stop has heard of (each once)."""
         self.run_dir: Path | None = None
         """Controller: the run's private folder (the stop file for xdist workers)."""
         workerinput = getattr(config, "workerinput", None) or {}
