@@ -143,7 +143,7 @@ class PauSession(RunState):
         if run_id:
             out[LEDGER_KEY] = str(self.ledger_path(str(run_id)))
         if self.settings.shard is not None:
-            out[CACHED_KEY] = list(self.shard_cached)
+            out[CACHED_KEY] = list(self.shard.cached)
         return out
 
     def ledger_path(self, run_id: str) -> Path:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -34,6 +35,22 @@ if TYPE_CHECKING:
 
 result_key = pytest.StashKey[InstanceResult]()
 sent_key = pytest.StashKey[bool]()
+
+
+@dataclass
+class ShardPart:
+    """``--pau-shard``: which part of the selection this shard runs, as
+    :mod:`~pytest_pau.plugin.shard` found it (the controller's, or a worker's report)."""
+
+    cached: list[str] = field(default_factory=list)
+    """Instances with a finished-item row, as the controller found them."""
+    plan: list[str] | None = None
+    """The instances the partition counted as cached (the stored plan)."""
+    selection: list[str] | None = None
+    """Every selected instance of the whole run, in order (None until collection, or under
+    xdist until a worker reports it)."""
+    own: list[str] | None = None
+    """This shard's part of :attr:`selection`."""
 
 
 def default_cache_dir(config: pytest.Config) -> Path:
@@ -154,15 +171,8 @@ class RunState:
         """``SIGTERM``/``SIGHUP`` when a signal interrupted the run (else Ctrl-C or none)."""
         self.crashes: list[tuple[str, str]] = []
         """Controller: ``(instance id, worker id)`` of items whose xdist worker died."""
-        self.shard_cached: list[str] = []
-        """``--pau-shard``: instances with a finished-item row, as the controller found them."""
-        self.shard_plan: list[str] | None = None
-        """``--pau-shard``: the instances the partition counted as cached (the stored plan)."""
-        self.shard_selection: list[str] | None = None
-        """``--pau-shard``: every selected instance of the whole run, in order (None until
-        collection, or under xdist until a worker reports it)."""
-        self.shard_own: list[str] | None = None
-        """``--pau-shard``: this shard's part of :attr:`shard_selection`."""
+        self.shard = ShardPart()
+        """``--pau-shard``: which part of the selection this shard runs."""
         self.below_threshold: list[str] = []
         """Controller: node ids of items whose model fell below a threshold (for JUnit)."""
         self.final_report: Report | None = None
