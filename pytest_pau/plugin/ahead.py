@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 def start_episodes(state: PauSession, session: pytest.Session) -> None:
     """Run the episodes of the items pytest will reach next, ahead of it, in threads."""
     if state.is_worker and state.stop.path is not None:
-        state.stop.watch(state.cancel)
+        state.stop.watch(state.episodes.cancel)
     n = state.settings.episodes_in_flight()
     if n <= 1:
         return
@@ -62,11 +62,11 @@ def start_episodes(state: PauSession, session: pytest.Session) -> None:
             return Skip(SkipCause.PYTEST_STOPPED, why)
         return state.admission(instance)
 
-    state.pool = EpisodePool(
+    state.episodes.pool = EpisodePool(
         state.evaluate_one,
         concurrency=n,
         source=upcoming,
-        cancel=state.cancel,
+        cancel=state.episodes.cancel,
         may_start=may_start,
         # One process: the run (and its early stop) takes each result when it is made.
         on_result=None if state.is_worker else state.take,
@@ -76,14 +76,15 @@ def start_episodes(state: PauSession, session: pytest.Session) -> None:
 def stop_episodes(state: PauSession, *, interrupted: bool) -> None:
     """End the pool; on Ctrl-C cancel what runs. Counts the results pytest never reached
     (the run took them when they were made)."""
-    if state.pool is None:
+    if state.episodes.pool is None:
         return
     if interrupted:
-        state.pool.cancel()
+        state.episodes.pool.cancel()
     else:
-        state.pool.close()
+        state.episodes.pool.close()
     if not state.is_worker:
-        state.ahead = len(state.pool.unreported())
+        state.stop_taking()  # an episode's thread that outlives the pool adds nothing
+        state.ahead = sum(r.id in state.results for r in state.episodes.pool.unreported())
 
 
 _warned: set[str] = set()

@@ -304,7 +304,7 @@ def _cancel_on_ctrl_c(state: PauSession) -> Any:
         return lambda: None
 
     def on_sigint(signum: int, frame: Any) -> Any:
-        state.cancel.set()
+        state.episodes.cancel.set()
         if not state.is_worker:
             # The workers too.
             state.stop.request(

@@ -172,7 +172,7 @@ class PauSession(RunState):
         cap = s.budget_share()
         if cap is None:
             return None
-        if self._budget is None:
+        if self.episodes.budget is None:
             from pytest_pau.llm import Budget
 
             part = s.shard_part
@@ -189,13 +189,13 @@ class PauSession(RunState):
                 if ledger is None:  # a controller of another pytest-pau version
                     base = s.cache_dir if s.cache_dir is not None else Path(tempfile.gettempdir())
                     ledger = Path(base) / "budget" / f"run-{workerinput['testrunuid']}.usd"
-            self._budget = Budget(cap, ledger=ledger, name=name)
-        return self._budget
+            self.episodes.budget = Budget(cap, ledger=ledger, name=name)
+        return self.episodes.budget
 
     @property
     def evaluator(self) -> Evaluator:
         """The process's Evaluator, built on first use with the agent from the hook."""
-        if self._evaluator is None:
+        if self.episodes.evaluator is None:
             from pytest_pau.agent import PSEUDO_MODELS
             from pytest_pau.scoring import Evaluator
             from pytest_pau.scoring.decoy import sample_decoys
@@ -208,7 +208,7 @@ class PauSession(RunState):
 
             s = self.settings
             evaluator = Evaluator(
-                s, budget=self.budget(), classify_hook=classify, cancel=self.cancel
+                s, budget=self.budget(), classify_hook=classify, cancel=self.episodes.cancel
             )
             # The judge check's items and decoys: the same on every xdist worker.
             evaluator.decoys = sample_decoys(self.selected_ids, self.instances, s)
@@ -226,8 +226,8 @@ class PauSession(RunState):
                         "run(instance, sandbox) method"
                     )
                 evaluator.agent = agent
-            self._evaluator = evaluator
-        return self._evaluator
+            self.episodes.evaluator = evaluator
+        return self.episodes.evaluator
 
     def evaluate(
         self, instance: Instance, progress: Callable[[str], None] | None
@@ -236,12 +236,12 @@ class PauSession(RunState):
 
         With a pool, the episode may have run (or be running) ahead of pytest already.
         """
-        if instance.id not in self._memo:
-            if self.pool is not None:
+        if instance.id not in self.episodes.results:
+            if self.episodes.pool is not None:
                 from pytest_pau.plugin.episodes import NotStarted
 
                 try:
-                    result = self.pool.result(instance, progress)
+                    result = self.episodes.pool.result(instance, progress)
                 except NotStarted as exc:
                     result = InstanceResult.not_run(instance, exc.skip)
             else:
@@ -253,8 +253,8 @@ class PauSession(RunState):
                     result = InstanceResult.not_run(instance, stop)
                 else:
                     result = self.evaluate_one(instance, progress)
-            self._memo[instance.id] = result
-        return self._memo[instance.id]
+            self.episodes.results[instance.id] = result
+        return self.episodes.results[instance.id]
 
     def evaluate_one(
         self, instance: Instance, progress: Callable[[str], None] | None
@@ -270,7 +270,7 @@ class PauSession(RunState):
             raise
         if budget is not None:
             budget.finished(result.cost_usd)
-        self.streak.observe(result)
+        self.episodes.streak.observe(result)
         from pytest_pau.plugin.shard import record_finished
 
         record_finished(self.settings, instance, result)
@@ -302,8 +302,8 @@ class PauSession(RunState):
         stop = self.stop.reason()
         if stop is not None:
             return Skip(stop.cause, f"not run: {stop.reason}")
-        if self.streak.reason is not None:
-            return Skip(SkipCause.STREAK, self.streak.reason)
+        if self.episodes.streak.reason is not None:
+            return Skip(SkipCause.STREAK, self.episodes.streak.reason)
         budget = self.budget()
         if budget is not None and budget.exhausted:
             spent = f"${budget.spent:.4f} of ${budget.max_cost_usd:g}"
@@ -331,11 +331,19 @@ class PauSession(RunState):
         (so the early stop hears of it before pytest reaches the item), then from the
         item's report, whose result (a hook may have changed it) replaces the first. The
         early stop is fed the first only. Called from pytest's thread and the episode
-        threads.
+        threads; once the run has ended (:meth:`stop_taking`), a result an episode's thread
+        makes later is left out, as the summary is being made of what came before.
         """
         with self._gate_lock:
+            if self._taken_all:
+                return
             self.results[result.id] = result
         self._feed_once(result.id, result)
+
+    def stop_taking(self) -> None:
+        """The run has ended: no further result enters it."""
+        with self._gate_lock:
+            self._taken_all = True
 
     def no_result(self, instance_id: str) -> None:
         """An item ended without a result (skipped by a mark, errored before evaluation):

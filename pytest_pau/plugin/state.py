@@ -4,7 +4,9 @@ One :class:`RunState` per process, kept in ``config.stash`` (never on ``config``
 what the run knows (settings, instances, gathered results, the summary, outputs) and
 nothing that runs a stage: :class:`~pytest_pau.plugin.session.PauSession` adds that on top,
 so the stages below it (preflight, outputs, gates, calibration, crash) take a ``RunState``
-and never import the session back.
+and never import the session back. Two parts have one owner each: :class:`EpisodePart`
+(``state.episodes``: what runs this process's items) and :class:`ShardPart`
+(``state.shard``: ``--pau-shard``'s part of the selection).
 """
 
 from __future__ import annotations
@@ -35,6 +37,25 @@ if TYPE_CHECKING:
 
 result_key = pytest.StashKey[InstanceResult]()
 sent_key = pytest.StashKey[bool]()
+
+
+@dataclass
+class EpisodePart:
+    """What runs a process's items (an xdist worker, or the single process):
+    :class:`~pytest_pau.plugin.session.PauSession` builds and uses it."""
+
+    cancel: threading.Event = field(default_factory=threading.Event)
+    """Set on Ctrl-C: no episode and no model request starts any more."""
+    streak: FailureStreak = field(default_factory=FailureStreak)
+    """Stops starting items after several identical errors that no retry fixes."""
+    pool: EpisodePool | None = None
+    """Runs upcoming items' episodes ahead of pytest (``--pau-concurrency`` > 1)."""
+    evaluator: Evaluator | None = None
+    """The process's Evaluator, built on first use (``PauSession.evaluator``)."""
+    budget: Budget | None = None
+    """The run's budget ledger, made once (``PauSession.budget``)."""
+    results: dict[str, InstanceResult] = field(default_factory=dict)
+    """This process's result of each instance it evaluated (several tests may share one)."""
 
 
 @dataclass
@@ -124,19 +145,14 @@ class RunState:
         """Models behind an ``api_base`` their server does not identify (cached by alias)."""
         self.cache_warning: str | None = None
         """Why the model cache was set aside at the start, when it was."""
-        self._evaluator: Evaluator | None = None
-        self._memo: dict[str, InstanceResult] = {}
-        self.cancel = threading.Event()
-        """Set on Ctrl-C: no episode and no model request starts any more."""
+        self.episodes = EpisodePart()
+        """What runs this process's items (an xdist worker, or the single process)."""
         self.ahead = 0
         """Results kept from episodes that finished before pytest, which stopped, reached them."""
-        self.pool: EpisodePool | None = None
-        """Runs upcoming items' episodes ahead of pytest (``--pau-concurrency`` > 1)."""
         self.selected_ids: list[str] = []
         """The selected instances, in the order their items run."""
         self.position: dict[str, int] = {}
         """Each selected instance's place in that order (the early stop's look-ahead)."""
-        self._budget: Budget | None = None
         self.retry_selection: str | None = None
         """Why a narrowed retry (``--lf``/``--sw``) decides no gate (:mod:`~pytest_pau.plugin.retry`)."""
         self.deselected: int = 0
@@ -155,14 +171,14 @@ class RunState:
         """Serialises results entering the run (episode threads and pytest's thread)."""
         self._fed: set[str] = set()
         """Instances the early stop has heard of (each once)."""
+        self._taken_all = False
+        """The run has ended: results stop entering it."""
         self.run_dir: Path | None = None
         """Controller: the run's private folder (the stop file for xdist workers)."""
         workerinput = getattr(config, "workerinput", None) or {}
         stop_file = workerinput.get(STOP_FILE_KEY)
         self.stop = RunStop(Path(stop_file) if stop_file else None)
         """A stop request every process sees (early stop, Ctrl-C on the controller)."""
-        self.streak = FailureStreak()
-        """Stops starting items after several identical errors that no retry fixes."""
         self.marker_names = MarkerNames()
         """Which marker each tag and source name is (set once every plugin is configured)."""
         self.restore_signals: Callable[[], None] = lambda: None

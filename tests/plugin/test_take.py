@@ -96,3 +96,12 @@ def test_every_item_is_fed_once_and_the_gate_sees_all(tmp_path: Path, n: int) ->
     assert state.early is not None
     # Every item reached the gates, up to the item that decided them all.
     assert state.early.fed == (state.early.decided_after or n)
+
+
+def test_a_result_made_after_the_run_ended_is_left_out(tmp_path: Path) -> None:
+    state, fed = _session(tmp_path, 3)
+    state.take(_result(0))
+    state.stop_taking()  # the summary is being made of what came before
+    state.take(_result(1))  # an episode's thread that outlived the pool
+    assert list(state.results) == ["t/0"]
+    assert fed == {"t/0": 1}
