@@ -7,7 +7,8 @@ Data moves one way: ``dataset`` makes :class:`Instance` objects, ``sandbox`` ret
 ``report`` aggregates into a :class:`Summary` and a :class:`Report`.
 
 Every stage imports this package and the stages before it, never the ones after. The
-result vocabulary (:class:`ItemStatus`, :class:`FailureMode`, :class:`PassRule`) lives in
+result vocabulary (:class:`ItemStatus`, :class:`SkipCause`, :class:`FailureMode`,
+:class:`PassRule`) lives in
 :mod:`pytest_pau.models.outcome`.
 """
 
@@ -24,6 +25,8 @@ from pytest_pau.models.outcome import (
     JudgeResult,
     Mismatch,
     PassRule,
+    Skip,
+    SkipCause,
 )
 from pytest_pau.models.paper import (
     PAPER,
@@ -94,6 +97,8 @@ __all__ = [
     "ScoresReport",
     "ScoringProtocol",
     "ShardInfo",
+    "Skip",
+    "SkipCause",
     "Step",
     "StepKind",
     "Summary",

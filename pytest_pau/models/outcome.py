@@ -1,7 +1,8 @@
 """What scoring makes of an episode: the verdicts, the pass rule, the result vocabulary.
 
 The vocabulary every reader shares lives here: :class:`ItemStatus` (passed / failed /
-error / skipped, as :attr:`InstanceResult.status`), :class:`FailureMode`, and
+error / skipped, as :attr:`InstanceResult.status`), :class:`SkipCause` (why a skipped item
+was not run, as :attr:`InstanceResult.skip_cause`), :class:`FailureMode`, and
 :class:`PassRule`, the one rule that decides whether an item passes and explains why not.
 """
 
@@ -9,11 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Annotated
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from pytest_pau.models.episode import Step, Usage
+from pytest_pau.models.instance import Instance
 from pytest_pau.models.judge_check import JudgeCheckItem
 
 
@@ -27,6 +29,58 @@ class ItemStatus(StrEnum):
     """The infrastructure could not run or score it (E): never counted against the model."""
     SKIPPED = "skipped"
     """Not run (budget spent, an early-stopped gate...)."""
+
+
+class SkipCause(StrEnum):
+    """Why an item was not run: set where the skip is decided, read by every verdict.
+
+    The words of the skip (:attr:`InstanceResult.skipped`) are for people and may change;
+    the gates, the early stop's count and the summary's "unknown" causes read this.
+    """
+
+    EARLY_STOP = "early_stop"
+    """``--pau-early-stop`` decided every gate before the item started."""
+    BUDGET = "budget"
+    """``--pau-max-cost-usd``: the budget left could not pay for the item."""
+    STREAK = "streak"
+    """Items in a row failed with the same error that no retry fixes (``plugin/streak.py``)."""
+    INTERRUPTED = "interrupted"
+    """Ctrl-C, SIGTERM or SIGHUP stopped the run before the item ran."""
+    PYTEST_STOPPED = "pytest_stopped"
+    """pytest stopped the run (``-x``, ``--maxfail``) before the item started."""
+    NOT_RUN = "not_run"
+    """Any other reason (a reference row without a judge file, a report written before
+    this field whose words name no cause above)."""
+
+
+@dataclass(frozen=True)
+class Skip:
+    """Why an item is not run: the cause (what verdicts read) and the words (what people
+    read, :attr:`InstanceResult.skipped`)."""
+
+    cause: SkipCause
+    reason: str
+
+
+#: The words reports written before :attr:`InstanceResult.skip_cause` existed used for each
+#: cause (first match wins). Frozen: it reads old reports only, a new skip sets its cause.
+_LEGACY_SKIP_WORDS: tuple[tuple[str, SkipCause], ...] = (
+    ("--pau-early-stop", SkipCause.EARLY_STOP),
+    ("--pau-max-cost-usd", SkipCause.BUDGET),
+    ("in a row failed with the same error", SkipCause.STREAK),
+    ("interrupted", SkipCause.INTERRUPTED),
+    ("pytest stopped the run", SkipCause.PYTEST_STOPPED),
+)
+
+
+def legacy_skip_cause(data: Any) -> Any:
+    """A result read without ``skip_cause`` (a report of an older version): its cause from
+    the words of its ``skipped`` text, as those versions wrote them."""
+    if isinstance(data, dict) and data.get("skipped") is not None and "skip_cause" not in data:
+        text = str(data["skipped"])
+        cause = next((c for words, c in _LEGACY_SKIP_WORDS if words in text), SkipCause.NOT_RUN)
+        data = {**data, "skip_cause": cause}
+    return data
 
 
 class FailureMode(StrEnum):
@@ -247,7 +301,24 @@ class InstanceResult(BaseModel):
     error: str | None = None
     """Infrastructure error text, when the item could not be run."""
     skipped: str | None = None
-    """Why the item was not run (budget spent...)."""
+    """Why the item was not run (budget spent...), in words."""
+    skip_cause: SkipCause | None = None
+    """Why the item was not run, as a :class:`SkipCause` (set with ``skipped``)."""
+
+    _legacy = model_validator(mode="before")(legacy_skip_cause)
+
+    @classmethod
+    def not_run(cls, instance: Instance, skip: Skip) -> InstanceResult:
+        """The result of an item that was not run, and why."""
+        return cls(
+            id=instance.id,
+            source=instance.source,
+            arity=instance.arity,
+            tags=list(instance.tags),
+            gold=instance.description,
+            skipped=skip.reason,
+            skip_cause=skip.cause,
+        )
 
     @property
     def status(self) -> ItemStatus:

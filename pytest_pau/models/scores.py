@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, model_validator
 
-from pytest_pau.models.outcome import JudgeScore, UnitScore
+from pytest_pau.models.outcome import JudgeScore, SkipCause, UnitScore, legacy_skip_cause
 from pytest_pau.models.report import Report, RunInfo
 
 
@@ -31,6 +31,8 @@ class Scored(Protocol):
     def error(self) -> str | None: ...
     @property
     def skipped(self) -> str | None: ...
+    @property
+    def skip_cause(self) -> SkipCause | None: ...
 
 
 class ScoresOnly(BaseModel):
@@ -44,9 +46,12 @@ class ScoresOnly(BaseModel):
     code_match: UnitScore | None = None
     error: str | None = None
     skipped: str | None = None
+    skip_cause: SkipCause | None = None
     self_code_match: UnitScore | None = None
     n_queries: int = 0
     concluded: bool = False
+
+    _legacy = model_validator(mode="before")(legacy_skip_cause)
 
 
 class ScoresReport(BaseModel):

@@ -85,7 +85,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.pluginmanager.register(PauPlugin(state), "pau-session")
     # SIGTERM (a CI timeout or cancel) and SIGHUP stop the run as Ctrl-C does: the report
     # is written with what finished, the workers stop (controller and workers alike).
-    state.restore_signals = interrupt_on_signals(state.cancel.set)
+    state.restore_signals = interrupt_on_signals(state.episodes.cancel.set)
     _exit_without_a_final_collection()
     from pytest_pau.llm import limits, pacing
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from pytest_pau.models import Skip, SkipCause
 from pytest_pau.plugin.episodes import EpisodePool
 
 if TYPE_CHECKING:
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
 def start_episodes(state: PauSession, session: pytest.Session) -> None:
     """Run the episodes of the items pytest will reach next, ahead of it, in threads."""
     if state.is_worker and state.stop.path is not None:
-        state.stop.watch(state.cancel)
+        state.stop.watch(state.episodes.cancel)
     n = state.settings.episodes_in_flight()
     if n <= 1:
         return
@@ -57,33 +58,33 @@ def start_episodes(state: PauSession, session: pytest.Session) -> None:
 
     def may_start(instance: Instance) -> object:
         if session.shouldstop or session.shouldfail:
-            return f"not run: pytest stopped the run ({session.shouldstop or session.shouldfail})"
+            why = f"not run: pytest stopped the run ({session.shouldstop or session.shouldfail})"
+            return Skip(SkipCause.PYTEST_STOPPED, why)
         return state.admission(instance)
 
-    state.pool = EpisodePool(
+    state.episodes.pool = EpisodePool(
         state.evaluate_one,
         concurrency=n,
         source=upcoming,
-        cancel=state.cancel,
+        cancel=state.episodes.cancel,
         may_start=may_start,
-        # One process: the early stop hears of each result when it is made.
-        on_result=None if state.is_worker else lambda r: state.feed_gates(r.id, r),
+        # One process: the run (and its early stop) takes each result when it is made.
+        on_result=None if state.is_worker else state.take,
     )
 
 
 def stop_episodes(state: PauSession, *, interrupted: bool) -> None:
-    """End the pool; on Ctrl-C cancel what runs. Keeps results pytest never reached."""
-    if state.pool is None:
+    """End the pool; on Ctrl-C cancel what runs. Counts the results pytest never reached
+    (the run took them when they were made)."""
+    if state.episodes.pool is None:
         return
     if interrupted:
-        state.pool.cancel()
+        state.episodes.pool.cancel()
     else:
-        state.pool.close()
+        state.episodes.pool.close()
     if not state.is_worker:
-        for result in state.pool.unreported():
-            if result.id not in state.results:
-                state.results[result.id] = result
-                state.ahead += 1
+        state.stop_taking()  # an episode's thread that outlives the pool adds nothing
+        state.ahead = sum(r.id in state.results for r in state.episodes.pool.unreported())
 
 
 _warned: set[str] = set()

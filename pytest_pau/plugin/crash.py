@@ -4,8 +4,8 @@ pytest-xdist reports the item a dead worker was running as a *failed* test with 
 "worker 'gw1' crashed while running ...". A worker killed by a signal (``kill -9``, the
 out-of-memory killer) or a crash in native code says nothing about the model, so the
 plugin's ``pytest_handlecrashitem`` turns that report into an error (E): it gets the
-``setup`` phase, pytest's mark of an error, and carries a PAU result with the crash as its
-error, which the controller records like any other result. The summary and the JSON
+``setup`` phase, pytest's mark of an error, and the run takes a PAU result with the crash as
+its error like any other result (``PauSession.take``, from the hook). The summary and the JSON
 report count it as an infrastructure error, the run is marked ``interrupted`` (re-run it:
 the item did not finish) and a note names the item and the worker.
 """
@@ -40,17 +40,17 @@ def crash_error(nodeid: str, worker: str) -> str:
     )
 
 
-def handle_crash(state: RunState, nodeid: str, report: pytest.TestReport) -> None:
-    """Make xdist's report of a crashed PAU item an error carrying its PAU result.
+def handle_crash(state: RunState, nodeid: str, report: pytest.TestReport) -> InstanceResult | None:
+    """Make xdist's report of a crashed PAU item an error; its PAU result, for the run to take.
 
-    Leaves the report alone when the item is no PAU item or when another plugin already
-    rescheduled it (its outcome is then no longer ``failed``).
+    Leaves the report alone (None) when the item is no PAU item or when another plugin
+    already rescheduled it (its outcome is then no longer ``failed``).
     """
     if report.outcome != "failed":
-        return
+        return None
     instance = state.instance_of_nodeid(nodeid)
     if instance is None:
-        return
+        return None
     worker = worker_id(report)
     result = InstanceResult(
         id=instance.id,
@@ -63,8 +63,8 @@ def handle_crash(state: RunState, nodeid: str, report: pytest.TestReport) -> Non
     )
     report.when = "setup"  # pytest shows a failed setup as E: an error, not a failed test
     report.longrepr = error_message(result)
-    report.pau_result = result.model_dump_json()  # type: ignore[attr-defined]
     state.crashes.append((instance.id, worker))
+    return result
 
 
 def crash_notes(state: RunState) -> list[str]:

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 
 from pytest_pau.errors import Deferred, deferred_warnings
 from pytest_pau.llm.limits import Cancelled
+from pytest_pau.models import Skip, SkipCause
 
 if TYPE_CHECKING:
     from pytest_pau.models import Instance, InstanceResult
@@ -50,7 +51,7 @@ class _Episode:
     """``queued``, ``running``, ``done``, ``failed`` (an exception to re-raise) or ``not-started``."""
     result: InstanceResult | None = None
     error: BaseException | None = None
-    not_started: str | None = None
+    not_started: Skip | None = None
     phases: list[str] = field(default_factory=list)
     done: threading.Event = field(default_factory=threading.Event)
     reported: bool = False
@@ -66,8 +67,9 @@ class EpisodePool:
         concurrency: Episodes in flight at most.
         source: The upcoming instances (read whenever a thread looks for work).
         cancel: The run's cancel event; also set by :meth:`cancel`.
-        may_start: Called with the instance before its episode starts: a reason not to
-            start it (a spent budget, a decided gate), None to start it, or anything else
+        may_start: Called with the instance before its episode starts: a
+            :class:`~pytest_pau.models.Skip` not to start it (a spent budget, a decided
+            gate), None to start it, or anything else
             (:data:`~pytest_pau.llm.budget.WAIT`) to try again once an episode ends (the
             early stop's look-ahead, a budget that running items may free).
         on_result: Called in the episode's thread with each result as it is made (the
@@ -144,7 +146,7 @@ class EpisodePool:
         if episode.error is not None:
             raise episode.error
         if episode.result is None:  # not started: a budget, a decided gate
-            raise NotStarted(episode.not_started or "not started")
+            raise NotStarted(episode.not_started or Skip(SkipCause.NOT_RUN, "not started"))
         return episode.result
 
     def unreported(self) -> list[InstanceResult]:
@@ -198,7 +200,7 @@ class EpisodePool:
             if self._order:
                 episode = self._episodes[self._order[0]]
                 reason = self.may_start(episode.instance)
-                if reason is not None and not isinstance(reason, str):
+                if reason is not None and not isinstance(reason, Skip):
                     # Not yet: an episode ending (or a poll) may let it start.
                     self._cond.wait(_POLL_S)
                     continue
@@ -229,7 +231,8 @@ class EpisodePool:
                 if self.on_result is not None:
                     self.on_result(episode.result)
             except Cancelled:
-                episode.state, episode.not_started = "not-started", "the run was interrupted"
+                episode.state = "not-started"
+                episode.not_started = Skip(SkipCause.INTERRUPTED, "the run was interrupted")
             except BaseException as exc:  # re-raised in pytest's thread, where it belongs
                 episode.state, episode.error = "failed", exc
             finally:
@@ -241,3 +244,7 @@ class EpisodePool:
 
 class NotStarted(Exception):
     """An episode the pool did not start; the fixture skips its item with the reason."""
+
+    def __init__(self, skip: Skip) -> None:
+        super().__init__(skip.reason)
+        self.skip = skip

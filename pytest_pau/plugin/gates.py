@@ -112,7 +112,7 @@ def _named(nodeid: str, selected: list[str]) -> str:
 
 def decide(state: RunView, results: list[InstanceResult]) -> None:
     """Put the early-stop and baseline verdicts into ``state.summary`` (controller, at the end)."""
-    from pytest_pau.models import EarlyStop
+    from pytest_pau.models import EarlyStop, SkipCause
     from pytest_pau.stats.gates import baseline_gate
 
     s = state.settings
@@ -140,7 +140,7 @@ def decide(state: RunView, results: list[InstanceResult]) -> None:
                 for r in summary.baseline.regressions
             ]
     if early is not None:
-        not_run = [r for r in results if r.skipped is not None and "--pau-early-stop" in r.skipped]
+        not_run = [r for r in results if r.skip_cause == SkipCause.EARLY_STOP]
         ran = [r for r in results if r.skipped is None]
         population = len(early.order)
         summary.early_stop = EarlyStop(

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from pytest_pau.models import Skip, SkipCause
 from pytest_pau.plugin import ahead, collect, retry, shard
 from pytest_pau.plugin.gates import BelowThreshold
 from pytest_pau.plugin.session import PauSession
@@ -148,7 +149,9 @@ class PauPlugin:
         # A dead worker's item: an infrastructure error (E), with its PAU result.
         from pytest_pau.plugin.crash import handle_crash
 
-        handle_crash(self.state, crashitem, report)
+        result = handle_crash(self.state, crashitem, report)
+        if result is not None:
+            self.state.take(result)
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(
@@ -219,7 +222,9 @@ class PauPlugin:
             from pytest_pau.plugin.xdist import drain_results
 
             how = self.state.interrupted_by or "Ctrl-C"
-            self.state.stop.request(f"{INTERRUPT}: {how} on the controller")
+            self.state.stop.request(
+                Skip(SkipCause.INTERRUPTED, f"{INTERRUPT}: {how} on the controller")
+            )
             for data in drain_results(config):
                 self.state.record(data)
         ahead.stop_episodes(self.state, interrupted=interrupted)
@@ -299,9 +304,12 @@ def _cancel_on_ctrl_c(state: PauSession) -> Any:
         return lambda: None
 
     def on_sigint(signum: int, frame: Any) -> Any:
-        state.cancel.set()
+        state.episodes.cancel.set()
         if not state.is_worker:
-            state.stop.request(f"{INTERRUPT}: Ctrl-C on the controller")  # the workers too
+            # The workers too.
+            state.stop.request(
+                Skip(SkipCause.INTERRUPTED, f"{INTERRUPT}: Ctrl-C on the controller")
+            )
         return previous(signum, frame)
 
     signal.signal(signal.SIGINT, on_sigint)

@@ -2,10 +2,12 @@
 
 One :class:`PauSession` per process. On an xdist worker it evaluates items; on the
 controller (or a run without xdist, where one process is both) it gathers item results
-from test reports, feeds the early stop, and checks the run before any item. Results
-travel from workers as the ``pau_result`` attribute of a ``TestReport`` (a JSON string,
-which pytest's report serialization carries), so gathering is the same with or without
-``-n``. The data lives in :class:`~pytest_pau.plugin.state.RunState`; the stages below this
+and checks the run before any item. Every result enters the run through
+:meth:`PauSession.take` (a scored or skipped item's, an episode's that finished ahead of
+pytest, a crashed worker's), which feeds the early stop once per item. Results travel from
+workers as the ``pau_result`` attribute of a ``TestReport`` (a JSON string, which pytest's
+report serialization carries; :meth:`PauSession.record` reads it), so gathering is the
+same with or without ``-n``. The data lives in :class:`~pytest_pau.plugin.state.RunState`; the stages below this
 module take that and never import the session.
 """
 
@@ -22,7 +24,7 @@ from pydantic import ValidationError
 
 from pytest_pau.errors import ConfigError, PauError
 from pytest_pau.llm.budget import WAIT, Wait
-from pytest_pau.models import Instance, InstanceResult
+from pytest_pau.models import Instance, InstanceResult, Skip, SkipCause
 from pytest_pau.plugin.state import RunState
 from pytest_pau.plugin.stop import RunStop, make_run_dir
 
@@ -141,7 +143,7 @@ class PauSession(RunState):
         if run_id:
             out[LEDGER_KEY] = str(self.ledger_path(str(run_id)))
         if self.settings.shard is not None:
-            out[CACHED_KEY] = list(self.shard_cached)
+            out[CACHED_KEY] = list(self.shard.cached)
         return out
 
     def ledger_path(self, run_id: str) -> Path:
@@ -170,7 +172,7 @@ class PauSession(RunState):
         cap = s.budget_share()
         if cap is None:
             return None
-        if self._budget is None:
+        if self.episodes.budget is None:
             from pytest_pau.llm import Budget
 
             part = s.shard_part
@@ -187,13 +189,13 @@ class PauSession(RunState):
                 if ledger is None:  # a controller of another pytest-pau version
                     base = s.cache_dir if s.cache_dir is not None else Path(tempfile.gettempdir())
                     ledger = Path(base) / "budget" / f"run-{workerinput['testrunuid']}.usd"
-            self._budget = Budget(cap, ledger=ledger, name=name)
-        return self._budget
+            self.episodes.budget = Budget(cap, ledger=ledger, name=name)
+        return self.episodes.budget
 
     @property
     def evaluator(self) -> Evaluator:
         """The process's Evaluator, built on first use with the agent from the hook."""
-        if self._evaluator is None:
+        if self.episodes.evaluator is None:
             from pytest_pau.agent import PSEUDO_MODELS
             from pytest_pau.scoring import Evaluator
             from pytest_pau.scoring.decoy import sample_decoys
@@ -206,7 +208,7 @@ class PauSession(RunState):
 
             s = self.settings
             evaluator = Evaluator(
-                s, budget=self.budget(), classify_hook=classify, cancel=self.cancel
+                s, budget=self.budget(), classify_hook=classify, cancel=self.episodes.cancel
             )
             # The judge check's items and decoys: the same on every xdist worker.
             evaluator.decoys = sample_decoys(self.selected_ids, self.instances, s)
@@ -224,8 +226,8 @@ class PauSession(RunState):
                         "run(instance, sandbox) method"
                     )
                 evaluator.agent = agent
-            self._evaluator = evaluator
-        return self._evaluator
+            self.episodes.evaluator = evaluator
+        return self.episodes.evaluator
 
     def evaluate(
         self, instance: Instance, progress: Callable[[str], None] | None
@@ -234,25 +236,25 @@ class PauSession(RunState):
 
         With a pool, the episode may have run (or be running) ahead of pytest already.
         """
-        if instance.id not in self._memo:
-            if self.pool is not None:
+        if instance.id not in self.episodes.results:
+            if self.episodes.pool is not None:
                 from pytest_pau.plugin.episodes import NotStarted
 
                 try:
-                    result = self.pool.result(instance, progress)
+                    result = self.episodes.pool.result(instance, progress)
                 except NotStarted as exc:
-                    result = self._not_run(instance, str(exc))
+                    result = InstanceResult.not_run(instance, exc.skip)
             else:
                 stop = self.admission(instance)
                 while isinstance(stop, Wait):  # other workers' items may free the budget
                     time.sleep(0.05)
                     stop = self.admission(instance)
                 if stop is not None:
-                    result = self._not_run(instance, stop)
+                    result = InstanceResult.not_run(instance, stop)
                 else:
                     result = self.evaluate_one(instance, progress)
-            self._memo[instance.id] = result
-        return self._memo[instance.id]
+            self.episodes.results[instance.id] = result
+        return self.episodes.results[instance.id]
 
     def evaluate_one(
         self, instance: Instance, progress: Callable[[str], None] | None
@@ -268,13 +270,13 @@ class PauSession(RunState):
             raise
         if budget is not None:
             budget.finished(result.cost_usd)
-        self.streak.observe(result)
+        self.episodes.streak.observe(result)
         from pytest_pau.plugin.shard import record_finished
 
         record_finished(self.settings, instance, result)
         return result
 
-    def admission(self, instance: Instance) -> str | Wait | None:
+    def admission(self, instance: Instance) -> Skip | Wait | None:
         """Whether ``instance``'s episode may start now: None (it is admitted), a reason
         not to start it (:meth:`stop_reason`; the budget left cannot pay for an item), or
         :data:`~pytest_pau.llm.budget.WAIT` (once items in flight finish: the early stop's
@@ -285,7 +287,8 @@ class PauSession(RunState):
         if self.ahead_of_window(instance):
             return WAIT
         budget = self.budget()
-        return None if budget is None else budget.admit()
+        answer = None if budget is None else budget.admit()
+        return Skip(SkipCause.BUDGET, answer) if isinstance(answer, str) else answer
 
     def ahead_of_window(self, instance: Instance) -> bool:
         """``--pau-early-stop``: the item lies past what the next decision could need."""
@@ -293,33 +296,24 @@ class PauSession(RunState):
         allowed = self.stop.allowed()
         return position is not None and allowed is not None and position >= allowed
 
-    def _not_run(self, instance: Instance, reason: str) -> InstanceResult:
-        return InstanceResult(
-            id=instance.id,
-            source=instance.source,
-            arity=instance.arity,
-            tags=list(instance.tags),
-            gold=instance.description,
-            skipped=reason,
-        )
-
-    def stop_reason(self) -> str | None:
+    def stop_reason(self) -> Skip | None:
         """Why no further episode may start (a decided gate, Ctrl-C, an unfixable error,
         a spent budget), or None."""
         stop = self.stop.reason()
         if stop is not None:
-            return f"not run: {stop}"
-        if self.streak.reason is not None:
-            return self.streak.reason
+            return Skip(stop.cause, f"not run: {stop.reason}")
+        if self.episodes.streak.reason is not None:
+            return Skip(SkipCause.STREAK, self.episodes.streak.reason)
         budget = self.budget()
         if budget is not None and budget.exhausted:
-            return f"budget {budget.name} spent (${budget.spent:.4f} of ${budget.max_cost_usd:g})"
+            spent = f"${budget.spent:.4f} of ${budget.max_cost_usd:g}"
+            return Skip(SkipCause.BUDGET, f"budget {budget.name} spent ({spent})")
         return None
 
     # -- gathering (the controller, or the single process) ---------------------------------
 
     def record(self, data: str) -> None:
-        """Take one item's result from its report.
+        """Take one item's result from its report (:meth:`take`).
 
         A result whose score is none (NaN, out of its scale: a hook or a test changed it
         after scoring) is refused: the item counts as errored, saying which field.
@@ -328,8 +322,33 @@ class PauSession(RunState):
             result = InstanceResult.model_validate_json(data)
         except ValidationError as exc:
             result = refused_result(data, exc)
-        self.results[result.id] = result
-        self.feed_gates(result.id, result)
+        self.take(result)
+
+    def take(self, result: InstanceResult) -> None:
+        """The one way a result enters the run (the controller, or the single process).
+
+        In one process an episode's result arrives twice: from its thread when it is made
+        (so the early stop hears of it before pytest reaches the item), then from the
+        item's report, whose result (a hook may have changed it) replaces the first. The
+        early stop is fed the first only. Called from pytest's thread and the episode
+        threads; once the run has ended (:meth:`stop_taking`), a result an episode's thread
+        makes later is left out, as the summary is being made of what came before.
+        """
+        with self._gate_lock:
+            if self._taken_all:
+                return
+            self.results[result.id] = result
+        self._feed_once(result.id, result)
+
+    def stop_taking(self) -> None:
+        """The run has ended: no further result enters it."""
+        with self._gate_lock:
+            self._taken_all = True
+
+    def no_result(self, instance_id: str) -> None:
+        """An item ended without a result (skipped by a mark, errored before evaluation):
+        the early stop counts it as unknown, unless its result came first."""
+        self._feed_once(instance_id, None)
 
     def ended(self, report: pytest.TestReport | pytest.CollectReport) -> None:
         """Every report on the controller: what fails a gated run; items without a result."""
@@ -343,22 +362,27 @@ class PauSession(RunState):
             instance_id = self.instance_id(report.nodeid)
             if instance_id is not None and instance_id not in self.results:
                 self.user_skipped.add(instance_id)
-        if self.early is not None and getattr(report, "when", None) == "teardown":
+        if getattr(report, "when", None) == "teardown":
             instance_id = self.instance_id(report.nodeid)
             if instance_id is not None and instance_id not in self.results:
-                self.feed_gates(instance_id, None)  # skipped by a mark, or errored before
+                self.no_result(instance_id)  # skipped by a mark, or errored before
 
-    def feed_gates(self, instance_id: str, result: InstanceResult | None) -> None:
-        """One result for the early stop (or None: the item has none). Called from pytest's
-        thread and, in one process, from the episode threads: serialised here."""
+    def _feed_once(self, instance_id: str, result: InstanceResult | None) -> None:
+        """The early stop hears of each item once: its first result, or that it had none."""
         if self.early is None:
             return
         with self._gate_lock:
+            if instance_id in self._fed:
+                return
+            self._fed.add(instance_id)
             decided = self.early.add(instance_id, result)
         if decided:
             n, total = self.early.decided_after, len(self.early.order)
             self.stop.request(
-                f"--pau-early-stop: every gate was decided after {n} of {total} items"
+                Skip(
+                    SkipCause.EARLY_STOP,
+                    f"--pau-early-stop: every gate was decided after {n} of {total} items",
+                )
             )
         else:
             self.look_ahead()

@@ -194,11 +194,11 @@ def plan_key(settings: PauSettings, selected: Sequence[Instance], count: int) ->
 def _plan(state: RunState, ids: list[str], count: int) -> list[str]:
     """The instances the partition counts as cached: the stored plan's, else a new plan.
 
-    A new plan takes the controller's finished-item list (``state.shard_cached``) and is
+    A new plan takes the controller's finished-item list (``state.shard.cached``) and is
     stored for the later shards of this selection (not by ``--collect-only``).
     """
     s = state.settings
-    found = set(state.shard_cached)
+    found = set(state.shard.cached)
     fresh = [i for i in ids if i in found]
     if s.no_cache or s.cache_dir is None:
         return fresh
@@ -237,10 +237,10 @@ def apply_shard(items: list[pytest.Item], state: RunState) -> list[pytest.Item]:
     assert part is not None
     index, count = part
     ids = list(dict.fromkeys(inst.id for item in items if (inst := collect.instance_of(item))))
-    state.shard_plan = _plan(state, ids, count)
-    own = set(shard_part(ids, state.shard_plan, count, index))
-    state.shard_selection = ids
-    state.shard_own = [i for i in ids if i in own]
+    state.shard.plan = _plan(state, ids, count)
+    own = set(shard_part(ids, state.shard.plan, count, index))
+    state.shard.selection = ids
+    state.shard.own = [i for i in ids if i in own]
     kept: list[pytest.Item] = []
     dropped: list[pytest.Item] = []
     for item in items:
@@ -259,9 +259,9 @@ def prepare_shard(state: RunState) -> None:
     """
     workerinput = getattr(state.config, "workerinput", None)
     if workerinput is not None:
-        state.shard_cached = [str(i) for i in workerinput.get(CACHED_KEY) or ()]
+        state.shard.cached = [str(i) for i in workerinput.get(CACHED_KEY) or ()]
         return
-    state.shard_cached, problem = cached_ids(state.settings, state.instances)
+    state.shard.cached, problem = cached_ids(state.settings, state.instances)
     if problem is not None:
         state.endpoint_notes.append(problem)  # shown under the summary
         warnings.warn(problem, stacklevel=2)
@@ -274,9 +274,9 @@ def empty_part(state: RunState) -> str | None:
     would exit 5, "no tests ran"), and the merge still needs this shard's report.
     """
     part = state.settings.shard_part
-    if part is None or not state.shard_selection or state.shard_own:
+    if part is None or not state.shard.selection or state.shard.own:
         return None
-    n = len(state.shard_selection)
+    n = len(state.shard.selection)
     return (
         f"PAU shard {part[0]}/{part[1]}: none of the {n} selected instance{'s' if n != 1 else ''} "
         f"falls in this part ({part[1]} shards for {n}): exit status 0"
@@ -286,7 +286,7 @@ def empty_part(state: RunState) -> str | None:
 def payload_json(state: RunState) -> str:
     """What a worker tells the controller of the shard (it does not collect under xdist)."""
     return json.dumps(
-        {"selection": state.shard_selection, "own": state.shard_own, "plan": state.shard_plan}
+        {"selection": state.shard.selection, "own": state.shard.own, "plan": state.shard.plan}
     )
 
 
@@ -299,16 +299,16 @@ def tell_controller(config: pytest.Config, state: RunState) -> None:
 
 def take_payload_json(state: RunState, text: str) -> None:
     """The controller's side of :func:`payload_json` (the first one that arrives wins)."""
-    if state.shard_selection is not None:
+    if state.shard.selection is not None:
         return
     try:
         payload: Any = json.loads(text)
     except ValueError:
         return
     if isinstance(payload, dict) and isinstance(payload.get("selection"), list):
-        state.shard_selection = [str(i) for i in payload["selection"]]
-        state.shard_own = [str(i) for i in payload.get("own") or []]
-        state.shard_plan = [str(i) for i in payload.get("plan") or []]
+        state.shard.selection = [str(i) for i in payload["selection"]]
+        state.shard.own = [str(i) for i in payload.get("own") or []]
+        state.shard.plan = [str(i) for i in payload.get("plan") or []]
 
 
 def instances_digest(instances: Sequence[Instance]) -> str:
@@ -333,16 +333,16 @@ def shard_info(state: RunState, machine_notes: list[str]) -> ShardInfo | None:
         return None
     from pytest_pau.models import ShardInfo
 
-    selection = state.shard_selection
+    selection = state.shard.selection
     by_id = {inst.id: inst for inst in state.instances}
     chosen = [by_id[i] for i in selection or () if i in by_id]
-    cached = set(state.shard_plan or ())
+    cached = set(state.shard.plan or ())
     rows, commands = _calibration(state, chosen)
     return ShardInfo(
         index=part[0],
         count=part[1],
         selection=selection,
-        own=state.shard_own if state.shard_own is not None else list(state.selected_ids),
+        own=state.shard.own if state.shard.own is not None else list(state.selected_ids),
         user_skipped=[i for i in state.selected_ids if i in state.user_skipped],
         cached=[i for i in selection or () if i in cached],
         instances_digest=instances_digest(chosen),

@@ -4,7 +4,9 @@ One :class:`RunState` per process, kept in ``config.stash`` (never on ``config``
 what the run knows (settings, instances, gathered results, the summary, outputs) and
 nothing that runs a stage: :class:`~pytest_pau.plugin.session.PauSession` adds that on top,
 so the stages below it (preflight, outputs, gates, calibration, crash) take a ``RunState``
-and never import the session back.
+and never import the session back. Two parts have one owner each: :class:`EpisodePart`
+(``state.episodes``: what runs this process's items) and :class:`ShardPart`
+(``state.shard``: ``--pau-shard``'s part of the selection).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -34,6 +37,41 @@ if TYPE_CHECKING:
 
 result_key = pytest.StashKey[InstanceResult]()
 sent_key = pytest.StashKey[bool]()
+
+
+@dataclass
+class EpisodePart:
+    """What runs a process's items (an xdist worker, or the single process):
+    :class:`~pytest_pau.plugin.session.PauSession` builds and uses it."""
+
+    cancel: threading.Event = field(default_factory=threading.Event)
+    """Set on Ctrl-C: no episode and no model request starts any more."""
+    streak: FailureStreak = field(default_factory=FailureStreak)
+    """Stops starting items after several identical errors that no retry fixes."""
+    pool: EpisodePool | None = None
+    """Runs upcoming items' episodes ahead of pytest (``--pau-concurrency`` > 1)."""
+    evaluator: Evaluator | None = None
+    """The process's Evaluator, built on first use (``PauSession.evaluator``)."""
+    budget: Budget | None = None
+    """The run's budget ledger, made once (``PauSession.budget``)."""
+    results: dict[str, InstanceResult] = field(default_factory=dict)
+    """This process's result of each instance it evaluated (several tests may share one)."""
+
+
+@dataclass
+class ShardPart:
+    """``--pau-shard``: which part of the selection this shard runs, as
+    :mod:`~pytest_pau.plugin.shard` found it (the controller's, or a worker's report)."""
+
+    cached: list[str] = field(default_factory=list)
+    """Instances with a finished-item row, as the controller found them."""
+    plan: list[str] | None = None
+    """The instances the partition counted as cached (the stored plan)."""
+    selection: list[str] | None = None
+    """Every selected instance of the whole run, in order (None until collection, or under
+    xdist until a worker reports it)."""
+    own: list[str] | None = None
+    """This shard's part of :attr:`selection`."""
 
 
 def default_cache_dir(config: pytest.Config) -> Path:
@@ -107,19 +145,14 @@ class RunState:
         """Models behind an ``api_base`` their server does not identify (cached by alias)."""
         self.cache_warning: str | None = None
         """Why the model cache was set aside at the start, when it was."""
-        self._evaluator: Evaluator | None = None
-        self._memo: dict[str, InstanceResult] = {}
-        self.cancel = threading.Event()
-        """Set on Ctrl-C: no episode and no model request starts any more."""
+        self.episodes = EpisodePart()
+        """What runs this process's items (an xdist worker, or the single process)."""
         self.ahead = 0
         """Results kept from episodes that finished before pytest, which stopped, reached them."""
-        self.pool: EpisodePool | None = None
-        """Runs upcoming items' episodes ahead of pytest (``--pau-concurrency`` > 1)."""
         self.selected_ids: list[str] = []
         """The selected instances, in the order their items run."""
         self.position: dict[str, int] = {}
         """Each selected instance's place in that order (the early stop's look-ahead)."""
-        self._budget: Budget | None = None
         self.retry_selection: str | None = None
         """Why a narrowed retry (``--lf``/``--sw``) decides no gate (:mod:`~pytest_pau.plugin.retry`)."""
         self.deselected: int = 0
@@ -135,15 +168,17 @@ class RunState:
         self.early: EarlyStopTracker | None = None
         """``--pau-early-stop``: the gates' confidence sequences (controller)."""
         self._gate_lock = threading.Lock()
-        """Serialises :meth:`feed_gates` (episode threads and pytest's thread)."""
+        """Serialises results entering the run (episode threads and pytest's thread)."""
+        self._fed: set[str] = set()
+        """Instances the early stop has heard of (each once)."""
+        self._taken_all = False
+        """The run has ended: results stop entering it."""
         self.run_dir: Path | None = None
         """Controller: the run's private folder (the stop file for xdist workers)."""
         workerinput = getattr(config, "workerinput", None) or {}
         stop_file = workerinput.get(STOP_FILE_KEY)
         self.stop = RunStop(Path(stop_file) if stop_file else None)
         """A stop request every process sees (early stop, Ctrl-C on the controller)."""
-        self.streak = FailureStreak()
-        """Stops starting items after several identical errors that no retry fixes."""
         self.marker_names = MarkerNames()
         """Which marker each tag and source name is (set once every plugin is configured)."""
         self.restore_signals: Callable[[], None] = lambda: None
@@ -152,15 +187,8 @@ class RunState:
         """``SIGTERM``/``SIGHUP`` when a signal interrupted the run (else Ctrl-C or none)."""
         self.crashes: list[tuple[str, str]] = []
         """Controller: ``(instance id, worker id)`` of items whose xdist worker died."""
-        self.shard_cached: list[str] = []
-        """``--pau-shard``: instances with a finished-item row, as the controller found them."""
-        self.shard_plan: list[str] | None = None
-        """``--pau-shard``: the instances the partition counted as cached (the stored plan)."""
-        self.shard_selection: list[str] | None = None
-        """``--pau-shard``: every selected instance of the whole run, in order (None until
-        collection, or under xdist until a worker reports it)."""
-        self.shard_own: list[str] | None = None
-        """``--pau-shard``: this shard's part of :attr:`shard_selection`."""
+        self.shard = ShardPart()
+        """``--pau-shard``: which part of the selection this shard runs."""
         self.below_threshold: list[str] = []
         """Controller: node ids of items whose model fell below a threshold (for JUnit)."""
         self.final_report: Report | None = None

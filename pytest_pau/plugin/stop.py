@@ -20,9 +20,11 @@ from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
 
+from pytest_pau.models import Skip, SkipCause
+
 #: ``workerinput`` key of the stop file's path.
 STOP_FILE_KEY = "pau_stop_file"
-#: Prefix of a stop reason that also cancels the episodes in flight (Ctrl-C).
+#: The first word of an interrupt's stop reason (Ctrl-C, a stop signal).
 INTERRUPT = "interrupted"
 
 
@@ -35,7 +37,7 @@ class RunStop:
 
     def __init__(self, path: Path | None) -> None:
         self.path = path
-        self._reason: str | None = None
+        self._reason: Skip | None = None
         self._allowed: int | None = None
         self._window = None if path is None else path.with_name(path.name + ".window")
 
@@ -61,26 +63,32 @@ class RunStop:
                 return self._allowed
         return self._allowed
 
-    def request(self, reason: str) -> None:
-        """Ask every process to start no more episodes (first reason wins)."""
+    def request(self, reason: Skip) -> None:
+        """Ask every process to start no more episodes (first reason wins); the file holds
+        the cause on its first line, then the words."""
         if self._reason is not None:
             return
         self._reason = reason
         if self.path is not None:
             tmp = self.path.with_suffix(".tmp")
             try:
-                tmp.write_text(reason, encoding="utf-8")
+                tmp.write_text(f"{reason.cause}\n{reason.reason}", encoding="utf-8")
                 os.replace(tmp, self.path)
             except OSError:
                 pass  # the controller still stops; workers finish what they have
 
-    def reason(self) -> str | None:
+    def reason(self) -> Skip | None:
         """Why the run stops, or None (workers read the file; a found reason is kept)."""
         if self._reason is None and self.path is not None:
             try:
-                self._reason = self.path.read_text(encoding="utf-8") or "stopped"
+                text = self.path.read_text(encoding="utf-8")
             except OSError:
                 return None
+            cause, _, words = text.partition("\n")
+            try:
+                self._reason = Skip(SkipCause(cause), words or "stopped")
+            except ValueError:  # not written by this version
+                self._reason = Skip(SkipCause.NOT_RUN, text or "stopped")
         return self._reason
 
     def watch(self, cancel: threading.Event) -> None:
@@ -90,7 +98,7 @@ class RunStop:
             while not cancel.is_set():
                 reason = self.reason()
                 if reason is not None:
-                    if reason.startswith(INTERRUPT):
+                    if reason.cause == SkipCause.INTERRUPTED:
                         cancel.set()
                     return
                 time.sleep(0.05)  # a cheap stat; Ctrl-C reaches the workers within it

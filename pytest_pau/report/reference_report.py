@@ -16,7 +16,15 @@ from typing import Any, Protocol
 
 from pytest_pau.dataset.signature import RowError
 from pytest_pau.errors import DatasetError
-from pytest_pau.models import FailureMode, InstanceResult, PassRule, Report, RunInfo, Step
+from pytest_pau.models import (
+    FailureMode,
+    InstanceResult,
+    PassRule,
+    Report,
+    RunInfo,
+    SkipCause,
+    Step,
+)
 from pytest_pau.report import reference_rows as fields
 from pytest_pau.report.summary import build_summary
 
@@ -131,6 +139,7 @@ def _one(
         r.skipped = (
             "not judged: no judge eval file (..._description_prediction_judge-*) was imported"
         )
+        r.skip_cause = SkipCause.NOT_RUN
     for kind, attr in (
         ("code", "code_match"),
         ("self_code", "self_code_match"),

@@ -17,6 +17,7 @@ from pytest_pau.models import (
     FailureMode,
     InstanceResult,
     PassRule,
+    SkipCause,
     Usage,
 )
 from pytest_pau.models.outcome import score_problem
@@ -105,6 +106,7 @@ class Evaluator(ScoringParts):
                 self._run(instance, result, usage, track)
             except BudgetExceeded as exc:
                 result.skipped = f"budget --pau-max-cost-usd spent: {exc}"
+                result.skip_cause = SkipCause.BUDGET
             except ConfigError:
                 raise
             except PauError as exc:

@@ -144,9 +144,10 @@ class EarlyStopTracker:
     def add(self, item_id: str, result: InstanceResult | None) -> bool:
         """Take one item's result (None: it ended without one); True when this decided all.
 
-        Ids outside the order (not selected) are ignored; after the decision, nothing is fed.
+        Each item is fed once (the run's ``take`` sees to it). Ids outside the order (not
+        selected) are ignored; after the decision, nothing is fed.
         """
-        if self.decided_after is not None or item_id in self._pending:
+        if self.decided_after is not None:
             return False
         self._pending[item_id] = result
         while self._pos < len(self.order) and self.order[self._pos] in self._pending:

@@ -2,8 +2,9 @@
 
 A gate is decided on the items the user selected (:mod:`pytest_pau.stats.selection`); an
 item without a value is *unknown*, and the verdict says how many and why ("not decided:
-92 of 96 items not run (budget spent)"). The causes are read from the result's ``error``
-and ``skipped`` texts, which the evaluator and the plugin write.
+92 of 96 items not run (budget spent)"). The causes are read from the result's fields:
+no result, an ``error``, a :class:`~pytest_pau.models.SkipCause` (set where the skip was
+decided), or no score; never from the words of a message.
 """
 
 from __future__ import annotations
@@ -11,17 +12,18 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
-from pytest_pau.models import Scored
+from pytest_pau.models import Scored, SkipCause
 
-#: ``skipped`` text fragment -> the cause it means (first match wins).
-_SKIPS: tuple[tuple[str, str], ...] = (
-    ("--pau-early-stop", "not run (early stop)"),
-    ("--pau-max-cost-usd", "not run (budget spent)"),
-    ("in a row failed with the same error", "not run (failure streak)"),
-    ("interrupted", "not run (interrupted)"),
-    ("pytest stopped the run", "not run (pytest stopped the run)"),
-)
-EARLY_STOP = "not run (early stop)"
+#: How a verdict names each skip cause.
+NOT_RUN: dict[SkipCause, str] = {
+    SkipCause.EARLY_STOP: "not run (early stop)",
+    SkipCause.BUDGET: "not run (budget spent)",
+    SkipCause.STREAK: "not run (failure streak)",
+    SkipCause.INTERRUPTED: "not run (interrupted)",
+    SkipCause.PYTEST_STOPPED: "not run (pytest stopped the run)",
+    SkipCause.NOT_RUN: "not run",
+}
+EARLY_STOP = NOT_RUN[SkipCause.EARLY_STOP]
 """The one cause an early-stopping gate covers itself (its population stays N)."""
 
 
@@ -39,9 +41,8 @@ def cause(result: Scored | None, value: float | None) -> str | None:
         return "no result"
     if result.error is not None:
         return "errored"
-    skipped = result.skipped
-    if skipped is not None:
-        return next((c for text, c in _SKIPS if text in skipped), "not run")
+    if result.skipped is not None or result.skip_cause is not None:
+        return NOT_RUN[result.skip_cause or SkipCause.NOT_RUN]
     return "unscored"
 
 
