@@ -52,9 +52,7 @@ def test_the_ceiling_line_never_calls_a_lower_gold_control_the_most_the_coder_al
         )
     result.stdout.fnmatch_lines(
         [
-            "ceiling      code match 1.00 of the model beside 0.00 of the coder on the gold "
-            "descriptions (gold control, n=1): the model is above it, so this coder misses "
-            "some gold descriptions; no ceiling"
+            "ceiling *code match 1.00 of the model beside 0.00 of the coder*(gold control, n=1)*the model is above it*no ceiling*"
         ]
     )
     assert "the most this coder" not in result.stdout.str()
@@ -75,7 +73,7 @@ def test_a_baseline_gate_on_too_few_shared_items_says_so_and_names_its_option(
         ]
     )
     result.stdout.fnmatch_lines(
-        ["PAU release gate failed (--pau-max-regression=judge:0.2): exit status 1"]
+        ["PAU release gate failed (--pau-max-regression=judge:0.2)*exit status 1"]
     )
     assert "--pau-baseline judge" not in result.stdout.str()
 
@@ -87,8 +85,7 @@ def test_a_lower_bound_gate_on_few_items_says_what_it_is(run_pau) -> None:
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.stdout.fnmatch_lines(
         [
-            "  FAIL mean judge score >= 3.00: 95% lower confidence bound (exact) 1.85, short "
-            "by 1.15  (--pau-min-mean-judge)"
+            "*FAIL mean judge score >= 3.00: 95% lower confidence bound (exact) 1.85, short by 1.15*"
         ]
     )
     assert result.stdout.str().count("lower confidence bound") == 1
@@ -104,7 +101,6 @@ def test_a_baseline_from_another_mode_is_a_note_not_a_raw_warning(run_pau) -> No
     assert "warn(note)" not in out
     result.stdout.fnmatch_lines(
         [
-            "  note: --pau-baseline: runs differ in mode (baseline 'incontext', this run "
-            "'interactive'); the comparison may reflect that"
+            "*note: --pau-baseline: runs differ in mode (baseline 'incontext', this run 'interactive')*"
         ]
     )

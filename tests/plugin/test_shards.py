@@ -248,7 +248,7 @@ def test_a_shard_under_xdist_records_the_whole_selection(
 ) -> None:
     # The controller does not collect under xdist: its workers tell it the selection.
     result = run_pau("-n", "2", "--pau-shard=2/3", "--pau-report=s.json", subprocess=True)
-    result.stdout.fnmatch_lines(["2 workers [[]2 items[]]"])
+    result.stdout.fnmatch_lines(["*2 workers [[]2 items[]]*"])
     report = read_report(pau_pytester.path / "s.json")
     assert report.shard is not None
     assert report.shard.selection == TOY_IDS
