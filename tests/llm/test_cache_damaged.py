@@ -1,4 +1,4 @@
-"""Hardening (issue 15), the cache: runs that start at once on one damaged cache set it aside
+"""A damaged cache: runs that start at once on one damaged cache set it aside
 once, and every one of them goes on with the same fresh file (real processes, real sqlite)."""
 
 from __future__ import annotations

@@ -333,3 +333,13 @@ def test_ctrl_c_on_the_xdist_controller_stops_the_workers_and_keeps_their_result
     finished = [i for i in report.instances if i.skipped is None]
     assert len(finished) >= 4
     assert len(finished) < 40
+
+
+def test_gate_without_any_pau_item_says_why_it_fails(run_pau, pau_pytester) -> None:
+    pau_pytester.makepyfile(test_other="def test_other():\n    pass\n")
+    result = run_pau("-k", "other", "--pau-min-pass-rate=0.5")
+    result.assert_outcomes(passed=1)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(
+        ["PAU release gate failed (--pau-min-pass-rate=0.5): no PAU item produced a result*"]
+    )

@@ -1,4 +1,4 @@
-"""The second manipulation corpus (issue 31): 26 more ways to address the grader, written by
+"""The second manipulation corpus, disguised notes: 26 more ways to address the grader, written by
 hand in the families the first corpus (``manipulation_corpus.py``) lacked or only touched:
 numbers spelled out (words, ordinals, Roman numerals, other languages), fake logs and tool
 results, encodings (base64, hex, invisible Unicode tag characters), more languages and

@@ -1,4 +1,4 @@
-"""The grader-note defences of issue 31: detection that does not depend on how a number is
+"""Disguised grader notes: detection that does not depend on how a number is
 written, invisible Unicode tag characters and encoded notes found, every style of the second
 corpus removed whole, and the judge's second opinion whenever a description of a method
 without scores talks about scores."""
