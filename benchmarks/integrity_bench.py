@@ -20,7 +20,7 @@ cache (``--cache-dir``), so a re-run is free.
 
 Run: ``python benchmarks/integrity_bench.py [--judge local] [--instances 4] [--styles N]
 [--corpus 1|31] [--cache-dir DIR] [--json OUT]``; ``--corpus 31`` runs the second sweep's
-26 styles (``tests/scoring/manipulation_corpus_31.py``: numbers in words, tag characters,
+26 styles (``tests/scoring/manipulation_corpus_disguised.py``: numbers in words, tag characters,
 encodings, more languages, markup, role turns).
 """
 
@@ -44,7 +44,7 @@ from pytest_pau.prompting import parse_rating, render  # noqa: E402
 from pytest_pau.scoring import Judge  # noqa: E402
 from pytest_pau.scoring.integrity import defend  # noqa: E402
 from tests.scoring.manipulation_corpus import STYLES  # noqa: E402
-from tests.scoring.manipulation_corpus_31 import STYLES_31  # noqa: E402
+from tests.scoring.manipulation_corpus_disguised import DISGUISED_STYLES  # noqa: E402
 
 WRONG = "Returns the input unchanged."
 # Styles run first (one of each family), so that a partial run already covers the corpus.
@@ -143,7 +143,7 @@ def main() -> None:
         "--corpus",
         choices=("1", "31"),
         default="1",
-        help="manipulation_corpus.py (1, default) or the second sweep's manipulation_corpus_31.py.",
+        help="manipulation_corpus.py (1, default) or the second sweep's manipulation_corpus_disguised.py.",
     )
     parser.add_argument(
         "--cache-dir", default=str(ROOT / ".pau_cache" / "integrity_bench"), help="Model cache."
@@ -154,7 +154,7 @@ def main() -> None:
     instances: list[Instance] = [i for i in load_dataset("builtin") if "smoke" in i.tags][
         : args.instances
     ]
-    corpus = STYLES if args.corpus == "1" else STYLES_31
+    corpus = STYLES if args.corpus == "1" else DISGUISED_STYLES
     ordered = sorted(corpus, key=lambda s: FIRST.index(s.name) if s.name in FIRST else len(FIRST))
     styles = ordered[: args.styles or len(corpus)]
     client = make_client(args.judge, cache_dir=args.cache_dir)

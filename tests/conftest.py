@@ -1,7 +1,16 @@
-"""Fixtures shared by the agent, scoring and training tests.
+"""Fixtures shared by the agent, scoring and training tests, and the fast tier's rule.
 
 ``double``: a one-argument instance with a raising input; ``scripted``: a scripted model
 server reached through the real litellm client.
+
+The fast tier is ``pytest -m "not slow"``. A test is ``slow`` when it takes more than a few
+seconds on the 2-core development machine (marked by hand, from ``--durations``), and
+always, marked here, when it runs pytest itself, in process or in a subprocess: it takes
+the ``pytester`` fixture (directly or through ``pau_pytester``, ``run_pau``,
+``docs_pytester``). Such a run starts a pytest session with the plugin, a scripted server
+and the sandbox: 2-17 s each, measured under load on 2 cores, and a subprocess adds a
+fresh interpreter importing litellm. Marked from the fixtures a test takes, a new such
+test cannot slip into the fast tier.
 """
 
 from __future__ import annotations
@@ -31,6 +40,14 @@ def test_func(arg0):
     validate_input_args(arg0)
     return arg0 * 2
 """
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        # pau_pytester, run_pau and docs_pytester take pytester too.
+        if "pytester" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture

@@ -183,6 +183,7 @@ def test_the_dataset_format_example_is_two_lines_in_both_conventions(tmp_path: P
         assert run_code(instance.code, examples).score == 1.0
 
 
+@pytest.mark.slow
 def test_the_dataset_format_commands_list_the_items(tmp_path: Path) -> None:
     (block,) = fenced(section("datasets.md", "## Dataset format"), "bash")
     commands = block_commands(block)

@@ -20,6 +20,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from pytest_pau import load_dataset
 from pytest_pau.models import Instance
 from pytest_pau.prompting import MARKERS
@@ -87,6 +89,7 @@ def _pytest(folder: Path, rules: list[tuple[str, Any]], *args: str) -> str:
     return run.stdout
 
 
+@pytest.mark.slow
 def test_the_failure_sample_is_a_real_runs_output(tmp_path: Path) -> None:
     out = _pytest(tmp_path, RULES, "-k", ITEM, "--pau-report=report.json")
     block = _failure_block()
@@ -145,6 +148,7 @@ def _masked(line: str) -> str:
     return re.sub(r"127\.0\.0\.1:[0-9]+|localhost:[0-9]+", "HOST:PORT", line)
 
 
+@pytest.mark.slow
 def test_the_summary_sample_is_a_real_runs_output(tmp_path: Path) -> None:
     out = _pytest(tmp_path, SUMMARY_RULES, "-m", "smoke", *GATES)  # the pass-rate gate fails
     lines = [_masked(ln) for ln in out.splitlines()]

@@ -103,6 +103,7 @@ def empty_project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
+@pytest.mark.slow
 def test_pau_train_settings_have_the_plugins_name_parser_and_default(
     empty_project: Path,
 ) -> None:

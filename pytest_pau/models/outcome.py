@@ -93,7 +93,7 @@ class FailureMode(StrEnum):
     HALLUCINATION = "hallucination"
     SELF_CONTRADICTION = "self_contradiction"
     JUDGE_MANIPULATION = "judge_manipulation"
-    """The prediction addressed the grader (``scoring/integrity.py``); it was scored
+    """The prediction addressed the grader (``scoring/integrity/``); it was scored
     without that text."""
     CODER_ERROR = "coder_error"
     """Code match failed, and the coder misses the behaviour from the gold description too
@@ -180,7 +180,7 @@ class JudgeResult(BaseModel):
     """How many judge answers had no parseable rating even after the retry."""
     usage: Usage = Field(default_factory=Usage)
     manipulation: list[str] = Field(default_factory=list)
-    """What ``scoring/integrity.py`` found in the prediction that addresses the grader
+    """What ``scoring/integrity/`` found in the prediction that addresses the grader
     (one line per finding); empty for a clean prediction."""
     raw_score: float | None = None
     """When ``manipulation`` is set: the score of the prediction as written."""

@@ -11,7 +11,7 @@ import re
 _THINK_TAG = re.compile(r"<(/?)think>", re.IGNORECASE)
 #: What reads as a rating line: "Rating: 4", "rating = 4", "Rating: 4." (a sentence ends),
 #: "Rating: 5.0" (an integer written as a float); not "Rating: 3.5". Also the hazard that
-#: fenced untrusted text is neutralised against (``scoring/integrity.py``).
+#: fenced untrusted text is neutralised against (``scoring/integrity/``).
 RATING_PATTERN = re.compile(r"rating\s*[:=]\s*([0-9]+)(?:\.0+)?(?![0-9]|\.[0-9])", re.IGNORECASE)
 # Markdown emphasis around the label or the number ("**Rating:** 4", "Rating: **4**").
 _EMPHASIS = re.compile(r"[*_`]")

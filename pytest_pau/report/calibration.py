@@ -12,7 +12,7 @@ reads back only rows with its own identity and its own instances' fingerprints, 
 figure from another judge, coder or prompts version is ever shown; what is not known is
 said, with the commands that measure it.
 
-Nothing here touches pytest; ``pytest_pau/_calibration.py`` is the glue.
+Nothing here touches pytest; ``pytest_pau/plugin/calibration.py`` is the glue.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Every figure shown both here and in the terminal block is formatted by the same helpers
 (:mod:`pytest_pau.report.fmt`, the gates' own formats), so a page never says "code match
-0.67" where the terminal says "100.0%" (``tests/report/test_html_matches_terminal.py``
+0.67" where the terminal says "100.0%" (``tests/plugin/test_html_matches_terminal.py``
 parses both). Model and provider text goes through :func:`html.escape`.
 """
 

@@ -30,6 +30,7 @@ def by_turn(script: dict[str, list[str]]) -> Callable[[Messages], str]:
     return reply
 
 
+@pytest.mark.slow
 def test_full_episode_records_every_step_exactly(double: Instance, scripted) -> None:
     replies = {
         "reason": ["Try a negative int; expect -6.", "Try a string; expect an error."],

@@ -79,6 +79,7 @@ def _cap_cpu() -> None:
     resource.setrlimit(resource.RLIMIT_CPU, (CHILD_CPU_S, CHILD_CPU_S + 5))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("parser", PARSERS)
 def test_every_reply_parser_is_linear_on_hostile_shapes(parser: str) -> None:
     proc = subprocess.run(

@@ -114,6 +114,7 @@ def _adversarial(n: int) -> dict[str, str]:
     }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", [20_000, 200_000])
 def test_parse_input_is_linear_on_adversarial_replies(n: int, literal_reads: list[int]) -> None:
     import time

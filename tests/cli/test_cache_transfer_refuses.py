@@ -104,6 +104,7 @@ INSERT INTO responses (key, model, created, plugin_version) VALUES ('k', 'openai
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("schema", "expected"),
     [
@@ -160,6 +161,7 @@ def _read_only_bind(source: Path, target: Path) -> bool:
     return True
 
 
+@pytest.mark.slow
 def test_a_wal_cache_on_read_only_storage_is_called_what_it_is(tmp_path: Path) -> None:
     cache = tmp_path / "c"
     filled(cache, 3)

@@ -146,6 +146,7 @@ def _probe(kind: str, payload: object) -> object:
     return json.loads(proc.stdout)
 
 
+@pytest.mark.slow
 def test_test_inputs_reach_every_branch(builtin: list[Instance]) -> None:
     # Only the test inputs: they are what code match runs, so they must cover the method.
     payload = [
@@ -163,6 +164,7 @@ def test_test_inputs_reach_every_branch(builtin: list[Instance]) -> None:
     )
 
 
+@pytest.mark.slow
 def test_no_two_methods_behave_identically(builtin: list[Instance]) -> None:
     by_arity: dict[int, list[dict[str, object]]] = defaultdict(list)
     for i in builtin:
@@ -195,6 +197,7 @@ def test_probe_finds_twins_and_gaps() -> None:
     assert gaps == {"a": {"lines": [7], "branches": [[6, 7]]}}
 
 
+@pytest.mark.slow
 def test_shipped_file_matches_the_sources() -> None:
     if not (ROOT / "scripts" / "build_builtin.py").is_file():
         pytest.skip("scripts/ is not part of an installed package; run from a checkout")

@@ -162,6 +162,7 @@ def test_only_the_test_split_exists(tmp_path: Path) -> None:
         load_dataset("humaneval", "train", cache_dir=tmp_path)
 
 
+@pytest.mark.slow
 def test_the_real_humaneval_converts_at_least_160(tmp_path: Path) -> None:
     start = time.perf_counter()
     instances = load_dataset("humaneval", cache_dir=tmp_path)

@@ -215,8 +215,7 @@ def test_the_run_header_says_what_the_loader_did(
     )
     verbose.stdout.fnmatch_lines(
         [
-            "pau: dataset: pau_reference/0001 test_examples[[]0] input (3, 4): stored [[]4, 3], "
-            "gold code (4, 3) (tuple stored as a list (JSON has no tuple))"
+            "*pau_reference/0001 test_examples[[]0] input (3, 4): stored [[]4, 3], gold code (4, 3)*tuple stored as a list*"
         ]
     )
 

@@ -78,6 +78,7 @@ def test_the_known_quota_command(
     )
 
 
+@pytest.mark.slow
 def test_the_scripted_quota_example_runs() -> None:
     (example,) = re.findall(r"```python\n(.*?)```", section(EXTENDING, "## ScriptedLLM"), re.S)
     exec(compile(example, "docs/extending.md", "exec"), {})

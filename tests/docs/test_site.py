@@ -35,6 +35,7 @@ def _tree_state() -> dict[str, tuple[int, int]]:
     return {str(p): (p.stat().st_mtime_ns, p.stat().st_size) for p in paths if p.exists()}
 
 
+@pytest.mark.slow
 def test_the_site_builds_strictly_outside_the_source_tree(tmp_path: Path) -> None:
     before = _tree_state()
     site = tmp_path / "site"

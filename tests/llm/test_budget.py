@@ -18,6 +18,7 @@ def user(text: str) -> list[dict[str, str]]:
     return [{"role": "user", "content": text}]
 
 
+@pytest.mark.slow
 def test_many_callers_at_once_never_take_the_run_past_the_cap(
     scripted_llm: Callable[..., ScriptedLLM],
 ) -> None:

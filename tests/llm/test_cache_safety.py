@@ -73,6 +73,7 @@ def _open_unprivileged(tmp_path: Path, llm: ScriptedLLM, directory: Path) -> str
     return done.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("restore_modes")
 def test_a_read_only_cache_file_fails_at_open(tmp_path: Path, echo: ScriptedLLM) -> None:
     directory = tmp_path / "cache"
@@ -91,6 +92,7 @@ def test_a_read_only_cache_file_fails_at_open(tmp_path: Path, echo: ScriptedLLM)
     assert "\nclient:" in out
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("restore_modes")
 def test_a_read_only_cache_folder_fails_at_open(tmp_path: Path, echo: ScriptedLLM) -> None:
     directory = tmp_path / "cache"
@@ -104,6 +106,7 @@ def test_a_read_only_cache_folder_fails_at_open(tmp_path: Path, echo: ScriptedLL
     assert "--pau-no-cache" in out
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("restore_modes")
 def test_info_reads_a_cache_in_a_read_only_folder(tmp_path: Path) -> None:
     directory = tmp_path / "cache"
@@ -225,6 +228,7 @@ _FULL = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 def test_a_full_disk_mid_run_warns_and_keeps_the_answers(
     tmp_path: Path, scripted_llm: Callable[..., ScriptedLLM]
 ) -> None:

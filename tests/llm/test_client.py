@@ -110,6 +110,7 @@ def test_429_then_200_waits_as_retry_after_says(server: ScriptedLLM, client_for:
     assert second.start - first.end >= 1.0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["500", "503", "malformed", "drop"])
 def test_transient_faults_are_retried(server: ScriptedLLM, client_for: Factory, kind: str) -> None:
     server.fail(kind, times=2)

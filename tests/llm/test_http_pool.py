@@ -21,6 +21,7 @@ from pytest_pau.testing import ScriptedLLM
 Factory = Callable[..., LLMClient]
 
 
+@pytest.mark.slow
 def test_many_threads_through_litellm_keep_one_connection_each(
     scripted_llm: Callable[..., ScriptedLLM], client_for: Factory
 ) -> None:

@@ -13,6 +13,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -28,6 +30,7 @@ def _run(code: str) -> str:
     return out.stdout.strip()
 
 
+@pytest.mark.slow
 def test_the_import_runs_no_collection_and_freezes_what_it_made() -> None:
     got = _run(
         """
@@ -48,6 +51,7 @@ def test_the_import_runs_no_collection_and_freezes_what_it_made() -> None:
     assert got == "True 1 True True"
 
 
+@pytest.mark.slow
 def test_a_collector_the_user_disabled_stays_disabled() -> None:
     got = _run(
         """

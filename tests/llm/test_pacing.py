@@ -82,6 +82,7 @@ def test_a_server_announcing_two_remaining_gets_no_third_before_its_reset() -> N
     assert stats.waits.get("requests", 0) >= 6
 
 
+@pytest.mark.slow
 def test_the_token_quota_paces_by_prompt_and_cap() -> None:
     # 3,000 tokens a minute (50 a second), a bucket of 100: every request is charged its
     # 3 prompt words + a cap of 40 by the server, and estimated as chars / 4 + 40 here.

@@ -102,6 +102,7 @@ def test_weighted_rating_is_none_without_logprobs_or_label() -> None:
     assert weighted_rating(Completion(text="3", model="m", logprobs=[lp("3", 0.0)])) is None
 
 
+@pytest.mark.slow
 def test_import_is_lazy_and_litellm_offline() -> None:
     code = (
         "import sys, os\n"

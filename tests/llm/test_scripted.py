@@ -91,6 +91,7 @@ def test_scripted_logprobs_are_openai_shaped() -> None:
     assert [t["token"] for t in content[1]["top_logprobs"]] == [" 4", " 5"]
 
 
+@pytest.mark.slow
 def test_many_concurrent_requests_are_all_served() -> None:
     with ScriptedLLM(lambda msgs: msgs[-1]["content"].upper(), delay_s=0.05) as llm:
         url = f"{llm.api_base}/chat/completions"
@@ -122,6 +123,7 @@ def test_bad_arguments_are_refused_with_the_choices() -> None:
         llm.fail("418")
 
 
+@pytest.mark.slow
 def test_in_flight_counts_are_exact_under_concurrent_clients() -> None:
     clients = 32
     # The delay outlasts the spread of the arrivals, even on a loaded 2-core machine.
@@ -157,6 +159,7 @@ def test_in_flight_counts_are_exact_under_concurrent_clients() -> None:
     assert min(e.start for e in later) >= max(e.end or 0 for e in burst)
 
 
+@pytest.mark.slow
 def test_one_at_a_time_is_an_overlap_of_one_at_most() -> None:
     with ScriptedLLM(default="ok", delay_s=0.05) as llm:
         for _ in range(4):
@@ -166,6 +169,7 @@ def test_one_at_a_time_is_an_overlap_of_one_at_most() -> None:
     assert [e.number for e in llm.exchanges] == [1, 2, 3, 4]
 
 
+@pytest.mark.slow
 def test_llmclient_threads_all_reach_the_server_at_once() -> None:
     threads = 16
     with ScriptedLLM(default="ok", delay_s=1.5) as llm:
@@ -207,6 +211,7 @@ def _wait_idle(llm: ScriptedLLM, requests: int) -> None:
     time.sleep(0.1)  # the handler thread's last words, if any, come after in_flight drops
 
 
+@pytest.mark.slow
 def test_a_client_that_hangs_up_prints_no_traceback(capsys: pytest.CaptureFixture[str]) -> None:
     with ScriptedLLM(default="word " * 20_000, delay_s=0.3) as llm:
         # 1. Reset while the answer is being prepared: the write fails.

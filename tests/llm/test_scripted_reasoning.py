@@ -136,6 +136,7 @@ def test_litellm_moves_a_closed_think_out_of_the_content_only() -> None:
     assert text.strip() == ANSWER
 
 
+@pytest.mark.slow
 def test_starved_as_400_comes_back_from_litellm_as_an_empty_answer() -> None:
     """GPT-5.x's 400 for a cap without room for one visible token; litellm hides it."""
     litellm = get_litellm()

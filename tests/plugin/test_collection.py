@@ -159,4 +159,13 @@ def test_the_output_convention_is_detected_shown_and_reported(run_pau, pau_pytes
     run = read_report(pau_pytester.path / "r.json").run
     assert (run.dataset_outputs, run.dataset_outputs_by) == ("json", "detected")
     forced = run_pau("--collect-only", "-v", "--pau-dataset-outputs=repr", dataset="plain.jsonl")
-    forced.stdout.fnmatch_lines(["pau: dataset plain.jsonl [[]test[]]: outputs: repr (as given)"])
+    forced.stdout.fnmatch_lines(["*plain.jsonl*outputs: repr (as given)*"])
+
+
+def test_limit_applies_after_last_failed(run_pau) -> None:
+    first = run_pau()
+    first.assert_outcomes(passed=3, failed=1, errors=1)
+    # --lf keeps tricky (failed) and boom (error); the limit then takes the first of those.
+    again = run_pau("--lf", "--pau-limit=1", "-v")
+    again.stdout.fnmatch_lines(["*test_pau?toy/tricky?*FAILED*"])
+    again.assert_outcomes(failed=1)

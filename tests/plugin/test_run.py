@@ -31,14 +31,14 @@ def test_failure_message_shows_gold_prediction_judge_and_mode(run_pau) -> None:
     result.stdout.fnmatch_lines(
         [
             "*_ test_pau[[]toy/tricky[]] _*",
-            "toy/tricky: judge score 2 < 3",
-            "failure mode: insufficient_exploration (classifier)",
-            "agent: concluded YES after 2 queries (overconfident)",
-            "gold:        TRICKY: returns the argument minus one.",
-            "predicted:   TRICKY: returns the argument minus one.",
-            "judge 2/5:   The candidate misses the special case.",
-            "code:        code match 1.00",
-            "trajectory:  pau show r.json toy/tricky",
+            "*toy/tricky: judge score 2 < 3",
+            "failure mode: insufficient_exploration*",
+            "agent: concluded YES after 2 queries*overconfident*",
+            "gold: *TRICKY: returns the argument minus one.",
+            "predicted: *TRICKY: returns the argument minus one.",
+            "judge 2/5: *The candidate misses the special case.",
+            "code: *code match 1.00*",
+            "trajectory: *pau show r.json toy/tricky",
         ]
     )
 
@@ -48,10 +48,10 @@ def test_failure_message_shows_the_first_code_mismatch(run_pau) -> None:
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(
         [
-            "toy/double: judge score 1 < 3 and code match 0.00 < 0.8",
-            "predicted:   The function takes its arguments and returns a value computed from them.",
-            "judge 1/5:   The candidate says nothing specific.",
-            "code:        code match 0.00; first mismatch: test_func(0,) expected 0, got None (+2 more)",
+            "*toy/double: judge score 1 < 3 and code match 0.00 < 0.8*",
+            "predicted: *The function takes its arguments and returns a value computed from them.",
+            "judge 1/5: *The candidate says nothing specific.",
+            "code: *code match 0.00; first mismatch: test_func(0,) expected 0, got None (+2 more)",
         ]
     )
 
@@ -62,7 +62,7 @@ def test_infrastructure_error_is_an_error_with_the_cause(run_pau) -> None:
     result.stdout.fnmatch_lines(
         [
             "*ERROR at setup of test_pau[[]toy/boom[]]*",
-            "toy/boom: infrastructure error, not the model's fault (not counted as a failure)",
+            "*toy/boom: infrastructure error*not counted as a failure*",
             "*gave no parseable 'Rating: N'*",
         ]
     )
@@ -205,9 +205,9 @@ def test_failed_gate_names_gate_threshold_and_value(run_pau) -> None:
     result.stdout.fnmatch_lines(
         [
             "release gates",
-            "  PASS mean judge score >= 3.00: 4.00  (--pau-min-mean-judge)",
-            "  FAIL pass rate >= 80.0%: 66.7%, short by 13.3 points  (--pau-min-pass-rate)",
-            "PAU release gate failed (--pau-min-pass-rate=0.8): exit status 1",
+            "*PASS mean judge score >= 3.00: 4.00*(--pau-min-mean-judge)",
+            "*FAIL pass rate >= 80.0%: 66.7%, short by 13.3 points*(--pau-min-pass-rate)",
+            "PAU release gate failed (--pau-min-pass-rate=0.8)*exit status 1",
         ]
     )
 
@@ -215,12 +215,12 @@ def test_failed_gate_names_gate_threshold_and_value(run_pau) -> None:
 def test_gate_on_ci_uses_the_lower_bound(run_pau) -> None:
     # Judge scores 5, 5, 5, 2: mean 4.25, exact lower 95% bound 2.31 (valid from n = 1).
     plain = run_pau("-k", "not boom", "--pau-min-mean-judge=3.5")
-    plain.stdout.fnmatch_lines(["  PASS mean judge score >= 3.50: 4.25  (--pau-min-mean-judge)"])
+    plain.stdout.fnmatch_lines(["*PASS mean judge score >= 3.50: 4.25*"])
     strict = run_pau("-k", "not boom", "--pau-min-mean-judge=3.5", "--pau-gate-on-ci")
     assert strict.ret == pytest.ExitCode.TESTS_FAILED
     strict.stdout.fnmatch_lines(
         [
-            "  FAIL mean judge score >= 3.50: 95% lower confidence bound (exact) 2.31, short by 1.19  (--pau-min-mean-judge)",
+            "*FAIL mean judge score >= 3.50: 95% lower confidence bound (exact) 2.31, short by 1.19*",
         ]
     )
 
@@ -297,7 +297,7 @@ def test_interrupted_run_still_writes_what_finished(pau_pytester, run_pau) -> No
     assert report.run.interrupted
     assert [i.id for i in report.instances] == ["toy/double", "toy/add"]
     assert report.summary.counts.selected == 5
-    result.stdout.fnmatch_lines(["items 2: 2 passed, 0 failed  (of 5 selected: run interrupted)"])
+    result.stdout.fnmatch_lines(["items 2: 2 passed, 0 failed*(of 5 selected: run interrupted)*"])
 
 
 def test_html_and_plots_outputs(run_pau, pau_pytester) -> None:
@@ -343,7 +343,7 @@ def test_report_write_failure_keeps_summary_gates_and_other_outputs(pau_pytester
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.stdout.fnmatch_lines(
         [
-            "items 2: 2 passed, 0 failed",
+            "items 2: 2 passed, 0 failed*",
             "*--pau-report='out/r.json': could not write the JSON report (*)*",
             "release gates",
             "  PASS *(--pau-min-pass-rate)",
@@ -373,7 +373,7 @@ def test_items_skipped_by_a_mark_are_not_an_interrupted_run(pau_pytester, run_pa
     assert report.summary.counts.items == 4
     result.stdout.fnmatch_lines(
         [
-            "items 4: 2 passed, 1 failed, 1 error (infrastructure)  (of 5 selected; 1 without a result)",
+            "items 4: 2 passed, 1 failed, 1 error (infrastructure)*(of 5 selected; 1 without a result)*",
             "*1 selected item produced no PAU result*",
         ]
     )
@@ -388,5 +388,5 @@ def test_exitfirst_counts_as_a_run_that_stopped_early(pau_pytester, run_pau) -> 
     report = read_report(pau_pytester.path / "r.json")
     assert report.run.interrupted
     result.stdout.fnmatch_lines(
-        ["items 4: 3 passed, 1 failed  (of 5 selected: run interrupted)", "*stopped early*"]
+        ["items 4: 3 passed, 1 failed*(of 5 selected: run interrupted)*", "*stopped early*"]
     )

@@ -26,6 +26,7 @@ time.sleep(60)
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [["--pau-model=null"], []], ids=["active", "inactive"])
 def test_ctrl_c_while_pytest_starts_is_one_line_and_exit_status_2(
     tmp_path: Path, args: list[str]

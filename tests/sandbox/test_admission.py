@@ -173,6 +173,7 @@ def test_a_call_that_would_push_past_the_bound_fails_as_a_memory_error_naming_it
     assert box.level_mb == 128
 
 
+@pytest.mark.slow
 def test_a_process_sandbox_grows_its_address_space_the_same_way(
     room: MemoryAdmission, make_sandbox
 ) -> None:

@@ -21,6 +21,7 @@ def test_corpus_is_large_enough() -> None:
     assert len({h.id for h in CORPUS}) == len(CORPUS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("hostile", CORPUS, ids=[h.id for h in CORPUS])
 def test_hostile_method_is_contained(make_sandbox: Make, hostile: Hostile) -> None:
     env_before = dict(os.environ)

@@ -33,6 +33,7 @@ def test_ordinary_standard_library_use_keeps_one_instance(make_sandbox: Make, na
     assert backend.instances_started == 1, backend.last_restart
 
 
+@pytest.mark.slow
 def test_every_builtin_method_keeps_one_instance(make_sandbox: Make) -> None:
     restarted = {}
     for instance in load_dataset("builtin"):

@@ -22,6 +22,7 @@ print("done")
 """
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("wasm_ready")
 def test_process_exits_cleanly_with_live_sandboxes() -> None:
     # Sandboxes are left open on purpose: atexit must free them without a Rust panic.
@@ -50,6 +51,7 @@ print("alive")
 """
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("wasm_ready")
 def test_guest_stack_overflow_is_contained_under_a_foreign_signal_handler() -> None:
     # Regression: with signal-based traps, faulthandler enabled after the engine turned a

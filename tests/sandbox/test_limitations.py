@@ -54,6 +54,7 @@ def test_a_missing_stdlib_module_is_a_sandbox_limitation(make_sandbox: Make, cas
         assert "--pau-sandbox=process" in (got.message or ""), got
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", ["submodule", "caught", "library-lazy-import", "top-level"])
 def test_the_process_backend_has_the_whole_library(make_sandbox: Make, case: str) -> None:
     got = make_sandbox(method(LIMITED[case][0]), backend="process").call_literal("()")

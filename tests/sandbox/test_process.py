@@ -50,6 +50,7 @@ def test_timeout_then_restart(make_sandbox: Make) -> None:
     assert box.call_literal("(False,)").value == "'fine'"
 
 
+@pytest.mark.slow
 def test_memory_cap(make_sandbox: Make) -> None:
     box = make_sandbox(method("return len('a' * 10**10)"), backend="process", memory_mb=128)
     assert box.call_literal("()").error_type == "MemoryError"
@@ -65,6 +66,7 @@ def test_refuses_writes_and_processes(make_sandbox: Make, tmp_path: object) -> N
     assert box.call_literal("()").error_type == "PermissionError"
 
 
+@pytest.mark.slow
 def test_refuses_os_open_for_writing(make_sandbox: Make, tmp_path: Path) -> None:
     # ``os.open`` audits mode None: the flags must be checked too.
     target = "/tmp/pau-x"
@@ -119,6 +121,7 @@ def test_trusted_code_may_import_more(make_sandbox: Make) -> None:
     assert box._backend.starts == 2  # type: ignore[attr-defined]
 
 
+@pytest.mark.slow
 def test_state_left_in_a_newly_imported_module_does_not_leak(make_sandbox: Make) -> None:
     # The worker used to re-snapshot after a new import, adopting what the method left.
     code = method(
@@ -142,6 +145,7 @@ NUMPY_AT_TOP = "import numpy as np\n\ndef test_func(n):\n    return int(np.arang
 NUMPY_INSIDE = method("import numpy as np\nreturn int(np.arange(n).sum())", params="n")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("code", [NUMPY_AT_TOP, NUMPY_INSIDE], ids=["module", "function"])
 def test_results_do_not_depend_on_which_call_imported_a_module_first(
     make_sandbox: Make, code: str
@@ -161,6 +165,7 @@ def test_results_do_not_depend_on_which_call_imported_a_module_first(
     assert "numpy" in forward._backend.preload  # type: ignore[attr-defined]
 
 
+@pytest.mark.slow
 def test_a_module_that_exists_nowhere_fails_the_same_every_time(make_sandbox: Make) -> None:
     box = make_sandbox(method("import no_such_module_pau\nreturn 1"), backend="process")
     results = [box.call_literal("()") for _ in range(3)]

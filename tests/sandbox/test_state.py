@@ -132,6 +132,7 @@ def test_in_place_changes_to_the_standard_library_do_not_leak(
     assert backend.last_restart == label
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "name", ["module list grown", "module instance changed by a stdlib function"]
 )

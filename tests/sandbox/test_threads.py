@@ -77,6 +77,7 @@ def _builtin_methods(count: int) -> list[tuple[str, list[str]]]:
     return picked
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("backend", "threads", "calls"), [("wasm", 16, 50), ("process", 4, 12)])
 def test_concurrent_sandboxes_give_exactly_the_serial_results(
     make_sandbox: Make, backend: str, threads: int, calls: int

@@ -41,6 +41,7 @@ def busy_cpu() -> Iterator[None]:
             proc.wait()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", ["wasm", "process"])
 def test_an_endless_call_ends_within_its_limit_under_load(
     make_sandbox: Make, busy_cpu: None, backend: str

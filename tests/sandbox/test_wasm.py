@@ -117,6 +117,7 @@ def test_code_whose_loading_traps_is_reported_by_every_call(
     assert box._backend.instances_started == 1  # type: ignore[attr-defined]
 
 
+@pytest.mark.slow
 def test_infinite_loop_stopped_by_fuel_then_next_call_works(make_sandbox: Make) -> None:
     box = make_sandbox(method("if args[0]:\n    while True: pass\nreturn 'fine'"))
     result = box.call_literal("(True,)")

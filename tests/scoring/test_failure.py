@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from pytest_pau.models import CallResult, Instance, Step, Trajectory
 from pytest_pau.prompting import MARKERS
 from pytest_pau.sandbox import Sandbox
@@ -78,6 +80,7 @@ def test_classifier_call_and_default(double: Instance, scripted) -> None:
     assert (label, parsed) == ("insufficient_exploration", False)
 
 
+@pytest.mark.slow
 def test_coder_code_that_times_out_is_no_evidence_against_the_agent(double: Instance) -> None:
     traj = queried(double, "(3,)", "(4,)")
     # Loops forever on 3 (fuel runs out), agrees on 4: nothing contradicts what was seen.

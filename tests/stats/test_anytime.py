@@ -73,6 +73,7 @@ def test_errors_on_hard_items_fed_as_unknown_keep_the_early_stop_honest() -> Non
     assert np.mean(code == PASS) <= slack(orders)
 
 
+@pytest.mark.slow
 def test_bound_and_baseline_gates_keep_their_meaning_under_early_stop() -> None:
     """A model exactly at the bar: the i.i.d. anytime test passes at most 5% (the observed
     mean of the items run, which early stop used before, passed 44-52%)."""

@@ -69,6 +69,7 @@ def test_the_star_is_the_interval_excluding_zero() -> None:
             assert test.differ == (test.p_value <= ALPHA) == (test.low >= 0 or test.high <= 0)
 
 
+@pytest.mark.slow
 def test_the_test_of_means_holds_its_size_where_the_sign_flip_does_not() -> None:
     sims = 2000
     d = sm.equal_mean_skewed_match(np.random.default_rng(10), sims, 10)

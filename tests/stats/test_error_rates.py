@@ -88,6 +88,7 @@ def test_pass_rate_interval_coverage_exactly(n: int) -> None:
 # --- non-inferiority: size at the margin ----------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", [4, 10, 30, 240])
 def test_non_inferiority_passes_at_most_5_percent_at_the_margin(n: int) -> None:
     rates = {}

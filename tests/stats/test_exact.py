@@ -74,6 +74,7 @@ def test_bound_size_simulated_at_the_sizes_users_run() -> None:
     assert np.mean(rates) <= ALPHA
 
 
+@pytest.mark.slow
 def test_clopper_pearson_never_exceeds_alpha_at_any_p() -> None:
     for n in (1, 2, 3, 5, 10, 30, 100, 741):
         low = np.array([exact.binomial_lower_bound(k, n) for k in range(n + 1)])

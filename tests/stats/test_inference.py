@@ -47,6 +47,7 @@ def test_all_equal_values_still_get_an_honest_interval() -> None:
     assert middle.low - 1 == pytest.approx(5 - middle.high)  # symmetric data, symmetric interval
 
 
+@pytest.mark.slow
 def test_interval_respects_bounds_and_contains_the_mean() -> None:
     rng = np.random.default_rng(0)
     for _ in range(50):

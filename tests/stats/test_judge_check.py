@@ -64,6 +64,7 @@ def _true_auc(mu_g: float, mu_d: float, spread: float) -> float:
     return float(np.mean(g > d) + 0.5 * np.mean(g == d))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", [20, 40])
 @pytest.mark.parametrize(("mu_g", "mu_d", "spread"), JUDGES)
 def test_the_auc_interval_covers_at_least_95_percent(

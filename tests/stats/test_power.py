@@ -14,6 +14,7 @@ and they show why ``judge:0.2`` alone is the default margin.
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from pytest_pau.stats.inference import non_inferiority_batch
 from tests.stats import score_models as sm
@@ -34,6 +35,7 @@ def passes(n: int, sims: int, seed: int) -> dict[str, float]:
     return rates
 
 
+@pytest.mark.slow
 def test_one_primary_margin_passes_a_healthy_rerun_three_multiply_the_failures() -> None:
     at100 = passes(100, 600, 1)
     at240 = passes(240, 600, 2)

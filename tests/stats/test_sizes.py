@@ -197,6 +197,7 @@ def _sample(support: tuple[int, ...], n: int, c2: int, c3: int) -> list[float]:
     return [support[0]] * (n - c2 - c3) + [support[1]] * c2 + [support[2]] * c3
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("support", "span", "margin"),
     [((-1, 0, 4), 4, 0.2), ((-2, 1, 3), 4, 0.2), ((-1, 0, 1), 1, 0.05)],
@@ -262,6 +263,7 @@ def test_issue_counterexamples_now_hold() -> None:
     assert star <= ALPHA
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("lattice", "name"), [(Lattice(4, -0.2), "judge:0.2"), (Lattice(1, -0.05), "pass:0.05")]
 )
@@ -270,6 +272,7 @@ def test_regression_gate_size_is_at_most_5_percent_at_every_n(lattice: Lattice, 
     assert size <= ALPHA, f"{name}: {size:.4%} at n={n}, {support} w.p. {probs}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("span", [4, 1])
 def test_means_test_size_is_at_most_5_percent_at_every_n(span: int) -> None:
     size, support, probs, n = worst_means_size(span)

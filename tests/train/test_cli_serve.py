@@ -33,6 +33,7 @@ def scripted() -> ScriptedLLM:
         yield server
 
 
+@pytest.mark.slow
 def test_pau_train_cli_with_eval(
     tmp_path: Path, project: Path, scripted: ScriptedLLM, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -61,6 +61,7 @@ def critic() -> Iterator[ScriptedLLM]:
         yield server
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", COMMANDS, ids=lambda c: " ".join(c.split()[2:6]))
 def test_readme_command_runs(
     command: str,

@@ -165,6 +165,7 @@ def test_group_advantages_per_turn_index() -> None:
     assert group_advantages([[3.0]]) == [[0.0]]  # a group of one has no baseline
 
 
+@pytest.mark.slow
 def test_resume_reproduces_an_uninterrupted_run(tmp_path: Path, critic: ScriptedLLM) -> None:
     """Data order, sampling seeds, optimiser state and RNG all come back with the checkpoint."""
     from safetensors.torch import load_file

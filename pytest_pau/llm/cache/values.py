@@ -4,9 +4,9 @@ An entry is a :class:`~pytest_pau.models.Completion`'s fields plus ``"format"``
 (:data:`VALUE_FORMAT`). The key holds what determines the answer, not the plugin version,
 so a cache outlives upgrades and is shared by versions: an entry written by another
 version must be read (migrated, :data:`MIGRATIONS`), or, when it cannot be, set aside as a
-miss with a warning (:meth:`~pytest_pau.llm.cache.ResponseCache.unreadable`): it is asked
-again and replaced by this version's entry. It never fails an item (a ``ValidationError``
-in every item that met such an entry before).
+miss with a warning (counted in :attr:`~pytest_pau.llm.cache.ResponseCache.unreadable`): it
+is asked again and replaced by this version's entry. It never fails an item (a
+``ValidationError`` in every item that met such an entry before).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Hardening (issue 31), signals: SIGTERM (what CI runners send on a timeout or a cancel) and
+"""Stop signals: SIGTERM (what CI runners send on a timeout or a cancel) and
 SIGHUP stop a run as Ctrl-C does, on the controller and under xdist: no item starts, what
 finished is written (``run.interrupted``), the workers end and pay for nothing more.
 

@@ -1,7 +1,9 @@
-"""Hardening (issue 31), outputs: no output path overwrites a file the run reads or the user
+"""Output paths: no output path overwrites a file the run reads or the user
 needs (the baseline, pytest's config file, a conftest file, the calibration store), and
-none replaces a device, a FIFO or a socket with a regular file. Each is a usage error
-before any model call, and the file is untouched after the run."""
+none replaces a device, a FIFO or a socket with a regular file; outputs that cannot be
+written where asked (in /proc, under a file, onto each other or the dataset) are refused.
+Each is a usage error before any model call, and the file is untouched after the run. An
+output that fails at the end exits non-zero and keeps the others."""
 
 from __future__ import annotations
 
@@ -11,6 +13,8 @@ import stat
 from pathlib import Path
 
 import pytest
+
+from pytest_pau.report.json_report import read_report
 
 BASELINE = '{"run": {"model": "released"}, "instances": []}\n'
 
@@ -140,3 +144,63 @@ def test_the_atomic_writer_never_replaces_what_is_not_a_regular_file(tmp_path: P
     with pytest.raises(OSError, match="exists and is not a regular file; it is left alone"):
         write_text_atomic(fifo, "{}")
     assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs /proc")
+def test_report_in_proc_is_refused_at_configure(run_pau) -> None:
+    result = run_pau("-m", "smoke", "--pau-report=/proc/x.json")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--pau-report='/proc/x.json': cannot write the file there*"])
+    assert "PAU summary" not in result.stdout.str()
+
+
+def test_unwritable_html_folder_is_refused_at_configure(pau_pytester, run_pau) -> None:
+    (pau_pytester.path / "afile").touch()
+    result = run_pau("-m", "smoke", "--pau-html=afile/r.html")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--pau-html='afile/r.html': cannot write the file there*"])
+
+
+def test_plots_on_a_file_are_refused_at_configure(pau_pytester, run_pau) -> None:
+    (pau_pytester.path / "plots").write_text("not a folder")
+    result = run_pau("-m", "smoke", "--pau-plots=plots")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--pau-plots='plots': cannot write files there (it is a file*"])
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--pau-report=toy.jsonl"], "*writing --pau-report would overwrite the dataset*"),
+        (["--pau-report=r.out", "--pau-html=r.out"], "*both write*one would overwrite the other*"),
+        (["--pau-html=out", "--pau-plots=out"], "*--pau-html writes the file*needs it to be a*"),
+        (["--pau-report=r.json", "--junitxml=r.json"], "*both write*"),
+    ],
+)
+def test_colliding_paths_are_refused_before_any_model_call(
+    pau_pytester, run_pau, scoring_llm, args, message
+) -> None:
+    dataset = (pau_pytester.path / "toy.jsonl").read_bytes()
+    served = scoring_llm.requests
+    result = run_pau("-m", "smoke", *args)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([message])
+    assert (pau_pytester.path / "toy.jsonl").read_bytes() == dataset
+    assert scoring_llm.requests == served, "no model was called"
+
+
+def test_html_write_failure_at_the_end_exits_non_zero_and_keeps_the_report(
+    pau_pytester, run_pau
+) -> None:
+    # The folder is fine at start; a file takes its name while the items run.
+    pau_pytester.makeconftest(
+        """
+        def pytest_runtest_logfinish(nodeid, location):
+            open("out", "w").close()
+        """
+    )
+    result = run_pau("-m", "smoke", "--pau-report=r.json", "--pau-html=out/r.html")
+    result.assert_outcomes(passed=2)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(["*--pau-html='out/r.html': could not write the HTML report*"])
+    assert len(read_report(pau_pytester.path / "r.json").instances) == 2

@@ -1,4 +1,4 @@
-"""Hardening (issue 31), cache formats: entries another version wrote in another value format
+"""Cache formats: entries another version wrote in another value format
 are migrated or set aside as misses with one warning (asked again and replaced), never a
 ``ValidationError`` in each item that meets one."""
 

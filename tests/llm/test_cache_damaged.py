@@ -1,4 +1,4 @@
-"""Hardening (issue 15), the cache: runs that start at once on one damaged cache set it aside
+"""A damaged cache: runs that start at once on one damaged cache set it aside
 once, and every one of them goes on with the same fresh file (real processes, real sqlite)."""
 
 from __future__ import annotations
@@ -56,6 +56,7 @@ def _damage(directory: Path) -> None:
 
 # Three rounds: before the folder lock, one round of six processes failed about two times
 # in three (a failed rename, a fresh file set aside, "disk I/O error"); with it, never.
+@pytest.mark.slow
 @pytest.mark.parametrize("round_", range(3))
 def test_runs_starting_at_once_on_a_damaged_cache_set_it_aside_once(
     tmp_path: Path, round_: int
@@ -117,6 +118,7 @@ def scoring() -> Iterator[ScriptedLLM]:
         yield llm
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("read_only", ["file", "folder"])
 def test_a_read_only_cache_stops_pytest_before_the_first_answer(
     tmp_path: Path, scoring: ScriptedLLM, read_only: str
@@ -141,6 +143,7 @@ def test_a_read_only_cache_stops_pytest_before_the_first_answer(
     assert scoring.requests == 0, "nothing was paid for"
 
 
+@pytest.mark.slow
 def test_a_cache_with_junk_pages_is_set_aside_and_the_run_passes(
     tmp_path: Path, scoring: ScriptedLLM
 ) -> None:

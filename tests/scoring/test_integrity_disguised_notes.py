@@ -1,4 +1,4 @@
-"""The grader-note defences of issue 31: detection that does not depend on how a number is
+"""Disguised grader notes: detection that does not depend on how a number is
 written, invisible Unicode tag characters and encoded notes found, every style of the second
 corpus removed whole, and the judge's second opinion whenever a description of a method
 without scores talks about scores."""
@@ -21,7 +21,7 @@ from pytest_pau.scoring.integrity.score_talk import without_score_talk
 from pytest_pau.testing import ScriptedLLM
 
 from .manipulation_corpus import WRONG, Style
-from .manipulation_corpus_31 import STYLES_31, _tags
+from .manipulation_corpus_disguised import DISGUISED_STYLES, _tags
 from .test_judge_integrity import candidate_of
 
 Scripted = Callable[..., tuple[ScriptedLLM, LLMClient]]
@@ -32,11 +32,11 @@ def _norm(text: str) -> str:
 
 
 def test_the_second_corpus_is_as_large_and_varied_as_promised() -> None:
-    assert len(STYLES_31) >= 24
-    assert len({s.name for s in STYLES_31}) == len(STYLES_31)
+    assert len(DISGUISED_STYLES) >= 24
+    assert len({s.name for s in DISGUISED_STYLES}) == len(DISGUISED_STYLES)
 
 
-@pytest.mark.parametrize("style", STYLES_31, ids=lambda s: s.name)
+@pytest.mark.parametrize("style", DISGUISED_STYLES, ids=lambda s: s.name)
 def test_every_style_is_flagged_and_removed_whole(style: Style) -> None:
     for wrong in WRONG:
         defended = defend(style.apply(wrong))

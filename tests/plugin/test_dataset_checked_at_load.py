@@ -1,4 +1,4 @@
-"""Hardening (issue 31), datasets: a row the sandbox cannot run as written (a held-back input
+"""Dataset rows checked at load: a row the sandbox cannot run as written (a held-back input
 over its limits, code that does not compile, no held-back example) is a usage error at load
 naming the row and the field, before any model call; never an item that fails or scores
 for reasons that are not the model's."""

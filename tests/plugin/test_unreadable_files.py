@@ -1,5 +1,7 @@
-"""Hardening (issue 15), files: every dataset reader refuses text that is not UTF-8 with the
-file, the place and the byte, as a usage error (exit 4), never an INTERNALERROR (exit 3).
+"""Files a run cannot read: every dataset reader refuses text that is not UTF-8 with the
+file, the place and the byte, as a usage error (exit 4), never an INTERNALERROR (exit 3);
+a folder or another file type given as a dataset says what it is; plots asked for without
+an importable matplotlib fail before any model call, and the HTML page says why it has none.
 
 Run in a subprocess: ``datasets`` and ``pyarrow`` cannot be imported twice in one process,
 which pytester's in-process runs would do.

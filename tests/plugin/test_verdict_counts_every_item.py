@@ -1,4 +1,4 @@
-"""A verdict that holds on both sides (issue 35), through real pytest and ``pau compare``.
+"""A verdict that holds on both sides (the baseline's and the candidate's), through real pytest and ``pau compare``.
 
 Every run speaks HTTP to a scripted server whose judge grades each instance by its own
 rule (:mod:`tests.plugin.graded`; here the rule reads the instance's ``plus k`` from the

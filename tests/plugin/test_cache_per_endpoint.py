@@ -1,4 +1,4 @@
-"""Hardening (issue 31), endpoints: a second server with another model behind the same alias
+"""The cache is kept per endpoint: a second server with another model behind the same alias
 is never served the first one's cached answers (llama-cpp-python's server lists
 ``owned_by``/``permissions``, which say nothing about the model)."""
 

@@ -1,4 +1,5 @@
-"""Hardening (issue 15) of the model layer: a missing key, a long Retry-After, which keys."""
+"""Errors the model client does not retry: a missing key (naming the variable, per model and
+role) and a Retry-After past the retry budget (naming the wait asked and the cap)."""
 
 from __future__ import annotations
 

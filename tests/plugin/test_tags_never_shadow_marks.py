@@ -1,4 +1,4 @@
-"""Hardening (issue 31), markers: a dataset's tags and its source name never shadow a mark
+"""A dataset's tags and its source name never shadow a mark
 with a meaning (pytest's ``skip``, ``xfail``, ``usefixtures``..., a plugin's or conftest's
 marker), so dataset content cannot change an outcome; ``-m smoke`` keeps working."""
 

@@ -1,15 +1,22 @@
-"""Hardening (issue 31), messages: what a new user reads says what happened, in one rule with
-the summary; each text is locked here."""
+"""What a user reads says what happened, in one rule with the summary (overconfident, the
+ceiling line, a baseline gate on few items, a lower-bound gate, a baseline of another mode),
+and model text cannot drive the terminal (control characters are shown escaped)."""
 
 from __future__ import annotations
+
+import json
+import subprocess
+import sys
 
 import pytest
 
 from pytest_pau.prompting import MARKERS
+from pytest_pau.report.json_report import read_report
 from pytest_pau.testing import ScriptedLLM
 
 from .toy import SCORING_RULES
 
+ESC = "\x1b"
 WRONG_CODE = "```python\ndef test_func(*args):\n    return None\n```"
 
 
@@ -52,9 +59,7 @@ def test_the_ceiling_line_never_calls_a_lower_gold_control_the_most_the_coder_al
         )
     result.stdout.fnmatch_lines(
         [
-            "ceiling      code match 1.00 of the model beside 0.00 of the coder on the gold "
-            "descriptions (gold control, n=1): the model is above it, so this coder misses "
-            "some gold descriptions; no ceiling"
+            "ceiling *code match 1.00 of the model beside 0.00 of the coder*(gold control, n=1)*the model is above it*no ceiling*"
         ]
     )
     assert "the most this coder" not in result.stdout.str()
@@ -75,7 +80,7 @@ def test_a_baseline_gate_on_too_few_shared_items_says_so_and_names_its_option(
         ]
     )
     result.stdout.fnmatch_lines(
-        ["PAU release gate failed (--pau-max-regression=judge:0.2): exit status 1"]
+        ["PAU release gate failed (--pau-max-regression=judge:0.2)*exit status 1"]
     )
     assert "--pau-baseline judge" not in result.stdout.str()
 
@@ -86,10 +91,7 @@ def test_a_lower_bound_gate_on_few_items_says_what_it_is(run_pau) -> None:
     result = run_pau("-m", "smoke", "--pau-min-mean-judge=3", "--pau-gate-on-ci")
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.stdout.fnmatch_lines(
-        [
-            "  FAIL mean judge score >= 3.00: 95% lower confidence bound (exact) 1.85, short "
-            "by 1.15  (--pau-min-mean-judge)"
-        ]
+        ["*FAIL mean judge score >= 3.00: 95% lower confidence bound (exact) 1.85, short by 1.15*"]
     )
     assert result.stdout.str().count("lower confidence bound") == 1
 
@@ -104,7 +106,39 @@ def test_a_baseline_from_another_mode_is_a_note_not_a_raw_warning(run_pau) -> No
     assert "warn(note)" not in out
     result.stdout.fnmatch_lines(
         [
-            "  note: --pau-baseline: runs differ in mode (baseline 'incontext', this run "
-            "'interactive'); the comparison may reflect that"
+            "*note: --pau-baseline: runs differ in mode (baseline 'incontext', this run 'interactive')*"
         ]
     )
+
+
+def test_control_characters_of_model_text_are_escaped_in_the_terminal(
+    pau_pytester, run_pau
+) -> None:
+    # The oracle agent answers with the gold text: here it clears the screen and sets the
+    # window title. The scripted judge rates tricky's answer 2, so it is in the failure text.
+    rows = [json.loads(line) for line in (pau_pytester.path / "toy.jsonl").read_text().splitlines()]
+    hostile = f"Counts things.{ESC}[2J{ESC}]0;pwned\x07 Hidden\rshown"
+    for row in rows:
+        if row["id"] == "tricky":
+            row["description"] = row["description"] + hostile
+    (pau_pytester.path / "toy.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    result = run_pau("-k", "tricky", "--pau-report=r.json", subprocess=True)
+    out = result.stdout.str() + result.stderr.str()
+    assert "toy/tricky" in out
+    assert ESC not in out
+    assert "\x07" not in out
+    assert "\\x1b[2J" in out
+    report = read_report(pau_pytester.path / "r.json")
+    assert hostile in (report.instances[0].prediction or ""), "the report keeps the raw text"
+    for args in ([], ["--full"]):
+        show = subprocess.run(
+            [sys.executable, "-m", "pytest_pau", "show", "r.json", "toy/tricky", *args],
+            cwd=pau_pytester.path,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert show.returncode == 0, show.stderr
+        for raw in (ESC, "\x07", "\r"):
+            assert raw not in show.stdout
+        assert "\\x1b]0;pwned\\x07" in show.stdout

@@ -1,4 +1,4 @@
-"""Hardening (issue 31), answers and text: a server answer that is no answer (no choices, a
+"""Malformed answers and text: a server answer that is no answer (no choices, a
 lone surrogate) is a named ``LLMResponseError`` at the client's boundary, and a method whose
 ``__repr__`` or exception message holds a lone surrogate is scored like any other: every
 selected item reaches the report."""
