@@ -108,7 +108,7 @@ def ungated_note(config: pytest.Config, settings: PauSettings) -> str | None:
     Without ``--pau-model`` the plugin does nothing, so gates set in ``pytest.ini`` are
     not evaluated; a CI job that forgot the model would otherwise pass without a word.
     """
-    gates = [(k, v) for k, v in settings.thresholds().items() if k.startswith("min_") and v]
+    gates = [(k, v) for k, v in settings.level_gates().items() if v]
     if not gates:
         return None
     ini: list[str] = []
@@ -158,9 +158,7 @@ def summarize(state: RunView, results: list[InstanceResult], *, wall_s: float | 
     s = state.settings
     gates = (
         Gates(
-            s.min_mean_judge,
-            s.min_pass_rate,
-            s.min_mean_match,
+            levels=s.level_gates(),
             on_ci=s.gate_on_ci,
             confidence=s.gate_confidence,
             protocol=s.protocol,

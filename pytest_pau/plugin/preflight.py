@@ -352,9 +352,11 @@ def read_baseline(state: RunState) -> ScoresReport | None:
     """
     s = state.settings
     if s.early_stop and not s.gated:
+        from pytest_pau.models.metrics import LEVEL_GATES
+
+        levels = ", ".join(gate.option for gate in LEVEL_GATES.values())
         raise ConfigError(
-            "--pau-early-stop needs a gate to decide: set --pau-min-mean-judge, "
-            "--pau-min-pass-rate, --pau-min-mean-match or --pau-baseline"
+            f"--pau-early-stop needs a gate to decide: set {levels} or --pau-baseline"
         )
     if s.baseline is None:
         return None

@@ -1,12 +1,16 @@
 """The ``--pau-*`` rows of what decides and what is written: per-item thresholds, the
 session's release gates, and the outputs (JSON, HTML, plots, markdown).
 
+The level gates' rows are made from :data:`pytest_pau.models.metrics.LEVEL_GATES` (the
+threshold's parser from the scale of the gate's metric), never written out here.
+
 The rows of what runs (models, dataset, run) are in :mod:`pytest_pau.settings.options`,
 which puts all of them together in ``--help`` order.
 """
 
 from __future__ import annotations
 
+from pytest_pau.models.metrics import LEVEL_GATES, METRICS, LevelGate
 from pytest_pau.settings.spec import OptionSpec
 from pytest_pau.settings.values import (
     EXIT_POLICIES,
@@ -33,28 +37,27 @@ THRESHOLD_OPTIONS = (
     ),
 )
 
+#: How a level gate's threshold is read, by the scale of its metric.
+_THRESHOLD_PARSERS = {
+    (1.0, 5.0): (parse_judge_score, "SCORE"),
+    (0.0, 1.0): (parse_fraction, "FRACTION"),
+}
+
+
+def _level_gate_option(gate: LevelGate) -> OptionSpec:
+    """The option row of a level gate (:data:`~pytest_pau.models.metrics.LEVEL_GATES`)."""
+    parse, metavar = _THRESHOLD_PARSERS[METRICS[gate.metric][1]]
+    return OptionSpec(
+        gate.option.removeprefix("--pau-"),
+        f"Release gate: exit status 1 when {gate.explained} is below this.",
+        parse,
+        metavar,
+        default_text="no gate",
+    )
+
+
 GATE_OPTIONS = (
-    OptionSpec(
-        "min-mean-judge",
-        "Release gate: exit status 1 when the mean judge score is below this.",
-        parse_judge_score,
-        "SCORE",
-        default_text="no gate",
-    ),
-    OptionSpec(
-        "min-pass-rate",
-        "Release gate: exit status 1 when the share of passed items is below this.",
-        parse_fraction,
-        "FRACTION",
-        default_text="no gate",
-    ),
-    OptionSpec(
-        "min-mean-match",
-        "Release gate: exit status 1 when the mean code match is below this.",
-        parse_fraction,
-        "FRACTION",
-        default_text="no gate",
-    ),
+    *(_level_gate_option(gate) for gate in LEVEL_GATES.values()),
     OptionSpec(
         "gate-on-ci",
         "Gates compare the exact one-sided lower confidence bound (at --pau-gate-confidence; "
