@@ -190,10 +190,11 @@ def output_args(args: argparse.Namespace) -> list[PathArg]:
 def _merge(args: argparse.Namespace) -> int:
     from pytest_pau.files.guard import WRITE_CHECKED, check_conflicts, check_outputs, output_arg
     from pytest_pau.models import ItemStatus, Report
-    from pytest_pau.plugin.outputs import run_notes, summarize
+    from pytest_pau.plugin.outputs import run_notes
     from pytest_pau.plugin.stop import RunStop
     from pytest_pau.report.json_report import read_report
     from pytest_pau.report.shards import join_shards
+    from pytest_pau.run.end import RunEnd, settle
 
     shards = [output_arg("shard", p, what="one of the shards' reports") for p in args.shards]
     outputs = output_args(args)
@@ -222,12 +223,28 @@ def _merge(args: argparse.Namespace) -> int:
         user_skipped={i for _, r in reports if r.shard is not None for i in r.shard.user_skipped},
     )
     walls = [r.summary.wall_s for _, r in reports if r.summary.wall_s is not None]
-    summary = summarize(view, results, wall_s=max(walls) if walls else None)
-    summary.calibration = _calibration(view, joined, results)
+    failing = any(r.status in (ItemStatus.FAILED, ItemStatus.ERROR) for r in results)
+    # The verdict a pytest run of the whole selection would give (what the merged JSON
+    # report says); --gate makes its exit status pau merge's own.
+    view.summary = settle(
+        RunEnd(
+            settings=settings,
+            results=results,
+            run_info=joined.run,
+            selected_ids=view.selected_ids,
+            selected=view.selected,
+            user_skipped=view.user_skipped,
+            wall_s=max(walls) if walls else None,
+            baseline=view.baseline,
+            calibration=_calibration(view, joined, results),
+            pytest_status=1 if failing else (0 if results else 5),
+            blocking=view.blocking,
+        )
+    )
     report = Report(
         run=joined.run,
         instances=results,
-        summary=summary,
+        summary=view.summary,
         notes=list(dict.fromkeys(run_notes(view) + joined.notes)),
     )
     return _outputs(args, view, report)
@@ -247,7 +264,6 @@ def _write(option: str, given: Path, write: Callable[[Path], Path]) -> Path:
 
 def _outputs(args: argparse.Namespace, view: MergedRun, report: Report) -> int:
     from pytest_pau.plugin.ci import closing_text
-    from pytest_pau.plugin.gates import settle
     from pytest_pau.report.fmt import unicode_ok
     from pytest_pau.report.github import annotation_commands, append_step_summary, on_github
     from pytest_pau.report.json_report import write_report
@@ -255,11 +271,8 @@ def _outputs(args: argparse.Namespace, view: MergedRun, report: Report) -> int:
     from pytest_pau.report.render import TextWriter, render
 
     summary = report.summary
-    counts = summary.counts
-    pytest_status = 1 if counts.failed or counts.errors else (0 if counts.items else 5)
-    # The verdict a pytest run of the whole selection would give (what the merged JSON
-    # report says); --gate makes its exit status pau merge's own.
-    gated = settle(view, pytest_status).exit_status
+    assert summary.verdict is not None
+    gated = summary.verdict.exit_status
     status = gated if args.gate else 0
     closing = closing_text(view)
     written = _write("-o", args.output, lambda p: write_report(p, report))

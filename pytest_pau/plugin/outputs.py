@@ -6,7 +6,7 @@ import platform
 import sys
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -16,8 +16,9 @@ from pytest_pau.plugin.notices import warn
 from pytest_pau.plugin.state import now_utc
 
 if TYPE_CHECKING:
-    from pytest_pau.models import InstanceResult, Summary
+    from pytest_pau.models import InstanceResult
     from pytest_pau.plugin.state import RunState, RunView
+    from pytest_pau.run.end import RunEnd
     from pytest_pau.settings import PauSettings
 
 
@@ -142,86 +143,80 @@ def _stopped_early(state: RunState, interrupted: bool) -> bool:
     )
 
 
-def summarize(state: RunView, results: list[InstanceResult], *, wall_s: float | None) -> Summary:
-    """The summary and every gate verdict of a run's results, into ``state.summary``.
+def run_end(state: RunState, results: list[InstanceResult], **known: Any) -> RunEnd:
+    """What the end of the run decides from, as the run's state holds it now."""
+    from pytest_pau.run.end import RunEnd
 
-    The one place a run's figures and verdicts are decided: the plugin's :func:`finish` and
-    ``pau merge`` (over the shards' items) both call it, and then
-    :func:`pytest_pau.plugin.gates.settle` for the verdict. A shard decides no gate (its
-    items are a part of the selection): ``pau merge`` does, over all of them.
-    """
-    # Imported here: numpy is not worth loading in runs that never get this far.
-    from pytest_pau.plugin.gates import decide, selection
-    from pytest_pau.report.summary import build_summary
-    from pytest_pau.stats.gates import Gates
-
-    s = state.settings
-    gates = (
-        Gates(
-            levels=s.level_gates(),
-            on_ci=s.gate_on_ci,
-            confidence=s.gate_confidence,
-            protocol=s.protocol,
-        )
-        if s.shard is None
-        else Gates(protocol=s.protocol)
+    assert state.run_info is not None
+    problems = [*([state.report_error] if state.report_error else []), *state.output_errors]
+    return RunEnd(
+        settings=state.settings,
+        results=results,
+        run_info=state.run_info,
+        selected_ids=state.selected_ids,
+        selected=state.selected,
+        user_skipped=state.user_skipped,
+        baseline=state.baseline,
+        early=state.early,
+        blocking=state.blocking,
+        problems=problems,
+        retry_selection=state.retry_selection,
+        **known,
     )
-    state.summary = build_summary(
-        results,
-        gates=gates,
-        wall_s=wall_s,
-        selected=max(state.selected, len(results)),
-        max_cost_usd=s.budget_share(),
-        selection=selection(state, results) if state.selected_ids else None,
-        protocol=s.protocol,
-    )
-    decide(state, results)
-    from pytest_pau.models.paper import PAPER
-    from pytest_pau.stats.judge_check import withhold_judge_gates
-
-    if s.protocol != PAPER:
-        # The judge check: judge-based gates are not decided when it shows the judge blind
-        # (under the paper's protocol its line is shown and the paper's counting decides).
-        withhold_judge_gates(state.summary)
-    return state.summary
 
 
 def finish(state: RunState, exitstatus: int, interrupted: bool) -> None:
     """Summary, gates, the verdict, report files. Called once, on the controller.
 
-    The verdict (and so the exit status) is settled before any file is written, and again
-    after each output that could not be written: the JSON report, written last, says
-    what the exit status says.
+    The run's end is settled (:func:`pytest_pau.run.end.settle`, one pass) before any file
+    is written. A requested output that cannot be written fails the run: the end is then
+    settled anew from the same facts plus that problem (a new summary, the old one left as
+    it was), so the JSON report, written last, says what the exit status says.
     """
     from pytest_pau.plugin.calibration import settle as settle_calibration
-    from pytest_pau.plugin.gates import settle
     from pytest_pau.plugin.shard import empty_part, shard_info
+    from pytest_pau.run.end import settle
 
     s = state.settings
     results = state.ordered_results()
     # A dead xdist worker left its item unfinished: re-run to finish, as after Ctrl-C.
     state.interrupted = _stopped_early(state, interrupted) or bool(state.crashes)
     state.run_info = run_info(state, state.interrupted)
-    summary = summarize(state, results, wall_s=time.perf_counter() - state.t0)
-    summary.calibration = settle_calibration(state)
-    report = Report(run=state.run_info, instances=results, summary=summary, notes=[])
-    state.final_report = report
-    empty = empty_part(state) is not None
+    known = {
+        "wall_s": time.perf_counter() - state.t0,
+        "calibration": settle_calibration(state),
+        "pytest_status": exitstatus,
+        "empty_part": empty_part(state) is not None,
+    }
 
-    def verdict() -> None:
-        settle(state, exitstatus, empty_part=empty)
+    decided: dict[tuple[str, ...], Report] = {}
+
+    def settled() -> Report:
+        """The end of the run settled on what is known now, and its report (settled anew
+        only when a requested output has failed since)."""
+        end = run_end(state, results, **known)
+        if tuple(end.problems) in decided:
+            return decided[tuple(end.problems)]
+        state.summary = settle(end)
         # The notes as the terminal prints them (those about writing the outputs themselves
         # can only follow): the HTML, the Markdown and the JSON report show them too.
         shown = notes(state)
-        report.notes = shown
-        report.shard = shard_info(state, shown[len(run_notes(state)) :])
+        assert state.run_info is not None
+        state.final_report = Report(
+            run=state.run_info,
+            instances=results,
+            summary=state.summary,
+            notes=shown,
+            shard=shard_info(state, shown[len(run_notes(state)) :]),
+        )
+        decided[tuple(end.problems)] = state.final_report
+        return state.final_report
 
-    _write_extras(state, report, verdict)
-    verdict()
+    report = _write_extras(state, settled(), settled)
     from pytest_pau.plugin.ci import write_markdown
 
     if write_markdown(state, report):
-        verdict()  # the Markdown file failed: a requested output is missing
+        report = settled()  # the Markdown file failed: a requested output is missing
     if s.report is not None:
         from pytest_pau.report.json_report import write_report
 
@@ -233,11 +228,12 @@ def finish(state: RunState, exitstatus: int, interrupted: bool) -> None:
                 f"--pau-report={str(s.report)!r}: could not write the JSON report ({exc})"
             )
             warn(state.report_error)
-            verdict()
+            settled()
 
 
-def _write_extras(state: RunState, report: Report, verdict: Callable[[], None]) -> None:
-    """Plots, then the HTML report (which shows the verdict, a failed plot included)."""
+def _write_extras(state: RunState, report: Report, settled: Callable[[], Report]) -> Report:
+    """Plots, then the HTML report (which shows the verdict, a failed plot included); the
+    report as settled after them."""
     s = state.settings
     if s.plots is not None:
         try:
@@ -253,7 +249,7 @@ def _write_extras(state: RunState, report: Report, verdict: Callable[[], None]) 
                 + (hint if isinstance(exc, ImportError) else ""),
             )
     if s.html is not None:
-        verdict()  # the HTML shows the verdict (a failed plot included)
+        report = settled()  # the HTML shows the verdict, a failed plot included
         try:
             from pytest_pau.report.html import write_html
 
@@ -263,6 +259,7 @@ def _write_extras(state: RunState, report: Report, verdict: Callable[[], None]) 
             _output_failed(
                 state, f"--pau-html={str(s.html)!r}: could not write the HTML report ({exc})"
             )
+    return settled()
 
 
 def _output_failed(state: RunState, message: str) -> None:
