@@ -168,6 +168,9 @@ def run_end(state: RunState, results: list[InstanceResult], **known: Any) -> Run
 def finish(state: RunState, exitstatus: int, interrupted: bool) -> None:
     """Summary, gates, the verdict, report files. Called once, on the controller.
 
+    The outputs in order: plots, HTML, Markdown (and the job summary), the users' own
+    (``pytest_pau_report_write``), the JSON report.
+
     The run's end is settled (:func:`pytest_pau.run.end.settle`, one pass) before any file
     is written. A requested output that cannot be written fails the run: the end is then
     settled anew from the same facts plus that problem (a new summary, the old one left as
@@ -217,6 +220,8 @@ def finish(state: RunState, exitstatus: int, interrupted: bool) -> None:
 
     if write_markdown(state, report):
         report = settled()  # the Markdown file failed: a requested output is missing
+    if _write_user_outputs(state, report):
+        report = settled()
     if s.report is not None:
         from pytest_pau.report.json_report import write_report
 
@@ -260,6 +265,18 @@ def _write_extras(state: RunState, report: Report, settled: Callable[[], Report]
                 state, f"--pau-html={str(s.html)!r}: could not write the HTML report ({exc})"
             )
     return settled()
+
+
+def _write_user_outputs(state: RunState, report: Report) -> bool:
+    """The users' own outputs (``pytest_pau_report_write``); True when one failed."""
+    config = state.config
+    try:
+        lines = config.hook.pytest_pau_report_write(config=config, report=report)
+    except (OSError, PauError) as exc:
+        _output_failed(state, f"pytest_pau_report_write: could not write an output ({exc})")
+        return True
+    state.outputs.extend(str(line) for line in lines if line)
+    return False
 
 
 def _output_failed(state: RunState, message: str) -> None:
