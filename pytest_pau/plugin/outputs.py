@@ -18,6 +18,7 @@ from pytest_pau.plugin.state import now_utc
 if TYPE_CHECKING:
     from pytest_pau.models import InstanceResult
     from pytest_pau.plugin.state import RunState, RunView
+    from pytest_pau.report.outputs import Staged
     from pytest_pau.run.end import RunEnd
     from pytest_pau.settings import PauSettings
 
@@ -168,17 +169,22 @@ def run_end(state: RunState, results: list[InstanceResult], **known: Any) -> Run
 def finish(state: RunState, exitstatus: int, interrupted: bool) -> None:
     """Summary, gates, the verdict, report files. Called once, on the controller.
 
-    The outputs in order: plots, HTML, Markdown (and the job summary), the users' own
-    (``pytest_pau_report_write``), the JSON report.
+    Every requested output (:data:`~pytest_pau.settings.verdict_options.REPORT_OUTPUTS`) is
+    staged first, a temporary file beside its target (:func:`pytest_pau.report.outputs.stage`);
+    one that cannot be is a missing requested output. Then the run's end is settled, once,
+    with those failures (:func:`pytest_pau.run.end.settle`), and each output is rendered from
+    that report and renamed into place (:func:`pytest_pau.report.outputs.write`): the table's
+    rows, the users' own (``pytest_pau_report_write``), the JSON report last.
 
-    The run's end is settled (:func:`pytest_pau.run.end.settle`, one pass) before any file
-    is written. A requested output that cannot be written fails the run: the end is then
-    settled anew from the same facts plus that problem (a new summary, the old one left as
-    it was), so the JSON report, written last, says what the exit status says.
+    Only a failure after the decision (a disk that filled since the output was staged, a
+    user's output that raised) settles the end anew with it, for the outputs not yet
+    written (the JSON report among them), so the exit status and the JSON report agree.
     """
     from pytest_pau.plugin.calibration import settle as settle_calibration
     from pytest_pau.plugin.shard import empty_part, shard_info
+    from pytest_pau.report.outputs import Staged, stage
     from pytest_pau.run.end import settle
+    from pytest_pau.settings.verdict_options import REPORT_OUTPUTS
 
     s = state.settings
     results = state.ordered_results()
@@ -191,18 +197,21 @@ def finish(state: RunState, exitstatus: int, interrupted: bool) -> None:
         "pytest_status": exitstatus,
         "empty_part": empty_part(state) is not None,
     }
-
-    decided: dict[tuple[str, ...], Report] = {}
+    staged: list[Staged] = []
+    for output in REPORT_OUTPUTS:
+        given = getattr(s, output.field)
+        if given is None:
+            continue
+        try:
+            staged.append(stage(output, given, state.resolve(given)))
+        except OSError as exc:
+            _output_failed(state, Staged(output, given, given), exc)
 
     def settled() -> Report:
-        """The end of the run settled on what is known now, and its report (settled anew
-        only when a requested output has failed since)."""
-        end = run_end(state, results, **known)
-        if tuple(end.problems) in decided:
-            return decided[tuple(end.problems)]
-        state.summary = settle(end)
-        # The notes as the terminal prints them (those about writing the outputs themselves
-        # can only follow): the HTML, the Markdown and the JSON report show them too.
+        """The end of the run settled on what is known now, and its report."""
+        state.summary = settle(run_end(state, results, **known))
+        # The notes as the terminal prints them: the HTML, the Markdown and the JSON report
+        # show them too.
         shown = notes(state)
         assert state.run_info is not None
         state.final_report = Report(
@@ -212,59 +221,43 @@ def finish(state: RunState, exitstatus: int, interrupted: bool) -> None:
             notes=shown,
             shard=shard_info(state, shown[len(run_notes(state)) :]),
         )
-        decided[tuple(end.problems)] = state.final_report
         return state.final_report
 
-    report = _write_extras(state, settled(), settled)
-    from pytest_pau.plugin.ci import write_markdown
+    from pytest_pau.plugin.ci import append_step_summary
 
-    if write_markdown(state, report):
-        report = settled()  # the Markdown file failed: a requested output is missing
-    if _write_user_outputs(state, report):
+    try:
         report = settled()
-    if s.report is not None:
-        from pytest_pau.report.json_report import write_report
+        # The JSON report, the run's record, is written last: it says what the exit status
+        # says.
+        last = [out for out in staged if out.output.field == "report"]
+        for out in [out for out in staged if out.output.field != "report"]:
+            report = _write(state, out, report, settled)
+        append_step_summary(state, report)
+        if _write_user_outputs(state, report):
+            report = settled()
+        for out in last:
+            _write(state, out, report, settled)
+    finally:
+        for out in staged:
+            out.discard()  # what was not committed (nothing, once all are)
 
-        try:
-            state.report_written = write_report(state.resolve(s.report), report)
-        except OSError as exc:
-            # Keep going: the summary, the gates and the other outputs still matter.
-            state.report_error = (
-                f"--pau-report={str(s.report)!r}: could not write the JSON report ({exc})"
-            )
-            warn(state.report_error)
-            settled()
 
+def _write(state: RunState, out: Staged, report: Report, settled: Callable[[], Report]) -> Report:
+    """One staged output written from ``report`` and listed; the report as settled after it
+    (anew only when it failed: a failure after the decision)."""
+    from pytest_pau.plugin.ci import output_context
+    from pytest_pau.report.outputs import write
 
-def _write_extras(state: RunState, report: Report, settled: Callable[[], Report]) -> Report:
-    """Plots, then the HTML report (which shows the verdict, a failed plot included); the
-    report as settled after them."""
-    s = state.settings
-    if s.plots is not None:
-        try:
-            from pytest_pau.report.plots import write_plots
-
-            paths = write_plots([report], state.resolve(s.plots))
-            state.outputs.append(f"plots: {len(paths)} PNG files in {state.resolve(s.plots)}")
-        except (ImportError, PauError, OSError) as exc:
-            hint = "; install the plots extra: pip install 'pytest-pau[plots]'"
-            _output_failed(
-                state,
-                f"--pau-plots={str(s.plots)!r}: could not write the plots ({exc})"
-                + (hint if isinstance(exc, ImportError) else ""),
-            )
-    if s.html is not None:
-        report = settled()  # the HTML shows the verdict, a failed plot included
-        try:
-            from pytest_pau.report.html import write_html
-
-            # Listed first, as the report it is (the plots were written before it).
-            state.outputs.insert(0, f"HTML report: {write_html(report, state.resolve(s.html))}")
-        except (ImportError, PauError, OSError) as exc:
-            _output_failed(
-                state, f"--pau-html={str(s.html)!r}: could not write the HTML report ({exc})"
-            )
-    return settled()
+    try:
+        line = write(out, report, output_context(state))
+    except (ImportError, PauError, OSError) as exc:
+        _output_failed(state, out, exc)
+        return settled()
+    if out.output.field == "report":
+        state.report_written = out.path
+    else:
+        state.outputs.append(line)
+    return report
 
 
 def _write_user_outputs(state: RunState, report: Report) -> bool:
@@ -273,13 +266,25 @@ def _write_user_outputs(state: RunState, report: Report) -> bool:
     try:
         lines = config.hook.pytest_pau_report_write(config=config, report=report)
     except (OSError, PauError) as exc:
-        _output_failed(state, f"pytest_pau_report_write: could not write an output ({exc})")
+        message = f"pytest_pau_report_write: could not write an output ({exc})"
+        state.output_errors.append(message)
+        warn(message)
         return True
     state.outputs.extend(str(line) for line in lines if line)
     return False
 
 
-def _output_failed(state: RunState, message: str) -> None:
-    """A requested output is missing: say so in the summary (the verdict fails the run)."""
-    state.output_errors.append(message)
+def _output_failed(state: RunState, out: Staged, exc: BaseException) -> None:
+    """A requested output is missing: say so in the summary (the verdict fails the run).
+
+    The JSON report's failure is the run's ``report_error`` (the Markdown then has no
+    pointer to it); the others are ``output_errors``.
+    """
+    message = out.problem(exc)
+    if isinstance(exc, ImportError):
+        message += "; install the plots extra: pip install 'pytest-pau[plots]'"
+    if out.output.field == "report":
+        state.report_error = message
+    else:
+        state.output_errors.append(message)
     warn(message)

@@ -31,6 +31,7 @@ from pytest_pau.settings.values import (
     role_value,
     shard_of,
 )
+from pytest_pau.settings.verdict_options import REPORT_OUTPUTS
 
 AddOption = Callable[..., Any]
 #: Episodes in flight per process for hosted models (``--pau-concurrency``'s default).
@@ -126,13 +127,8 @@ else:
     )
 
 
-class PauSettings(_WithLevelGates):
-    """The resolved ``--pau-*`` settings of one run; each field's default is the option's.
-
-    A level gate's threshold is the field named by its key in
-    :data:`~pytest_pau.models.metrics.LEVEL_GATES` (``min_mean_judge``...), read together
-    by :meth:`level_gates`.
-    """
+class _GateSettings(_WithLevelGates):
+    """The fields of :class:`PauSettings` after the level gates' and before the outputs'."""
 
     gate_on_ci: bool = False
     baseline: Path | None = None
@@ -143,11 +139,36 @@ class PauSettings(_WithLevelGates):
     early_stop: bool = False
     exit: Literal["gates", "items"] = "gates"
     """With a gate set, ``gates``: the gates (not items below thresholds) decide the exit."""
-    report: Path | None = None
-    html: Path | None = None
-    plots: Path | None = None
-    markdown: Path | None = None
-    """A Markdown summary for a pull-request comment (GitHub's step summary is automatic)."""
+
+
+# One field per output, its path (None: not written), made from the table of outputs
+# (pytest_pau.settings.verdict_options.REPORT_OUTPUTS): adding an output there adds its
+# setting. Type checkers see the ones the package names (the rest are read by field name).
+if TYPE_CHECKING:
+
+    class _WithOutputs(_GateSettings):
+        report: Path | None = None
+        html: Path | None = None
+        plots: Path | None = None
+        markdown: Path | None = None
+
+else:
+    _WithOutputs = create_model(
+        "_WithOutputs",
+        __base__=_GateSettings,
+        __doc__="The outputs' paths, one field per row of ``REPORT_OUTPUTS``.",
+        **{output.field: (Path | None, None) for output in REPORT_OUTPUTS},
+    )
+
+
+class PauSettings(_WithOutputs):
+    """The resolved ``--pau-*`` settings of one run; each field's default is the option's.
+
+    A level gate's threshold is the field named by its key in
+    :data:`~pytest_pau.models.metrics.LEVEL_GATES` (``min_mean_judge``...), read together
+    by :meth:`level_gates`; an output's path is the field named by its row of
+    :data:`~pytest_pau.settings.verdict_options.REPORT_OUTPUTS` (``report``, ``html``...).
+    """
 
     def judge_check_size(self) -> int | None:
         """Items the judge check rates: None for all, 0 when off."""
