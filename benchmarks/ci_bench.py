@@ -130,11 +130,10 @@ def main() -> None:
     print(f"cached_ids of {args.items} (keys + one query) {lookup_s * 1000:6.1f} ms  "
           f"({lookup_s / gets_s:.2f}x the gets); partition into 3: {part_s * 1000:.2f} ms")  # fmt: skip
 
-    from pytest_pau.cli.merge import MergedRun, settings_of
-    from pytest_pau.plugin.outputs import summarize
-    from pytest_pau.plugin.stop import RunStop
+    from pytest_pau.cli.merge import settings_of
     from pytest_pau.report.shards import join_shards
-    from pytest_pau.stats.gates import Gates, evaluate_gates
+    from pytest_pau.run import RunEnd, settle
+    from pytest_pau.stats.gates import Gates
 
     items = results(ids, rng)
     gated = PauSettings(model="openai/m", min_pass_rate=0.5, min_mean_judge=3.0, gate_on_ci=True)
@@ -159,17 +158,17 @@ def main() -> None:
     ]  # fmt: skip
 
     def serial() -> None:
-        summary = build_summary(items, gates=Gates(min_pass_rate=0.5, min_mean_judge=3.0,
-                                                   on_ci=True))  # fmt: skip
-        evaluate_gates(summary, Gates(min_pass_rate=0.5, on_ci=True), items)
+        levels = {"min_pass_rate": 0.5, "min_mean_judge": 3.0}
+        build_summary(items, gates=Gates(levels=levels, on_ci=True))
 
     def merged() -> None:
         joined = join_shards(shards)
-        view = MergedRun(
-            settings=settings_of(joined), selected=len(ids), selected_ids=ids, run_info=run,
-            interrupted=False, baseline=None, stop=RunStop(None), blocking=[],
+        settle(
+            RunEnd(
+                settings=settings_of(joined), results=joined.results, run_info=run,
+                selected_ids=ids, selected=len(ids),
+            )
         )  # fmt: skip
-        summarize(view, joined.results, wall_s=None)
 
     serial_s, merged_s = timed(serial), timed(merged)
     print(f"summary + gates of {args.items} items (baseline) {serial_s * 1000:6.1f} ms")

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
-    from pytest_pau.models import Instance, InstanceResult, Summary, Trajectory
+    from pytest_pau.models import Instance, InstanceResult, Report, Summary, Trajectory
     from pytest_pau.settings import PauSettings
 
 hookspec = pytest.hookspec
@@ -98,6 +98,37 @@ def pytest_pau_make_agent(config: pytest.Config, settings: PauSettings, client: 
             if settings.model == "first-examples":
                 return FirstExamplesAgent()
             return None
+    """
+
+
+@hookspec
+def pytest_pau_report_write(config: pytest.Config, report: Report) -> str | None:
+    """Write your own output of the run (a dashboard, a CSV, a message) from its report.
+
+    Called on the controller only, once, after the run's end is settled and the HTML and
+    Markdown outputs are written, before the JSON report (which is written last, so that it
+    says what the exit status says). ``report`` is the :class:`pytest_pau.models.Report`
+    that ``--pau-report`` stores: ``report.summary.verdict`` (status, exit status,
+    reasons), ``report.summary.gates``, ``report.instances``...; read it only.
+
+    An ``OSError`` (or a :class:`pytest_pau.errors.PauError`) it raises is a requested
+    output that could not be written: said in the summary, and it fails the run as a
+    missing ``--pau-html`` does (the implementations after it are not called).
+
+    Args:
+        config: The pytest config.
+        report: The run's report, its verdict settled.
+
+    Returns:
+        A line naming what was written, listed with the report files, or None.
+
+    Example::
+
+        def pytest_pau_report_write(config, report):
+            path = config.rootpath / "pau-scores.csv"
+            rows = [f"{r.id},{r.judge_score},{r.code_match}" for r in report.instances]
+            path.write_text("id,judge,match\n" + "\n".join(rows) + "\n")
+            return f"scores CSV: {path}"
     """
 
 

@@ -7,6 +7,7 @@ import errno
 import os
 import stat
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 from pytest_pau._version import __version__
@@ -43,15 +44,66 @@ def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
 
 
 def write_bytes_atomic(path: str | os.PathLike[str], data: bytes) -> Path:
-    """Write ``data`` to ``path`` so that no reader ever sees half a file.
-
-    The text goes to a temporary file in the same folder, is flushed to disk, gets the
-    mode a plain ``open()`` would give (``mkstemp`` makes it 0600, which a CI artefact
-    upload or another user could not read), then is renamed over ``path``. A run killed
-    mid-write leaves the old file, never a partial one, and no temporary file behind.
+    """Write ``data`` to ``path`` so that no reader ever sees half a file
+    (:func:`stage_file`, then :meth:`StagedFile.commit`).
 
     Returns:
         The absolute path written.
+    """
+    staged = stage_file(path)
+    try:
+        staged.write(data)
+        return staged.commit()
+    except BaseException:
+        staged.discard()
+        raise
+
+
+@dataclass
+class StagedFile:
+    """A new file being written beside its target, not yet in its place.
+
+    :func:`stage_file` makes it; :meth:`write` fills it (flushed to disk, with the mode a
+    plain ``open()`` would give: ``mkstemp`` makes it 0600, which a CI artefact upload or
+    another user could not read); :meth:`commit` renames it over the target, so a reader
+    never sees half a file; :meth:`discard` removes it, leaving the file at the target as
+    it was. A run killed mid-write leaves the old file, never a partial one.
+    """
+
+    target: Path
+    """The absolute path the file is for."""
+    temporary: Path
+    """The temporary file, in the target's folder (a rename never crosses a file system)."""
+
+    def write(self, data: bytes) -> None:
+        """Write ``data`` into the temporary file (replacing what it held)."""
+        with open(self.temporary, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(self.temporary, 0o666 & ~umask)
+
+    def commit(self) -> Path:
+        """Rename the written file over the target; returns the target."""
+        os.replace(self.temporary, self.target)
+        return self.target
+
+    def discard(self) -> None:
+        """Remove the temporary file (nothing at the target changes); never raises."""
+        with contextlib.suppress(OSError):
+            os.unlink(self.temporary)
+
+
+def stage_file(path: str | os.PathLike[str]) -> StagedFile:
+    """An empty temporary file beside ``path`` (its folders created), to write and commit.
+
+    Raises:
+        OSError: ``path`` is a symbolic-link loop, or exists and is not a regular file
+            (the rename would replace a device, a FIFO or a socket, ``/dev/null`` through
+            a link, with a regular file: the run's preflight refuses such outputs, and this
+            catches one that became so during the run), or its folder cannot take a file.
     """
     try:
         target = Path(path).expanduser().resolve()
@@ -62,25 +114,10 @@ def write_bytes_atomic(path: str | os.PathLike[str], data: bytes) -> Path:
     except OSError:
         mode = None
     if mode is not None and not stat.S_ISREG(mode):
-        # The rename would replace a device, a FIFO or a socket (``/dev/null`` through a
-        # link) with a regular file; the run's preflight refuses such outputs, and this
-        # catches one that became so during the run.
         raise OSError(
             errno.EEXIST, f"{str(target)!r} exists and is not a regular file; it is left alone"
         )
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    return target
+    os.close(fd)
+    return StagedFile(target, Path(tmp))

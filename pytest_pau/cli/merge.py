@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -32,6 +31,7 @@ from typing import TYPE_CHECKING
 from pytest_pau.errors import MergeError, PauError
 from pytest_pau.files.guard import PathArg, output_arg
 from pytest_pau.settings.values import parse_path
+from pytest_pau.settings.verdict_options import REPORT_OUTPUTS, ReportOutput
 
 if TYPE_CHECKING:
     from pytest_pau.models import (
@@ -60,31 +60,24 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser.add_argument(
         "shards", nargs="+", type=parse_path, metavar="SHARD.json", help="Every shard's report."
     )
-    parser.add_argument(
-        "-o",
-        "--output",
-        type=parse_path,
-        required=True,
-        metavar="REPORT.json",
-        help="Write the merged JSON report here (atomically). Like --html and --markdown, "
-        "never over a shard, the shards' --pau-baseline or another output; checked before "
-        "anything is written.",
-    )
-    parser.add_argument(
-        "--gate",
-        action="store_true",
-        help="Exit as pytest would: 1 when a release gate fails or an item errored. "
-        "Default: exit 0 once merged.",
-    )
-    parser.add_argument(
-        "--markdown",
-        type=parse_path,
-        metavar="FILE",
-        help="Also write the Markdown summary (a pull-request comment). Default: none.",
-    )
-    parser.add_argument(
-        "--html", type=parse_path, metavar="FILE", help="Also write the HTML report. Default: none."
-    )
+    merged = [output for output in REPORT_OUTPUTS if output.merge is not None]
+    for output in merged:
+        assert output.merge is not None
+        option, text = output.merge
+        if output.field == "report":  # the merged report itself: -o, --output
+            parser.add_argument(
+                option, "--output", type=parse_path, required=True, metavar="REPORT.json", help=text
+            )
+            parser.add_argument(
+                "--gate",
+                action="store_true",
+                help="Exit as pytest would: 1 when a release gate fails or an item errored. "
+                "Default: exit 0 once merged.",
+            )
+        else:
+            parser.add_argument(
+                option, dest=output.field, type=parse_path, metavar="FILE", help=text
+            )
     return parser
 
 
@@ -181,19 +174,30 @@ def _calibration(
     )
 
 
+def _requested(args: argparse.Namespace) -> list[tuple[ReportOutput, str, Path]]:
+    """The outputs ``pau merge`` was asked for: (row, its option, the path as given)."""
+    out = []
+    for output in REPORT_OUTPUTS:
+        if output.merge is not None:
+            given = getattr(args, "output" if output.field == "report" else output.field)
+            if given is not None:
+                out.append((output, output.merge[0], given))
+    return out
+
+
 def output_args(args: argparse.Namespace) -> list[PathArg]:
     """What ``pau merge`` writes: ``-o``, ``--html``, ``--markdown``."""
-    given = (("-o", args.output), ("--html", args.html), ("--markdown", args.markdown))
-    return [output_arg(option, value) for option, value in given if value is not None]
+    return [output_arg(option, given) for _, option, given in _requested(args)]
 
 
 def _merge(args: argparse.Namespace) -> int:
     from pytest_pau.files.guard import WRITE_CHECKED, check_conflicts, check_outputs, output_arg
     from pytest_pau.models import ItemStatus, Report
-    from pytest_pau.plugin.outputs import run_notes, summarize
+    from pytest_pau.plugin.outputs import run_notes
     from pytest_pau.plugin.stop import RunStop
     from pytest_pau.report.json_report import read_report
     from pytest_pau.report.shards import join_shards
+    from pytest_pau.run.end import RunEnd, settle
 
     shards = [output_arg("shard", p, what="one of the shards' reports") for p in args.shards]
     outputs = output_args(args)
@@ -222,61 +226,76 @@ def _merge(args: argparse.Namespace) -> int:
         user_skipped={i for _, r in reports if r.shard is not None for i in r.shard.user_skipped},
     )
     walls = [r.summary.wall_s for _, r in reports if r.summary.wall_s is not None]
-    summary = summarize(view, results, wall_s=max(walls) if walls else None)
-    summary.calibration = _calibration(view, joined, results)
+    failing = any(r.status in (ItemStatus.FAILED, ItemStatus.ERROR) for r in results)
+    # The verdict a pytest run of the whole selection would give (what the merged JSON
+    # report says); --gate makes its exit status pau merge's own.
+    view.summary = settle(
+        RunEnd(
+            settings=settings,
+            results=results,
+            run_info=joined.run,
+            selected_ids=view.selected_ids,
+            selected=view.selected,
+            user_skipped=view.user_skipped,
+            wall_s=max(walls) if walls else None,
+            baseline=view.baseline,
+            calibration=_calibration(view, joined, results),
+            pytest_status=1 if failing else (0 if results else 5),
+            blocking=view.blocking,
+        )
+    )
     report = Report(
         run=joined.run,
         instances=results,
-        summary=summary,
+        summary=view.summary,
         notes=list(dict.fromkeys(run_notes(view) + joined.notes)),
     )
     return _outputs(args, view, report)
 
 
-def _write(option: str, given: Path, write: Callable[[Path], Path]) -> Path:
-    """One output written (atomically, by ``write``), or a :class:`MergeError` saying why not
-    (a full disk, a folder gone since the check), never a raw ``OSError``."""
-    try:
-        return write(Path(given).expanduser())
-    except OSError as exc:
-        raise MergeError(
-            f"{option} {str(given)!r}: could not write it ({exc.strerror or exc}); the file "
-            "there, if any, is left as it was"
-        ) from None
-
-
 def _outputs(args: argparse.Namespace, view: MergedRun, report: Report) -> int:
+    """Stage every requested output, fill each from the settled report, then commit them
+    all and say what was written (the merged report first).
+
+    Raises:
+        MergeError: An output could not be staged (nothing is written then) or written;
+            the file at its path, if any, is left as it was.
+    """
     from pytest_pau.plugin.ci import closing_text
-    from pytest_pau.plugin.gates import settle
     from pytest_pau.report.fmt import unicode_ok
     from pytest_pau.report.github import annotation_commands, append_step_summary, on_github
-    from pytest_pau.report.json_report import write_report
-    from pytest_pau.report.markdown import render_markdown
+    from pytest_pau.report.outputs import OutputContext, Staged, commit, fill, stage
     from pytest_pau.report.render import TextWriter, render
 
     summary = report.summary
-    counts = summary.counts
-    pytest_status = 1 if counts.failed or counts.errors else (0 if counts.items else 5)
-    # The verdict a pytest run of the whole selection would give (what the merged JSON
-    # report says); --gate makes its exit status pau merge's own.
-    gated = settle(view, pytest_status).exit_status
+    assert summary.verdict is not None
+    gated = summary.verdict.exit_status
     status = gated if args.gate else 0
     closing = closing_text(view)
-    written = _write("-o", args.output, lambda p: write_report(p, report))
+    staged: list[tuple[str, Staged]] = []
+    context = OutputContext(closing=closing, report_file=str(args.output))
+    try:
+        for output, option, given in _requested(args):
+            try:
+                staged.append((option, stage(output, given, Path(given).expanduser())))
+            except OSError as exc:
+                raise _failed(option, given, exc) from None
+        for option, out in staged:
+            try:
+                fill(out, report, context)
+            except OSError as exc:
+                raise _failed(option, out.given, exc) from None
+        # Every output is written: only now does any replace what was at its path.
+        lines = [commit(out) for _, out in staged]
+    finally:
+        for _, out in staged:
+            out.discard()  # what was not committed (none once all are)
     writer = TextWriter()
     render(summary, writer, run=report.run, notes=report.notes, unicode=unicode_ok())
     print(writer.getvalue(), end="")
-    print(f"PAU report: {written} (merged from {len(args.shards)} shards)")
-    if args.html is not None:
-        from pytest_pau.report.html import write_html
-
-        print(f"HTML report: {_write('--html', args.html, lambda p: write_html(report, p))}")
-    if args.markdown is not None:
-        from pytest_pau.paths import write_text_atomic
-
-        markdown = render_markdown(report, closing=closing, report_file=str(args.output))
-        path = _write("--markdown", args.markdown, lambda p: write_text_atomic(p, markdown))
-        print(f"Markdown summary: {path}")
+    lines[0] += f" (merged from {len(args.shards)} shards)"
+    for line in lines:
+        print(line)
     step = os.environ.get("GITHUB_STEP_SUMMARY")
     if step:
         append_step_summary(report, closing=closing, path=Path(step), report_file=str(args.output))
@@ -288,3 +307,12 @@ def _outputs(args: argparse.Namespace, view: MergedRun, report: Report) -> int:
         for line in annotation_commands(report):
             print(line)
     return status
+
+
+def _failed(option: str, given: Path, exc: OSError) -> MergeError:
+    """An output that could not be written (a full disk, a folder gone since the check),
+    as a :class:`MergeError`, never a raw ``OSError``."""
+    return MergeError(
+        f"{option} {str(given)!r}: could not write it ({exc.strerror or exc}); the file "
+        "there, if any, is left as it was"
+    )

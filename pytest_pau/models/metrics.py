@@ -1,11 +1,20 @@
-"""The three metrics a gate or a comparison reads: keys, names, scales, margins.
+"""The metrics a gate or a comparison reads (keys, names, scales, margins) and the level gates.
 
 One vocabulary for the option parsers (:mod:`pytest_pau.settings.values`), the statistics
 (:mod:`pytest_pau.stats`) and ``pau compare``. The parsers raise ``ValueError`` with a
 message for people; the option layer turns it into its own error type.
+
+:data:`LEVEL_GATES` is the one table of the level gates (``--pau-min-*``): the settings'
+fields and option rows (:mod:`pytest_pau.settings`), the gates' verdicts
+(:mod:`pytest_pau.stats.gates`, the early stop), the judge check's list of judge-based
+gates, the summary's formats and the option table of ``docs/options.md`` are read from it.
+Adding a level gate is one row here, plus its metric's value in
+:mod:`pytest_pau.stats.metrics` when the metric is new.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 #: The metrics a gate or a comparison reads: key -> (name for people, (low, high) of its scale).
 METRICS: dict[str, tuple[str, tuple[float, float]]] = {
@@ -13,6 +22,40 @@ METRICS: dict[str, tuple[str, tuple[float, float]]] = {
     "match": ("code match", (0.0, 1.0)),
     "pass": ("pass rate", (0.0, 1.0)),
 }
+
+
+@dataclass(frozen=True)
+class LevelGate:
+    """One level gate: the mean of a metric over the selection against a threshold."""
+
+    key: str
+    """The setting (``min_mean_judge``: ``--pau-min-mean-judge``, ini ``pau_min_mean_judge``)
+    and the gate's ``name`` in the JSON report."""
+    metric: str
+    """The metric whose mean it bounds (a key of :data:`METRICS`)."""
+    label: str
+    """What it measures, for people: ``mean judge score``."""
+    explained: str
+    """How its option's help text names it: ``the mean judge score``."""
+    percent: bool = False
+    """Whether its value is shown as a percentage."""
+
+    @property
+    def option(self) -> str:
+        """The option that sets it: ``--pau-min-mean-judge``."""
+        return "--pau-" + self.key.replace("_", "-")
+
+
+#: The level gates, by key, in the order ``--help``, the summary and the report list them.
+LEVEL_GATES: dict[str, LevelGate] = {
+    g.key: g
+    for g in (
+        LevelGate("min_mean_judge", "judge", "mean judge score", "the mean judge score"),
+        LevelGate("min_pass_rate", "pass", "pass rate", "the share of passed items", True),
+        LevelGate("min_mean_match", "match", "mean code match", "the mean code match"),
+    )
+}
+
 #: Other spellings of the metric keys (``--fail-if-worse``, ``--pau-max-regression``).
 METRIC_ALIASES = {
     "judge_score": "judge",

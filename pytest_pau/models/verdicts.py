@@ -12,6 +12,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from pytest_pau.models.metrics import LEVEL_GATES
+
 #: Readers ignore keys they do not know, so a newer report still loads.
 _TOLERANT = ConfigDict(extra="ignore")
 
@@ -32,7 +34,7 @@ class GateVerdict(BaseModel):
     model_config = _TOLERANT
 
     name: str
-    """``min_mean_judge``, ``min_pass_rate`` or ``min_mean_match``."""
+    """The gate's key in :data:`~pytest_pau.models.metrics.LEVEL_GATES`: ``min_mean_judge``..."""
     label: str
     """What it measures, for people: ``mean judge score``."""
     option: str
@@ -71,7 +73,8 @@ class GateVerdict(BaseModel):
     @property
     def is_rate(self) -> bool:
         """Whether the value is a share, shown in percent."""
-        return self.name == "min_pass_rate"
+        gate = LEVEL_GATES.get(self.name)
+        return gate is not None and gate.percent
 
 
 class RegressionVerdict(BaseModel):

@@ -17,18 +17,19 @@ if TYPE_CHECKING:
     from pytest_pau.models import Calibration
     from pytest_pau.plugin.state import RunState
 
-#: ``--pau-*`` options a measuring command leaves out: the model (replaced), its
-#: endpoint, the outputs (they would overwrite this run's), the shard (the command measures
-#: the whole selection), the gates and the baseline
-#: (an early stop would leave items unmeasured), and the gold control (the oracle's coder
-#: call is its own gold control; null has nothing to attribute).
-_LEFT_OUT = {"model", "api-base", "report", "html", "plots", "markdown", "shard", "gold-control"}
+#: ``--pau-*`` options a measuring command leaves out besides the gates and the outputs
+#: (:func:`_left_out`): the model (replaced), its endpoint, the shard (the command measures
+#: the whole selection) and the gold control (the oracle's coder call is its own gold
+#: control; null has nothing to attribute).
+_LEFT_OUT = {"model", "api-base", "shard", "gold-control"}
 
 
 def _left_out() -> set[str]:
-    from pytest_pau.settings.verdict_options import GATE_OPTIONS
+    """Those of :data:`_LEFT_OUT`, every output (they would overwrite this run's), the gates
+    and the baseline (an early stop would leave items unmeasured)."""
+    from pytest_pau.settings.verdict_options import GATE_OPTIONS, REPORT_OPTIONS
 
-    return _LEFT_OUT | {spec.name for spec in GATE_OPTIONS}
+    return _LEFT_OUT | {spec.name for spec in (*GATE_OPTIONS, *REPORT_OPTIONS)}
 
 
 def _pau_tokens(args: tuple[str, ...] | list[str]) -> list[str]:

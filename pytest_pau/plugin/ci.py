@@ -1,7 +1,8 @@
 """CI-native outputs of a run (controller): the Markdown summary and GitHub's annotations.
 
-* ``--pau-markdown=FILE``: the summary for a pull-request comment, written atomically once
-  the verdict is known (its last line is the verdict's closing line).
+* ``--pau-markdown=FILE``: the summary for a pull-request comment, a row of the outputs'
+  table (:mod:`pytest_pau.report.outputs`) whose last line is the verdict's closing line;
+  :func:`output_context` is what it shows besides the report.
 * ``$GITHUB_STEP_SUMMARY``: when GitHub Actions sets it, the same summary is appended to the
   job's summary page (sized to what the step has left of 1 MiB).
 * Annotations: in a GitHub Actions job, at most 10 ``::error``/``::warning`` lines under
@@ -20,6 +21,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from pytest_pau.models import Report
     from pytest_pau.plugin.state import RunState, RunView
+    from pytest_pau.report.outputs import OutputContext
 
 
 def closing_text(state: RunView) -> str | None:
@@ -31,48 +33,37 @@ def closing_text(state: RunView) -> str | None:
     return verdict_line(state.summary)
 
 
-def write_markdown(state: RunState, report: Report) -> bool:
-    """``--pau-markdown`` and the step summary; True when the requested file failed.
+def output_context(state: RunView) -> OutputContext:
+    """What the outputs show besides the report: the closing line, and the JSON report's
+    path as the user named it when it is written (none once it failed)."""
+    from pytest_pau.report.outputs import OutputContext
 
-    A requested Markdown file that cannot be written fails the run like any requested
-    output (the caller settles the verdict again); the step summary is not requested, so a
-    failure there is a warning.
-    """
-    from pytest_pau.paths import write_text_atomic
-    from pytest_pau.plugin.notices import warn
-    from pytest_pau.report.github import append_step_summary
-    from pytest_pau.report.markdown import render_markdown
-
-    closing = closing_text(state)
-    failed = False
     s = state.settings
-    # The pointer to the JSON report, as the user named it, when it was written.
-    report_file = str(s.report) if s.report is not None and state.report_error is None else None
-    if s.markdown is not None:
-        path = state.resolve(s.markdown)
-        try:
-            written = write_text_atomic(
-                path, render_markdown(report, closing=closing, report_file=report_file)
-            )
-        except OSError as exc:
-            message = (
-                f"--pau-markdown={str(s.markdown)!r}: could not write the Markdown summary ({exc})"
-            )
-            state.output_errors.append(message)
-            warn(message)
-            failed = True
-        else:
-            state.outputs.append(f"Markdown summary: {written}")
+    written = s.report is not None and state.report_error is None
+    return OutputContext(
+        closing=closing_text(state), report_file=str(s.report) if written else None
+    )
+
+
+def append_step_summary(state: RunState, report: Report) -> None:
+    """The job summary, when GitHub Actions sets ``$GITHUB_STEP_SUMMARY``.
+
+    Not a requested output: a failure here is a warning, and the run's verdict stands.
+    """
+    from pytest_pau.plugin.notices import warn
+    from pytest_pau.report.github import append_step_summary as append
+
     step = os.environ.get("GITHUB_STEP_SUMMARY")
-    if step:
-        try:
-            if not append_step_summary(
-                report, closing=closing, path=Path(step), report_file=report_file
-            ):
-                warn(f"$GITHUB_STEP_SUMMARY={step!r} is nearly full (1 MiB): no PAU summary added")
-        except OSError as exc:
-            warn(f"$GITHUB_STEP_SUMMARY={step!r}: could not append the PAU summary ({exc})")
-    return failed
+    if not step:
+        return
+    context = output_context(state)
+    try:
+        if not append(
+            report, closing=context.closing, path=Path(step), report_file=context.report_file
+        ):
+            warn(f"$GITHUB_STEP_SUMMARY={step!r} is nearly full (1 MiB): no PAU summary added")
+    except OSError as exc:
+        warn(f"$GITHUB_STEP_SUMMARY={step!r}: could not append the PAU summary ({exc})")
 
 
 def annotation_lines(state: RunState) -> list[str]:

@@ -6,7 +6,7 @@ import platform
 import sys
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -16,8 +16,10 @@ from pytest_pau.plugin.notices import warn
 from pytest_pau.plugin.state import now_utc
 
 if TYPE_CHECKING:
-    from pytest_pau.models import InstanceResult, Summary
+    from pytest_pau.models import InstanceResult
     from pytest_pau.plugin.state import RunState, RunView
+    from pytest_pau.report.outputs import Staged
+    from pytest_pau.run.end import RunEnd
     from pytest_pau.settings import PauSettings
 
 
@@ -108,7 +110,7 @@ def ungated_note(config: pytest.Config, settings: PauSettings) -> str | None:
     Without ``--pau-model`` the plugin does nothing, so gates set in ``pytest.ini`` are
     not evaluated; a CI job that forgot the model would otherwise pass without a word.
     """
-    gates = [(k, v) for k, v in settings.thresholds().items() if k.startswith("min_") and v]
+    gates = [(k, v) for k, v in settings.level_gates().items() if v]
     if not gates:
         return None
     ini: list[str] = []
@@ -142,132 +144,147 @@ def _stopped_early(state: RunState, interrupted: bool) -> bool:
     )
 
 
-def summarize(state: RunView, results: list[InstanceResult], *, wall_s: float | None) -> Summary:
-    """The summary and every gate verdict of a run's results, into ``state.summary``.
+def run_end(state: RunState, results: list[InstanceResult], **known: Any) -> RunEnd:
+    """What the end of the run decides from, as the run's state holds it now."""
+    from pytest_pau.run.end import RunEnd
 
-    The one place a run's figures and verdicts are decided: the plugin's :func:`finish` and
-    ``pau merge`` (over the shards' items) both call it, and then
-    :func:`pytest_pau.plugin.gates.settle` for the verdict. A shard decides no gate (its
-    items are a part of the selection): ``pau merge`` does, over all of them.
-    """
-    # Imported here: numpy is not worth loading in runs that never get this far.
-    from pytest_pau.plugin.gates import decide, selection
-    from pytest_pau.report.summary import build_summary
-    from pytest_pau.stats.gates import Gates
-
-    s = state.settings
-    gates = (
-        Gates(
-            s.min_mean_judge,
-            s.min_pass_rate,
-            s.min_mean_match,
-            on_ci=s.gate_on_ci,
-            confidence=s.gate_confidence,
-            protocol=s.protocol,
-        )
-        if s.shard is None
-        else Gates(protocol=s.protocol)
+    assert state.run_info is not None
+    problems = [*([state.report_error] if state.report_error else []), *state.output_errors]
+    return RunEnd(
+        settings=state.settings,
+        results=results,
+        run_info=state.run_info,
+        selected_ids=state.selected_ids,
+        selected=state.selected,
+        user_skipped=state.user_skipped,
+        baseline=state.baseline,
+        early=state.early,
+        blocking=state.blocking,
+        problems=problems,
+        retry_selection=state.retry_selection,
+        **known,
     )
-    state.summary = build_summary(
-        results,
-        gates=gates,
-        wall_s=wall_s,
-        selected=max(state.selected, len(results)),
-        max_cost_usd=s.budget_share(),
-        selection=selection(state, results) if state.selected_ids else None,
-        protocol=s.protocol,
-    )
-    decide(state, results)
-    from pytest_pau.models.paper import PAPER
-    from pytest_pau.stats.judge_check import withhold_judge_gates
-
-    if s.protocol != PAPER:
-        # The judge check: judge-based gates are not decided when it shows the judge blind
-        # (under the paper's protocol its line is shown and the paper's counting decides).
-        withhold_judge_gates(state.summary)
-    return state.summary
 
 
 def finish(state: RunState, exitstatus: int, interrupted: bool) -> None:
     """Summary, gates, the verdict, report files. Called once, on the controller.
 
-    The verdict (and so the exit status) is settled before any file is written, and again
-    after each output that could not be written: the JSON report, written last, says
-    what the exit status says.
+    Every requested output (:data:`~pytest_pau.settings.verdict_options.REPORT_OUTPUTS`) is
+    staged first, a temporary file beside its target (:func:`pytest_pau.report.outputs.stage`);
+    one that cannot be is a missing requested output. Then the run's end is settled, once,
+    with those failures (:func:`pytest_pau.run.end.settle`), and each output is rendered from
+    that report and renamed into place (:func:`pytest_pau.report.outputs.write`): the table's
+    rows, the users' own (``pytest_pau_report_write``), the JSON report last.
+
+    Only a failure after the decision (a disk that filled since the output was staged, a
+    user's output that raised) settles the end anew with it, for the outputs not yet
+    written (the JSON report among them), so the exit status and the JSON report agree.
     """
     from pytest_pau.plugin.calibration import settle as settle_calibration
-    from pytest_pau.plugin.gates import settle
     from pytest_pau.plugin.shard import empty_part, shard_info
+    from pytest_pau.report.outputs import Staged, stage
+    from pytest_pau.run.end import settle
+    from pytest_pau.settings.verdict_options import REPORT_OUTPUTS
 
     s = state.settings
     results = state.ordered_results()
     # A dead xdist worker left its item unfinished: re-run to finish, as after Ctrl-C.
     state.interrupted = _stopped_early(state, interrupted) or bool(state.crashes)
     state.run_info = run_info(state, state.interrupted)
-    summary = summarize(state, results, wall_s=time.perf_counter() - state.t0)
-    summary.calibration = settle_calibration(state)
-    report = Report(run=state.run_info, instances=results, summary=summary, notes=[])
-    state.final_report = report
-    empty = empty_part(state) is not None
-
-    def verdict() -> None:
-        settle(state, exitstatus, empty_part=empty)
-        # The notes as the terminal prints them (those about writing the outputs themselves
-        # can only follow): the HTML, the Markdown and the JSON report show them too.
-        shown = notes(state)
-        report.notes = shown
-        report.shard = shard_info(state, shown[len(run_notes(state)) :])
-
-    _write_extras(state, report, verdict)
-    verdict()
-    from pytest_pau.plugin.ci import write_markdown
-
-    if write_markdown(state, report):
-        verdict()  # the Markdown file failed: a requested output is missing
-    if s.report is not None:
-        from pytest_pau.report.json_report import write_report
-
+    known = {
+        "wall_s": time.perf_counter() - state.t0,
+        "calibration": settle_calibration(state),
+        "pytest_status": exitstatus,
+        "empty_part": empty_part(state) is not None,
+    }
+    staged: list[Staged] = []
+    for output in REPORT_OUTPUTS:
+        given = getattr(s, output.field)
+        if given is None:
+            continue
         try:
-            state.report_written = write_report(state.resolve(s.report), report)
+            staged.append(stage(output, given, state.resolve(given)))
         except OSError as exc:
-            # Keep going: the summary, the gates and the other outputs still matter.
-            state.report_error = (
-                f"--pau-report={str(s.report)!r}: could not write the JSON report ({exc})"
-            )
-            warn(state.report_error)
-            verdict()
+            _output_failed(state, Staged(output, given, given), exc)
+
+    def settled() -> Report:
+        """The end of the run settled on what is known now, and its report."""
+        state.summary = settle(run_end(state, results, **known))
+        # The notes as the terminal prints them: the HTML, the Markdown and the JSON report
+        # show them too.
+        shown = notes(state)
+        assert state.run_info is not None
+        state.final_report = Report(
+            run=state.run_info,
+            instances=results,
+            summary=state.summary,
+            notes=shown,
+            shard=shard_info(state, shown[len(run_notes(state)) :]),
+        )
+        return state.final_report
+
+    from pytest_pau.plugin.ci import append_step_summary
+
+    try:
+        report = settled()
+        # The JSON report, the run's record, is written last: it says what the exit status
+        # says.
+        last = [out for out in staged if out.output.field == "report"]
+        for out in [out for out in staged if out.output.field != "report"]:
+            report = _write(state, out, report, settled)
+        append_step_summary(state, report)
+        if _write_user_outputs(state, report):
+            report = settled()
+        for out in last:
+            _write(state, out, report, settled)
+    finally:
+        for out in staged:
+            out.discard()  # what was not committed (nothing, once all are)
 
 
-def _write_extras(state: RunState, report: Report, verdict: Callable[[], None]) -> None:
-    """Plots, then the HTML report (which shows the verdict, a failed plot included)."""
-    s = state.settings
-    if s.plots is not None:
-        try:
-            from pytest_pau.report.plots import write_plots
+def _write(state: RunState, out: Staged, report: Report, settled: Callable[[], Report]) -> Report:
+    """One staged output written from ``report`` and listed; the report as settled after it
+    (anew only when it failed: a failure after the decision)."""
+    from pytest_pau.plugin.ci import output_context
+    from pytest_pau.report.outputs import write
 
-            paths = write_plots([report], state.resolve(s.plots))
-            state.outputs.append(f"plots: {len(paths)} PNG files in {state.resolve(s.plots)}")
-        except (ImportError, PauError, OSError) as exc:
-            hint = "; install the plots extra: pip install 'pytest-pau[plots]'"
-            _output_failed(
-                state,
-                f"--pau-plots={str(s.plots)!r}: could not write the plots ({exc})"
-                + (hint if isinstance(exc, ImportError) else ""),
-            )
-    if s.html is not None:
-        verdict()  # the HTML shows the verdict (a failed plot included)
-        try:
-            from pytest_pau.report.html import write_html
-
-            # Listed first, as the report it is (the plots were written before it).
-            state.outputs.insert(0, f"HTML report: {write_html(report, state.resolve(s.html))}")
-        except (ImportError, PauError, OSError) as exc:
-            _output_failed(
-                state, f"--pau-html={str(s.html)!r}: could not write the HTML report ({exc})"
-            )
+    try:
+        line = write(out, report, output_context(state))
+    except (ImportError, PauError, OSError) as exc:
+        _output_failed(state, out, exc)
+        return settled()
+    if out.output.field == "report":
+        state.report_written = out.path
+    else:
+        state.outputs.append(line)
+    return report
 
 
-def _output_failed(state: RunState, message: str) -> None:
-    """A requested output is missing: say so in the summary (the verdict fails the run)."""
-    state.output_errors.append(message)
+def _write_user_outputs(state: RunState, report: Report) -> bool:
+    """The users' own outputs (``pytest_pau_report_write``); True when one failed."""
+    config = state.config
+    try:
+        lines = config.hook.pytest_pau_report_write(config=config, report=report)
+    except (OSError, PauError) as exc:
+        message = f"pytest_pau_report_write: could not write an output ({exc})"
+        state.output_errors.append(message)
+        warn(message)
+        return True
+    state.outputs.extend(str(line) for line in lines if line)
+    return False
+
+
+def _output_failed(state: RunState, out: Staged, exc: BaseException) -> None:
+    """A requested output is missing: say so in the summary (the verdict fails the run).
+
+    The JSON report's failure is the run's ``report_error`` (the Markdown then has no
+    pointer to it); the others are ``output_errors``.
+    """
+    message = out.problem(exc)
+    if isinstance(exc, ImportError):
+        message += "; install the plots extra: pip install 'pytest-pau[plots]'"
+    if out.output.field == "report":
+        state.report_error = message
+    else:
+        state.output_errors.append(message)
     warn(message)

@@ -64,28 +64,21 @@ def endpoint_notes(settings: PauSettings) -> list[str]:
 def output_args(
     settings: PauSettings, resolve: Callable[[Path], Path], *, junitxml: str | None = None
 ) -> list[PathArg]:
-    """The run's outputs: ``--pau-report``, ``--pau-html``, ``--pau-markdown``, ``--pau-plots``,
+    """The run's outputs: each requested row of the outputs' table (its files, then its
+    folders: ``--pau-report``, ``--pau-html``, ``--pau-markdown``, ``--pau-plots``), then
     ``--junitxml``."""
-    out = []
-    for option, value in (
-        ("--pau-report", settings.report),
-        ("--pau-html", settings.html),
-        ("--pau-markdown", settings.markdown),
-    ):
-        if value is not None:
-            out.append(PathArg(option, str(value), resolve(value.expanduser())))
-    if settings.plots is not None:
-        from pytest_pau.report.plots import PLOT_NAMES
+    from pytest_pau.settings.verdict_options import REPORT_OUTPUTS
 
-        out.append(
-            PathArg(
-                "--pau-plots",
-                str(settings.plots),
-                resolve(settings.plots.expanduser()),
-                folder=True,
-                writes=tuple(f"{name}.png" for name in PLOT_NAMES),
+    out = []
+    for output in sorted(REPORT_OUTPUTS, key=lambda output: bool(output.writes)):
+        value = getattr(settings, output.field)
+        if value is not None:
+            path = resolve(value.expanduser())
+            out.append(
+                PathArg(
+                    output.flag, str(value), path, folder=bool(output.writes), writes=output.writes
+                )
             )
-        )
     if junitxml:
         out.append(PathArg("--junitxml", junitxml, resolve(Path(junitxml).expanduser())))
     return out
@@ -352,9 +345,11 @@ def read_baseline(state: RunState) -> ScoresReport | None:
     """
     s = state.settings
     if s.early_stop and not s.gated:
+        from pytest_pau.models.metrics import LEVEL_GATES
+
+        levels = ", ".join(gate.option for gate in LEVEL_GATES.values())
         raise ConfigError(
-            "--pau-early-stop needs a gate to decide: set --pau-min-mean-judge, "
-            "--pau-min-pass-rate, --pau-min-mean-match or --pau-baseline"
+            f"--pau-early-stop needs a gate to decide: set {levels} or --pau-baseline"
         )
     if s.baseline is None:
         return None

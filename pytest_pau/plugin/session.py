@@ -411,12 +411,10 @@ class PauSession(RunState):
         s = self.settings
         if s.early_stop and self.early is None and not self.is_worker:
             from pytest_pau.stats.early_stop import EarlyStopTracker
-            from pytest_pau.stats.gates import Gates
 
-            levels = Gates(s.min_mean_judge, s.min_pass_rate, s.min_mean_match).levels()
             self.early = EarlyStopTracker(
                 self.selected_ids,
-                levels=levels,
+                levels=s.level_gates(),
                 margins=s.regression_margins(),
                 baseline={r.id: r for r in self.baseline.instances} if self.baseline else None,
                 confidence=s.gate_confidence,

@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pytest_pau.plugin import collect
+from pytest_pau.settings.verdict_options import REPORT_OPTIONS
 
 if TYPE_CHECKING:
     import pytest
@@ -63,10 +64,11 @@ PLAN_MODEL = "pytest-pau/shard-plans"
 CACHED_COST, UNCACHED_COST = 1, 20
 #: Settings that may differ between the machines of one run: where outputs and the cache
 #: go, how many episodes and connections run at once, which shard it is. Every other
-#: setting must be the same in every shard (``pau merge`` compares them all).
+#: setting must be the same in every shard (``pau merge`` compares them all). The outputs
+#: are every row of ``REPORT_OPTIONS``.
 PER_MACHINE = frozenset(
-    {"cache_dir", "no_cache", "concurrency", "max_connections", "report", "html", "plots"}
-    | {"markdown", "shard"}
+    {"cache_dir", "no_cache", "concurrency", "max_connections", "shard"}
+    | {spec.field for spec in REPORT_OPTIONS}
 )
 
 

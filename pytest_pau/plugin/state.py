@@ -90,12 +90,12 @@ def now_utc() -> str:
 
 
 class RunView(Protocol):
-    """What deciding a run's summary and exit status reads of it.
+    """What a run's notes and closing line read of it.
 
     A :class:`RunState` is one; ``pau merge`` builds another from the shards' reports, so the
-    merged run goes through the very functions a pytest run does
-    (:func:`pytest_pau.plugin.outputs.summarize`, :func:`pytest_pau.plugin.gates.decide`,
-    :func:`~pytest_pau.plugin.gates.exit_status`).
+    merged run's notes and closing line come from the very functions a pytest run's do
+    (:func:`pytest_pau.plugin.outputs.run_notes`, :func:`pytest_pau.plugin.ci.closing_text`);
+    its summary and verdict, like a pytest run's, from :func:`pytest_pau.run.end.settle`.
     """
 
     settings: PauSettings

@@ -20,7 +20,7 @@ import os
 from html import escape
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pytest_pau.errors import ConfigError
 from pytest_pau.models import FAILURE_MODES, InstanceResult, Report, Step
@@ -28,6 +28,9 @@ from pytest_pau.paths import write_text_atomic
 from pytest_pau.report.html_summary import summary_html
 from pytest_pau.report.summary import build_summary
 from pytest_pau.report.text_cap import capped
+
+if TYPE_CHECKING:
+    from pytest_pau.report.outputs import OutputContext
 
 #: Longest model text kept per field; the rest is cut with a note (keeps big runs usable).
 MAX_TEXT = 6000
@@ -223,3 +226,9 @@ def write_html(report: Report, path: str | os.PathLike[str], *, plots: bool = Tr
         The absolute path written.
     """
     return write_text_atomic(path, render_html(report, plots=plots))
+
+
+def render_html_file(report: Report, context: OutputContext) -> dict[str, bytes]:
+    """``--pau-html``'s content (:func:`write_html`'s): the row's renderer
+    (:data:`~pytest_pau.settings.verdict_options.REPORT_OUTPUTS`)."""
+    return {"": render_html(report).encode("utf-8")}

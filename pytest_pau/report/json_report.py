@@ -22,6 +22,7 @@ from pytest_pau.paths import write_text_atomic
 from pytest_pau.report.text_cap import capped
 
 if TYPE_CHECKING:
+    from pytest_pau.report.outputs import OutputContext
     from pytest_pau.settings import PauSettings
 
 M = TypeVar("M", bound=BaseModel)
@@ -166,3 +167,9 @@ def read_model(path: str | os.PathLike[str], model: type[M]) -> M:
             f"{str(p)!r} is not a pytest-pau JSON report: {at}at {where}: {first.get('msg')}"
             f"{got}; expected the file that --pau-report wrote"
         ) from None
+
+
+def render_json(report: Report, context: OutputContext) -> dict[str, bytes]:
+    """``--pau-report``'s content (:func:`write_report`'s): the row's renderer
+    (:data:`~pytest_pau.settings.verdict_options.REPORT_OUTPUTS`)."""
+    return {"": capped(report).model_dump_json(indent=1).encode("utf-8")}

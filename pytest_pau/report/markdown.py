@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from html import escape
+from typing import TYPE_CHECKING
 
 from pytest_pau.models import ItemStatus, PassRule, Report
 from pytest_pau.report.calibration import calibration_line
@@ -29,6 +30,9 @@ from pytest_pau.report.render import ci_text, cost_lines, items_line, run_line
 from pytest_pau.report.render_gates import failed_gate_names, render_gates
 from pytest_pau.settings import DEFAULTS
 from pytest_pau.stats.judge_check import check_line
+
+if TYPE_CHECKING:
+    from pytest_pau.report.outputs import OutputContext
 
 #: GitHub's limit on a comment body is 65,536 characters; this leaves room for a header.
 PR_COMMENT_BYTES = 60_000
@@ -298,3 +302,10 @@ def render_markdown(
         keep = text.encode()[: max(0, max_bytes - 80)].decode(errors="ignore")
         text = keep[: keep.rfind("\n") + 1] + "\n_(truncated to fit GitHub's size limit)_\n"
     return text
+
+
+def render_markdown_file(report: Report, context: OutputContext) -> dict[str, bytes]:
+    """``--pau-markdown``'s content: the row's renderer
+    (:data:`~pytest_pau.settings.verdict_options.REPORT_OUTPUTS`)."""
+    text = render_markdown(report, closing=context.closing, report_file=context.report_file)
+    return {"": text.encode("utf-8")}

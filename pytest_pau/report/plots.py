@@ -21,12 +21,15 @@ import os
 import random
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pytest_pau.errors import ConfigError
 from pytest_pau.models import InstanceResult, Report
 from pytest_pau.paths import write_bytes_atomic
 from pytest_pau.report.summary import MODEL_FAILURE_MODES, judge_bucket
+
+if TYPE_CHECKING:
+    from pytest_pau.report.outputs import OutputContext
 
 DPI = 100
 FIGURE_IN = (9.0, 5.0)
@@ -306,3 +309,9 @@ def write_plots(reports: list[Report], out_dir: str | os.PathLike[str]) -> list[
     for name, data in pngs.items():
         paths.append(write_bytes_atomic(folder / f"{name}.png", data))
     return paths
+
+
+def render_plot_files(report: Report, context: OutputContext) -> dict[str, bytes]:
+    """``--pau-plots``' files (:func:`write_plots`' of one run): the row's renderer
+    (:data:`~pytest_pau.settings.verdict_options.REPORT_OUTPUTS`)."""
+    return {f"{name}.png": data for name, data in render_pngs([report]).items()}

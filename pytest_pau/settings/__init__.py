@@ -13,11 +13,12 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
-from pydantic import BaseModel, ConfigDict, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, create_model, field_validator, model_validator
 
 from pytest_pau.errors import ConfigError
+from pytest_pau.models.metrics import LEVEL_GATES
 from pytest_pau.settings.options import ALL_OPTIONS, OPTIONS_BY_NAME, OptionSpec
 from pytest_pau.settings.values import (
     LOCAL_MODELS,
@@ -30,6 +31,7 @@ from pytest_pau.settings.values import (
     role_value,
     shard_of,
 )
+from pytest_pau.settings.verdict_options import REPORT_OUTPUTS
 
 AddOption = Callable[..., Any]
 #: Episodes in flight per process for hosted models (``--pau-concurrency``'s default).
@@ -42,8 +44,9 @@ DEFAULT_REASONING_BUDGET = 4096
 DEFAULT_MAX_REGRESSION = "judge:0.2"
 
 
-class PauSettings(BaseModel):
-    """The resolved ``--pau-*`` settings of one run; each field's default is the option's."""
+class _RunSettings(BaseModel):
+    """The fields of :class:`PauSettings` ahead of the level gates' (in the order its JSON
+    keeps them)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -99,23 +102,6 @@ class PauSettings(BaseModel):
     """An item passes with a judge score at or above this..."""
     match_threshold: float = 0.8
     """...and a code match at or above this."""
-    min_mean_judge: float | None = None
-    min_pass_rate: float | None = None
-    min_mean_match: float | None = None
-    gate_on_ci: bool = False
-    baseline: Path | None = None
-    """The released model's JSON report: the regression gate compares against it."""
-    max_regression: str | None = None
-    """``METRIC:DELTA,...``; None: :data:`DEFAULT_MAX_REGRESSION` (with a baseline)."""
-    gate_confidence: float = 0.95
-    early_stop: bool = False
-    exit: Literal["gates", "items"] = "gates"
-    """With a gate set, ``gates``: the gates (not items below thresholds) decide the exit."""
-    report: Path | None = None
-    html: Path | None = None
-    plots: Path | None = None
-    markdown: Path | None = None
-    """A Markdown summary for a pull-request comment (GitHub's step summary is automatic)."""
 
     @field_validator("judge_check", mode="before")
     @classmethod
@@ -125,6 +111,64 @@ class PauSettings(BaseModel):
             return parse_judge_check(str(value))
         except argparse.ArgumentTypeError as exc:
             raise ValueError(f"judge_check: {exc}") from None
+
+
+# One field per level gate, its threshold (None: no gate), made from the table of gates
+# (pytest_pau.models.metrics.LEVEL_GATES): adding a gate there adds its setting. Type
+# checkers see none of them: the package reads the thresholds through level_gates().
+if TYPE_CHECKING:
+    _WithLevelGates = _RunSettings
+else:
+    _WithLevelGates = create_model(
+        "_WithLevelGates",
+        __base__=_RunSettings,
+        __doc__="The level gates' thresholds, one field per row of ``LEVEL_GATES``.",
+        **{key: (float | None, None) for key in LEVEL_GATES},
+    )
+
+
+class _GateSettings(_WithLevelGates):
+    """The fields of :class:`PauSettings` after the level gates' and before the outputs'."""
+
+    gate_on_ci: bool = False
+    baseline: Path | None = None
+    """The released model's JSON report: the regression gate compares against it."""
+    max_regression: str | None = None
+    """``METRIC:DELTA,...``; None: :data:`DEFAULT_MAX_REGRESSION` (with a baseline)."""
+    gate_confidence: float = 0.95
+    early_stop: bool = False
+    exit: Literal["gates", "items"] = "gates"
+    """With a gate set, ``gates``: the gates (not items below thresholds) decide the exit."""
+
+
+# One field per output, its path (None: not written), made from the table of outputs
+# (pytest_pau.settings.verdict_options.REPORT_OUTPUTS): adding an output there adds its
+# setting. Type checkers see the ones the package names (the rest are read by field name).
+if TYPE_CHECKING:
+
+    class _WithOutputs(_GateSettings):
+        report: Path | None = None
+        html: Path | None = None
+        plots: Path | None = None
+        markdown: Path | None = None
+
+else:
+    _WithOutputs = create_model(
+        "_WithOutputs",
+        __base__=_GateSettings,
+        __doc__="The outputs' paths, one field per row of ``REPORT_OUTPUTS``.",
+        **{output.field: (Path | None, None) for output in REPORT_OUTPUTS},
+    )
+
+
+class PauSettings(_WithOutputs):
+    """The resolved ``--pau-*`` settings of one run; each field's default is the option's.
+
+    A level gate's threshold is the field named by its key in
+    :data:`~pytest_pau.models.metrics.LEVEL_GATES` (``min_mean_judge``...), read together
+    by :meth:`level_gates`; an output's path is the field named by its row of
+    :data:`~pytest_pau.settings.verdict_options.REPORT_OUTPUTS` (``report``, ``html``...).
+    """
 
     def judge_check_size(self) -> int | None:
         """Items the judge check rates: None for all, 0 when off."""
@@ -154,16 +198,17 @@ class PauSettings(BaseModel):
         return {
             "judge_threshold": self.judge_threshold,
             "match_threshold": self.match_threshold,
-            "min_mean_judge": self.min_mean_judge,
-            "min_pass_rate": self.min_pass_rate,
-            "min_mean_match": self.min_mean_match,
+            **{key: getattr(self, key) for key in LEVEL_GATES},
         }
+
+    def level_gates(self) -> dict[str, float]:
+        """``{gate key: threshold}`` of the level gates that are set, in the table's order."""
+        return {key: value for key in LEVEL_GATES if (value := getattr(self, key)) is not None}
 
     @property
     def gated(self) -> bool:
         """Whether any release gate is set (then the gates decide the exit status)."""
-        levels = (self.min_mean_judge, self.min_pass_rate, self.min_mean_match)
-        return self.baseline is not None or any(v is not None for v in levels)
+        return self.baseline is not None or bool(self.level_gates())
 
     @property
     def shard_part(self) -> tuple[int, int] | None:

@@ -1,12 +1,18 @@
 """The ``--pau-*`` rows of what decides and what is written: per-item thresholds, the
 session's release gates, and the outputs (JSON, HTML, plots, markdown).
 
+The level gates' rows are made from :data:`pytest_pau.models.metrics.LEVEL_GATES` (the
+threshold's parser from the scale of the gate's metric), never written out here.
+
 The rows of what runs (models, dataset, run) are in :mod:`pytest_pau.settings.options`,
 which puts all of them together in ``--help`` order.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from pytest_pau.models.metrics import LEVEL_GATES, METRICS, LevelGate
 from pytest_pau.settings.spec import OptionSpec
 from pytest_pau.settings.values import (
     EXIT_POLICIES,
@@ -33,28 +39,27 @@ THRESHOLD_OPTIONS = (
     ),
 )
 
+#: How a level gate's threshold is read, by the scale of its metric.
+_THRESHOLD_PARSERS = {
+    (1.0, 5.0): (parse_judge_score, "SCORE"),
+    (0.0, 1.0): (parse_fraction, "FRACTION"),
+}
+
+
+def _level_gate_option(gate: LevelGate) -> OptionSpec:
+    """The option row of a level gate (:data:`~pytest_pau.models.metrics.LEVEL_GATES`)."""
+    parse, metavar = _THRESHOLD_PARSERS[METRICS[gate.metric][1]]
+    return OptionSpec(
+        gate.option.removeprefix("--pau-"),
+        f"Release gate: exit status 1 when {gate.explained} is below this.",
+        parse,
+        metavar,
+        default_text="no gate",
+    )
+
+
 GATE_OPTIONS = (
-    OptionSpec(
-        "min-mean-judge",
-        "Release gate: exit status 1 when the mean judge score is below this.",
-        parse_judge_score,
-        "SCORE",
-        default_text="no gate",
-    ),
-    OptionSpec(
-        "min-pass-rate",
-        "Release gate: exit status 1 when the share of passed items is below this.",
-        parse_fraction,
-        "FRACTION",
-        default_text="no gate",
-    ),
-    OptionSpec(
-        "min-mean-match",
-        "Release gate: exit status 1 when the mean code match is below this.",
-        parse_fraction,
-        "FRACTION",
-        default_text="no gate",
-    ),
+    *(_level_gate_option(gate) for gate in LEVEL_GATES.values()),
     OptionSpec(
         "gate-on-ci",
         "Gates compare the exact one-sided lower confidence bound (at --pau-gate-confidence; "
@@ -101,34 +106,108 @@ GATE_OPTIONS = (
     ),
 )
 
-REPORT_OPTIONS = (
-    OptionSpec(
-        "report",
-        "Write the JSON report here (atomically).",
-        parse_path,
-        "PATH",
-        default_text="none",
+
+@dataclass(frozen=True)
+class ReportOutput:
+    """One output a run writes from its settled report (a row of :data:`REPORT_OUTPUTS`).
+
+    The row is the whole of an output but its renderer: its option (``--pau-<name>``, the
+    :class:`~pytest_pau.settings.PauSettings` field of the same name, the ini key), its
+    ``pau merge`` option, how its failure and its line in the outputs list read.
+    :mod:`pytest_pau.report.outputs` stages, writes and commits every row the same way.
+    """
+
+    option: OptionSpec
+    """The ``--pau-*`` option (a path; the setting's field is ``option.field``)."""
+    what: str
+    """What it is, for a failure: ``the HTML report``."""
+    listed: str
+    """Its line in the outputs list: ``{path}`` the path written, ``{count}`` the files."""
+    render: str
+    """``module:function``, ``function(report, context) -> {name: bytes}``: the content,
+    ``""`` for the file itself, a file name for each file a folder output writes. Named,
+    not imported, so that the settings load without the report layer."""
+    writes: tuple[str, ...] = ()
+    """A folder output: the files it writes in it (empty: the option names a file)."""
+    merge: tuple[str, str] | None = None
+    """``pau merge``'s option and help for it; None: a pytest run's output only."""
+
+    @property
+    def field(self) -> str:
+        """The :class:`~pytest_pau.settings.PauSettings` field (``html``)."""
+        return self.option.field
+
+    @property
+    def flag(self) -> str:
+        """The option as typed: ``--pau-html``."""
+        return f"--pau-{self.option.name}"
+
+
+#: The run's outputs, in ``--help`` order (also the order of the outputs list). Adding a
+#: format is one row here and its renderer.
+REPORT_OUTPUTS = (
+    ReportOutput(
+        OptionSpec(
+            "report",
+            "Write the JSON report here (atomically).",
+            parse_path,
+            "PATH",
+            default_text="none",
+        ),
+        what="the JSON report",
+        listed="PAU report: {path}",
+        render="pytest_pau.report.json_report:render_json",
+        merge=(
+            "-o",
+            "Write the merged JSON report here (atomically). Like --html and --markdown, "
+            "never over a shard, the shards' --pau-baseline or another output; checked "
+            "before anything is written.",
+        ),
     ),
-    OptionSpec(
-        "html",
-        "Write a self-contained HTML report here.",
-        parse_path,
-        "PATH",
-        default_text="none",
+    ReportOutput(
+        OptionSpec(
+            "html",
+            "Write a self-contained HTML report here.",
+            parse_path,
+            "PATH",
+            default_text="none",
+        ),
+        what="the HTML report",
+        listed="HTML report: {path}",
+        render="pytest_pau.report.html:render_html_file",
+        merge=("--html", "Also write the HTML report. Default: none."),
     ),
-    OptionSpec(
-        "plots",
-        "Write PNG plots into this folder (needs the plots extra).",
-        parse_path,
-        "DIR",
-        default_text="none",
+    ReportOutput(
+        OptionSpec(
+            "plots",
+            "Write PNG plots into this folder (needs the plots extra).",
+            parse_path,
+            "DIR",
+            default_text="none",
+        ),
+        what="the plots",
+        listed="plots: {count} PNG files in {path}",
+        render="pytest_pau.report.plots:render_plot_files",
+        writes=("scores.png", "failure_modes.png", "judge_vs_match.png"),
     ),
-    OptionSpec(
-        "markdown",
-        "Write a Markdown summary here, sized for a pull-request comment (under 64 KB); "
-        "a job summary is appended to $GITHUB_STEP_SUMMARY whenever that is set.",
-        parse_path,
-        "FILE",
-        default_text="none",
+    ReportOutput(
+        OptionSpec(
+            "markdown",
+            "Write a Markdown summary here, sized for a pull-request comment (under 64 KB); "
+            "a job summary is appended to $GITHUB_STEP_SUMMARY whenever that is set.",
+            parse_path,
+            "FILE",
+            default_text="none",
+        ),
+        what="the Markdown summary",
+        listed="Markdown summary: {path}",
+        render="pytest_pau.report.markdown:render_markdown_file",
+        merge=(
+            "--markdown",
+            "Also write the Markdown summary (a pull-request comment). Default: none.",
+        ),
     ),
 )
+
+#: The outputs' option rows (``--help``, ini keys), one per :data:`REPORT_OUTPUTS` row.
+REPORT_OPTIONS = tuple(output.option for output in REPORT_OUTPUTS)

@@ -33,12 +33,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from pytest_pau.models import GateVerdict, InstanceResult, RegressionVerdict, Scored
+from pytest_pau.models.metrics import LEVEL_GATES
 from pytest_pau.models.paper import DEFAULT_PROTOCOL
 from pytest_pau.models.summary import Decision
 from pytest_pau.stats import missing
 from pytest_pau.stats.anytime import FAIL, PASS, AnytimeMonitor
 from pytest_pau.stats.describe import mean
-from pytest_pau.stats.gates import GATE_TABLE
 from pytest_pau.stats.metrics import BOUNDS, METRICS, counted, value_getter
 
 _STATUS: dict[int, Decision] = {PASS: "passed", FAIL: "failed", 0: "not decided"}
@@ -99,7 +99,7 @@ class EarlyStopTracker:
         n = len(self.order)
         self.levels: dict[str, _Gate] = {}
         for name, threshold in levels.items():
-            metric = GATE_TABLE[name][2]
+            metric = LEVEL_GATES[name].metric
             lo, hi = BOUNDS[metric]
             monitor = (
                 AnytimeMonitor((threshold - lo) / (hi - lo), None if on_ci else n, alpha)
@@ -235,7 +235,7 @@ class EarlyStopTracker:
         """The level gates' verdicts (call :meth:`finish` first)."""
         out = []
         for name, gate in self.levels.items():
-            label, option, _ = GATE_TABLE[name]
+            label, option = LEVEL_GATES[name].label, LEVEL_GATES[name].option
             status = self._status(gate)
             observed = mean(gate.seen)
             out.append(

@@ -26,7 +26,7 @@ questions instead (:mod:`pytest_pau.stats.early_stop`).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from pytest_pau.models import (
@@ -40,6 +40,7 @@ from pytest_pau.models import (
     ScoresOnly,
     ScoresReport,
 )
+from pytest_pau.models.metrics import LEVEL_GATES
 from pytest_pau.models.paper import DEFAULT_PROTOCOL
 from pytest_pau.stats import missing
 from pytest_pau.stats.compare import compare_reports, mismatches, other_tasks, other_tasks_text
@@ -52,12 +53,6 @@ from pytest_pau.stats.selection import (
     paired_verdict,
 )
 
-#: gate key -> (human name, option, metric)
-GATE_TABLE: dict[str, tuple[str, str, str]] = {
-    "min_mean_judge": ("mean judge score", "--pau-min-mean-judge", "judge"),
-    "min_pass_rate": ("pass rate", "--pau-min-pass-rate", "pass"),
-    "min_mean_match": ("mean code match", "--pau-min-mean-match", "match"),
-}
 #: RunInfo fields a baseline must share with the run: scores are not comparable otherwise.
 REFUSED_MISMATCHES = (
     "dataset",
@@ -69,13 +64,13 @@ REFUSED_MISMATCHES = (
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Gates:
-    """Release-gate thresholds; None disables a gate."""
+    """The level gates to decide and how (keywords only)."""
 
-    min_mean_judge: float | None = None
-    min_pass_rate: float | None = None
-    min_mean_match: float | None = None
+    levels: Mapping[str, float] = dataclasses.field(default_factory=dict)
+    """``{gate key: threshold}`` of the gates set (keys of
+    :data:`~pytest_pau.models.metrics.LEVEL_GATES`; ``PauSettings.level_gates()``)."""
     on_ci: bool = False
     """Compare the exact one-sided lower confidence bound instead of the mean."""
     confidence: float = 0.95
@@ -83,13 +78,14 @@ class Gates:
     protocol: str = DEFAULT_PROTOCOL
     """How items count (``--pau-protocol``; :func:`~pytest_pau.stats.metrics.counted`)."""
 
+    def __post_init__(self) -> None:
+        unknown = [k for k in self.levels if k not in LEVEL_GATES]
+        if unknown:
+            raise ValueError(f"no level gate named {unknown}; gates: {list(LEVEL_GATES)}")
+
     @property
     def any(self) -> bool:
-        return bool(self.levels())
-
-    def levels(self) -> dict[str, float]:
-        """``{gate key: threshold}`` of the gates that are set."""
-        return {k: v for k in GATE_TABLE if (v := getattr(self, k)) is not None}
+        return bool(self.levels)
 
 
 def metric_values(
@@ -129,13 +125,14 @@ def level_gate(
     confidence: float,
 ) -> GateVerdict:
     """One level gate over the selection (``values``: one per selected item, None unknown)."""
-    label, option, metric = GATE_TABLE[name]
+    gate = LEVEL_GATES[name]
+    metric = gate.metric
     statistic = "ci_low" if on_ci else "mean"
     scored = [v for v in values if v is not None]
     head = GateVerdict(
         name=name,
-        label=label,
-        option=option,
+        label=gate.label,
+        option=gate.option,
         threshold=threshold,
         statistic=statistic,
         observed=mean(scored),
@@ -182,8 +179,8 @@ def evaluate_gates(
     by_id: dict[str, Scored] = {r.id: r for r in results}
     ids = list(selection) if selection is not None else list(by_id)
     out = []
-    for name, threshold in gates.levels().items():
-        values, found = selection_values(ids, by_id, GATE_TABLE[name][2], gates.protocol)
+    for name, threshold in gates.levels.items():
+        values, found = selection_values(ids, by_id, LEVEL_GATES[name].metric, gates.protocol)
         out.append(
             level_gate(
                 name, threshold, values, found, on_ci=gates.on_ci, confidence=gates.confidence

@@ -24,6 +24,7 @@ from collections.abc import Iterable, Sequence
 
 from pytest_pau.models import Summary
 from pytest_pau.models.judge_check import JudgeCheck, JudgeCheckItem
+from pytest_pau.models.metrics import LEVEL_GATES
 from pytest_pau.stats.describe import mean
 from pytest_pau.stats.inference import z_value
 from pytest_pau.stats.results import Interval
@@ -31,8 +32,8 @@ from pytest_pau.stats.results import Interval
 #: The share of checked items the judge must tell apart (gold rated above the decoy).
 MIN_SHARE = 0.75
 #: Gates and regression metrics that read the judge's ratings (``pass`` needs a judge score).
-JUDGE_GATES = ("min_mean_judge", "min_pass_rate")
 JUDGE_METRICS = ("judge", "pass")
+JUDGE_GATES = tuple(key for key, gate in LEVEL_GATES.items() if gate.metric in JUDGE_METRICS)
 #: What a judge-based gate says when the check shows the judge blind.
 BLIND = "the judge rates a wrong description as high as the right one here"
 

@@ -1,9 +1,9 @@
 """The run's release verdict: one function from the summary to the exit status and why.
 
-:func:`release_verdict` is the one rule: the plugin calls it once on the controller, puts
-the result in ``summary.verdict`` (what the JSON report, the terminal's closing line, the
-HTML report and ``pau show`` read) and exits with its ``exit_status``; ``pau merge`` can
-call it on a merged summary. So the report can never say "passed" beside a non-zero exit.
+:func:`release_verdict` is the one rule: the end of a run
+(:func:`pytest_pau.run.end.settle`, for the plugin and ``pau merge`` alike) calls it last and
+puts the result in ``summary.verdict`` (what the JSON report, the terminal's closing line,
+the HTML report and ``pau show`` read); the run exits with its ``exit_status``. So the report can never say "passed" beside a non-zero exit.
 
 With a release gate set (``--pau-min-*``, ``--pau-baseline``) and ``--pau-exit=gates``:
 

@@ -7,6 +7,7 @@ output that fails at the end exits non-zero and keeps the others."""
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import stat
@@ -204,3 +205,44 @@ def test_html_write_failure_at_the_end_exits_non_zero_and_keeps_the_report(
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.stdout.fnmatch_lines(["*--pau-html='out/r.html': could not write the HTML report*"])
     assert len(read_report(pau_pytester.path / "r.json").instances) == 2
+
+
+def test_an_output_that_cannot_be_staged_is_in_the_one_verdict_every_output_shows(
+    pau_pytester, run_pau
+) -> None:
+    # The folder is fine at start; a file takes its name while the items run. The HTML
+    # cannot be staged, so the one settle of the run's end already knows it: the Markdown
+    # and the JSON report, written from that settle, say so, and nothing is settled twice.
+    pau_pytester.makeconftest(
+        """
+        import pytest_pau.run.end as end
+
+        settled = []
+        settle = end.settle
+
+        def counting(run_end):
+            settled.append(run_end.problems)
+            return settle(run_end)
+
+        end.settle = counting
+
+        def pytest_runtest_logfinish(nodeid, location):
+            open("out", "w").close()
+
+        def pytest_unconfigure(config):
+            print(f"settled {len(settled)} time(s)")
+        """
+    )
+    (pau_pytester.path / "r.md").write_text("the previous summary\n")
+    result = run_pau(
+        "-m", "smoke", "-s", "--pau-report=r.json", "--pau-html=out/r.html", "--pau-markdown=r.md"
+    )
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(["settled 1 time(s)"])
+    report = json.loads((pau_pytester.path / "r.json").read_text())
+    verdict = report["summary"]["verdict"]
+    assert verdict["status"] == "failed"
+    assert any("--pau-html='out/r.html': could not write" in r for r in verdict["reasons"])
+    assert "--pau-html='out/r.html': could not write" in (pau_pytester.path / "r.md").read_text()
+    leftovers = [p.name for p in pau_pytester.path.iterdir() if p.name.endswith(".tmp")]
+    assert leftovers == []

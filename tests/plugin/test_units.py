@@ -198,19 +198,19 @@ def test_build_summary_counts_only_scored_items() -> None:
 
 def test_gates_use_mean_or_ci_low_and_fail_without_data() -> None:
     results = [result(i, judge=j) for i, j in enumerate([5, 5, 5, 1])]
-    [g] = evaluate_gates(Gates(min_mean_judge=3.5), results)
+    [g] = evaluate_gates(Gates(levels={"min_mean_judge": 3.5}), results)
     assert (g.passed, g.status, g.value, g.statistic) == (True, "passed", 4.0, "mean")
-    [g] = evaluate_gates(Gates(min_mean_judge=3.5, on_ci=True), results)
+    [g] = evaluate_gates(Gates(levels={"min_mean_judge": 3.5}, on_ci=True), results)
     assert g.statistic == "ci_low"
     assert g.value is not None
     assert g.value < 3.5
     assert (g.passed, g.status) == (False, "failed")
-    verdicts = evaluate_gates(Gates(min_pass_rate=0.1, min_mean_match=0.1), [])
+    verdicts = evaluate_gates(Gates(levels={"min_pass_rate": 0.1, "min_mean_match": 0.1}), [])
     assert [v.status for v in verdicts] == ["failed", "failed"]
     assert [v.value for v in verdicts] == [None, None]
     # A selected item without a result is unknown: 5, 5, 5 and one at 1-5 is 4.0 to 5.0.
     ids = [r.id for r in results[:3]] + ["gone"]
-    [g] = evaluate_gates(Gates(min_mean_judge=4.5), results[:3], ids)
+    [g] = evaluate_gates(Gates(levels={"min_mean_judge": 4.5}), results[:3], ids)
     assert (g.status, g.value, g.best, g.detail) == (
         "not decided",
         4.0,
@@ -232,7 +232,7 @@ def test_bar() -> None:
 def test_render_text_with_notes_extra_lines_and_gates() -> None:
     summary = build_summary(
         [result(1), result(2, judge=1, match=0.0, passed=False, mode="hallucination")],
-        gates=Gates(min_pass_rate=0.9),
+        gates=Gates(levels={"min_pass_rate": 0.9}),
         wall_s=1.5,
     )
     w = TextWriter(width=60)

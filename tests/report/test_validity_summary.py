@@ -97,7 +97,7 @@ def test_the_html_report_leads_with_the_verdict_and_the_terminals_numbers() -> N
     from .conftest import make_report
 
     report = make_report(results())
-    report.summary = build_summary(report.instances, gates=Gates(min_mean_match=0.9))
+    report.summary = build_summary(report.instances, gates=Gates(levels={"min_mean_match": 0.9}))
     page = render_html(report, plots=False)
     verdict = page.index("Release gates NOT MET: --pau-min-mean-match=0.9")
     assert verdict < page.index('<div class="cards">')

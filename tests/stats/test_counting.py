@@ -52,7 +52,7 @@ def _results() -> list[InstanceResult]:
 
 
 def test_summary_and_gates_count_the_unrated_item_as_1_under_paper_only() -> None:
-    gates = Gates(min_mean_judge=3.9)
+    gates = Gates(levels={"min_mean_judge": 3.9})
     default = build_summary(_results(), gates=gates)
     paper = build_summary(_results(), gates=gates, protocol="paper")
     assert default.judge.mean == pytest.approx(17 / 4)
@@ -70,8 +70,10 @@ def test_summary_and_gates_count_the_unrated_item_as_1_under_paper_only() -> Non
     assert paper.paper.judge.filled == 1
     assert default.paper is None
     # The one-sided bound of --pau-gate-on-ci counts the same values.
-    on_ci = build_summary(_results(), gates=Gates(min_mean_judge=1.0, on_ci=True), protocol="paper")
-    low = build_summary(_results(), gates=Gates(min_mean_judge=1.0, on_ci=True))
+    on_ci = build_summary(
+        _results(), gates=Gates(levels={"min_mean_judge": 1.0}, on_ci=True), protocol="paper"
+    )
+    low = build_summary(_results(), gates=Gates(levels={"min_mean_judge": 1.0}, on_ci=True))
     assert on_ci.gates[0].value is not None
     assert low.gates[0].value is not None
     # The default protocol's worst case puts the unknown item at the bottom of the scale,
