@@ -1,5 +1,5 @@
 """The plugin's fixtures: ``pau_result``, ``pau_instance``, ``pau_settings``, ``pau_agent``,
-``pau_judge``, ``pau_coder`` and ``pau_sandbox`` (loaded by ``plugin.py``'s
+``pau_judge``, ``pau_coder`` and ``pau_sandbox`` (loaded by ``plugin/__init__.py``'s
 ``pytest_plugins``).
 """
 
