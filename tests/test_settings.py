@@ -127,7 +127,7 @@ def test_pau_train_settings_have_the_plugins_name_parser_and_default(
 
 
 def test_max_iterations_is_one_setting_for_benchmark_and_training() -> None:
-    from pytest_pau.cli.train_args import REMOVED
+    from pytest_pau.cli.train import REMOVED
     from pytest_pau.train.config import TrainSpec
 
     assert TrainSpec().settings.max_iterations == DEFAULTS.max_iterations
