@@ -256,8 +256,8 @@ class PauPlugin:
             return
         from pytest_pau.plugin import outputs
         from pytest_pau.report.fmt import unicode_ok
+        from pytest_pau.report.gate_lines import verdict_line
         from pytest_pau.report.render import render
-        from pytest_pau.report.render_gates import verdict_line
 
         if summary.counts.items:
             extra: list[str] = []

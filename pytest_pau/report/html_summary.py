@@ -13,7 +13,7 @@ from html import escape
 
 from pytest_pau.models import GateVerdict, Summary
 from pytest_pau.report.fmt import num, pct, plural
-from pytest_pau.report.render_gates import (
+from pytest_pau.report.gate_lines import (
     early_stop_text,
     failed_gate_names,
     gate_statistic,
