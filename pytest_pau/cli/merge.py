@@ -30,8 +30,8 @@ from typing import TYPE_CHECKING
 
 from pytest_pau.errors import MergeError, PauError
 from pytest_pau.files.guard import PathArg, output_arg
+from pytest_pau.settings.gates_and_outputs import REPORT_OUTPUTS, ReportOutput
 from pytest_pau.settings.values import parse_path
-from pytest_pau.settings.verdict_options import REPORT_OUTPUTS, ReportOutput
 
 if TYPE_CHECKING:
     from pytest_pau.models import (

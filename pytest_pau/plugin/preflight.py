@@ -67,7 +67,7 @@ def output_args(
     """The run's outputs: each requested row of the outputs' table (its files, then its
     folders: ``--pau-report``, ``--pau-html``, ``--pau-markdown``, ``--pau-plots``), then
     ``--junitxml``."""
-    from pytest_pau.settings.verdict_options import REPORT_OUTPUTS
+    from pytest_pau.settings.gates_and_outputs import REPORT_OUTPUTS
 
     out = []
     for output in sorted(REPORT_OUTPUTS, key=lambda output: bool(output.writes)):

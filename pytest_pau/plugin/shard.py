@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pytest_pau.plugin import collect
-from pytest_pau.settings.verdict_options import REPORT_OPTIONS
+from pytest_pau.settings.gates_and_outputs import REPORT_OPTIONS
 
 if TYPE_CHECKING:
     import pytest

@@ -516,5 +516,5 @@ def write_html(report: Report, path: str | os.PathLike[str], *, plots: bool = Tr
 
 def render_html_file(report: Report, context: OutputContext) -> dict[str, bytes]:
     """``--pau-html``'s content (:func:`write_html`'s): the row's renderer
-    (:data:`~pytest_pau.settings.verdict_options.REPORT_OUTPUTS`)."""
+    (:data:`~pytest_pau.settings.gates_and_outputs.REPORT_OUTPUTS`)."""
     return {"": render_html(report).encode("utf-8")}

@@ -306,6 +306,6 @@ def render_markdown(
 
 def render_markdown_file(report: Report, context: OutputContext) -> dict[str, bytes]:
     """``--pau-markdown``'s content: the row's renderer
-    (:data:`~pytest_pau.settings.verdict_options.REPORT_OUTPUTS`)."""
+    (:data:`~pytest_pau.settings.gates_and_outputs.REPORT_OUTPUTS`)."""
     text = render_markdown(report, closing=context.closing, report_file=context.report_file)
     return {"": text.encode("utf-8")}
