@@ -16,7 +16,7 @@ import pytest
 
 from pytest_pau.models import Skip, SkipCause
 from pytest_pau.plugin import ahead, collect, retry, shard
-from pytest_pau.plugin.gates import BelowThreshold
+from pytest_pau.plugin.blocking import BelowThreshold
 from pytest_pau.plugin.session import PauSession
 from pytest_pau.plugin.state import result_key, sent_key
 from pytest_pau.plugin.stop import INTERRUPT, SignalInterrupt
