@@ -193,7 +193,7 @@ def output_args(args: argparse.Namespace) -> list[PathArg]:
 def _merge(args: argparse.Namespace) -> int:
     from pytest_pau.files.guard import WRITE_CHECKED, check_conflicts, check_outputs, output_arg
     from pytest_pau.models import ItemStatus, Report
-    from pytest_pau.plugin.outputs import run_notes
+    from pytest_pau.plugin.finish import run_notes
     from pytest_pau.plugin.stop import RunStop
     from pytest_pau.report.json_report import read_report
     from pytest_pau.report.shards import join_shards

@@ -353,7 +353,7 @@ def read_baseline(state: RunState) -> ScoresReport | None:
         )
     if s.baseline is None:
         return None
-    from pytest_pau.plugin.outputs import run_info
+    from pytest_pau.plugin.finish import run_info
     from pytest_pau.report.compare_io import read_scores
     from pytest_pau.stats.gates import check_baseline
 

@@ -1,4 +1,5 @@
-"""What a run leaves behind: the summary, the report files and the notes (controller only)."""
+"""The end of a pytest run: what it leaves behind (the summary, the report files and the
+notes), settled and written once on the controller."""
 
 from __future__ import annotations
 
