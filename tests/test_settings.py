@@ -108,7 +108,7 @@ def test_pau_train_settings_have_the_plugins_name_parser_and_default(
     empty_project: Path,
 ) -> None:
     from pytest_pau.errors import ConfigError
-    from pytest_pau.plugin.selection import collect_selection
+    from pytest_pau.plugin.train_collection import collect_selection
 
     # the default: PauSettings' (the plugin resolves the cache folder in the rootdir)
     plain = collect_selection([]).settings

@@ -58,7 +58,7 @@ from pytest_pau.train.rewards import REWARD_VARIANTS
 
 if TYPE_CHECKING:
     from pytest_pau.models import Instance
-    from pytest_pau.plugin.selection import Selection
+    from pytest_pau.plugin.train_collection import Selection
     from pytest_pau.train.config import TrainSpec
 
 
@@ -364,7 +364,7 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError("; ".join(removed))
     if args.serve:
         return _serve(args.serve)
-    from pytest_pau.plugin.selection import collect_selection
+    from pytest_pau.plugin.train_collection import collect_selection
 
     spec = spec_from_args(args)  # the training flags fail before pytest runs
     selection = collect_selection(args.pytest_args)
