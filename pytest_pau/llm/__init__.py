@@ -23,8 +23,8 @@ if TYPE_CHECKING:
     from pytest_pau.llm.factory import make_client
     from pytest_pau.llm.litellm_setup import get_litellm
     from pytest_pau.llm.local.provider import is_local
-    from pytest_pau.llm.retry import RetryPolicy
     from pytest_pau.llm.logprob_rating import weighted_rating
+    from pytest_pau.llm.retry import RetryPolicy
 
 #: Where each name of :data:`__all__` lives (imported on first use).
 _HOMES = {
