@@ -108,7 +108,7 @@ def test_pau_train_settings_have_the_plugins_name_parser_and_default(
     empty_project: Path,
 ) -> None:
     from pytest_pau.errors import ConfigError
-    from pytest_pau.plugin.selection import collect_selection
+    from pytest_pau.plugin.train_collection import collect_selection
 
     # the default: PauSettings' (the plugin resolves the cache folder in the rootdir)
     plain = collect_selection([]).settings
@@ -127,7 +127,7 @@ def test_pau_train_settings_have_the_plugins_name_parser_and_default(
 
 
 def test_max_iterations_is_one_setting_for_benchmark_and_training() -> None:
-    from pytest_pau.cli.train_args import REMOVED
+    from pytest_pau.cli.train import REMOVED
     from pytest_pau.train.config import TrainSpec
 
     assert TrainSpec().settings.max_iterations == DEFAULTS.max_iterations

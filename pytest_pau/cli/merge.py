@@ -30,8 +30,8 @@ from typing import TYPE_CHECKING
 
 from pytest_pau.errors import MergeError, PauError
 from pytest_pau.files.guard import PathArg, output_arg
+from pytest_pau.settings.gates_and_outputs import REPORT_OUTPUTS, ReportOutput
 from pytest_pau.settings.values import parse_path
-from pytest_pau.settings.verdict_options import REPORT_OUTPUTS, ReportOutput
 
 if TYPE_CHECKING:
     from pytest_pau.models import (
@@ -193,7 +193,7 @@ def output_args(args: argparse.Namespace) -> list[PathArg]:
 def _merge(args: argparse.Namespace) -> int:
     from pytest_pau.files.guard import WRITE_CHECKED, check_conflicts, check_outputs, output_arg
     from pytest_pau.models import ItemStatus, Report
-    from pytest_pau.plugin.outputs import run_notes
+    from pytest_pau.plugin.finish import run_notes
     from pytest_pau.plugin.stop import RunStop
     from pytest_pau.report.json_report import read_report
     from pytest_pau.report.shards import join_shards

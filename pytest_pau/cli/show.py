@@ -140,7 +140,7 @@ def verdict_text(report: Report) -> str:
     Read from ``summary.verdict``, what the run's exit status was; a report written
     before the verdict existed says so rather than guessing.
     """
-    from pytest_pau.report.render_gates import verdict_line
+    from pytest_pau.report.gate_lines import verdict_line
 
     v = report.summary.verdict
     if v is None:

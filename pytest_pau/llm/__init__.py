@@ -21,9 +21,9 @@ if TYPE_CHECKING:
     from pytest_pau.llm.cache import CacheHit, ResponseCache, cache_key
     from pytest_pau.llm.client import LLMClient
     from pytest_pau.llm.factory import make_client
-    from pytest_pau.llm.judge import weighted_rating
     from pytest_pau.llm.litellm_setup import get_litellm
     from pytest_pau.llm.local.provider import is_local
+    from pytest_pau.llm.logprob_rating import weighted_rating
     from pytest_pau.llm.retry import RetryPolicy
 
 #: Where each name of :data:`__all__` lives (imported on first use).
@@ -37,7 +37,7 @@ _HOMES = {
     "get_litellm": "pytest_pau.llm.litellm_setup",
     "is_local": "pytest_pau.llm.local.provider",
     "make_client": "pytest_pau.llm.factory",
-    "weighted_rating": "pytest_pau.llm.judge",
+    "weighted_rating": "pytest_pau.llm.logprob_rating",
 }
 
 __all__ = [

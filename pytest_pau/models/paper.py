@@ -5,7 +5,7 @@ judge gave no rating, or that errored, has no value and is listed as an error) o
 ``paper`` (as the PAU reference implementation counts: a missing judge rating is 1 and a
 missing code match 0 in every mean, gate and interval; the items are still listed). The
 rule itself is :func:`pytest_pau.stats.metrics.counted`; the paper's statistics block is
-:func:`pytest_pau.stats.paper.paper_statistics`, whose result is :class:`PaperStats`.
+:func:`pytest_pau.stats.paper_stats.paper_statistics`, whose result is :class:`PaperStats`.
 """
 
 from __future__ import annotations

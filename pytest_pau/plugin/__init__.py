@@ -169,7 +169,7 @@ class _UngatedNote:
 def _note_ungated(config: pytest.Config, settings: PauSettings) -> None:
     if hasattr(config, "workerinput"):
         return  # the controller says it once
-    from pytest_pau.plugin.outputs import ungated_note
+    from pytest_pau.plugin.finish import ungated_note
 
     note = ungated_note(config, settings)
     if note is not None:

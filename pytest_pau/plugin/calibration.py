@@ -27,7 +27,7 @@ _LEFT_OUT = {"model", "api-base", "shard", "gold-control"}
 def _left_out() -> set[str]:
     """Those of :data:`_LEFT_OUT`, every output (they would overwrite this run's), the gates
     and the baseline (an early stop would leave items unmeasured)."""
-    from pytest_pau.settings.verdict_options import GATE_OPTIONS, REPORT_OPTIONS
+    from pytest_pau.settings.gates_and_outputs import GATE_OPTIONS, REPORT_OPTIONS
 
     return _LEFT_OUT | {spec.name for spec in (*GATE_OPTIONS, *REPORT_OPTIONS)}
 

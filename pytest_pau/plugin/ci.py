@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 def closing_text(state: RunView) -> str | None:
     """The summary's last line: the verdict's closing line (the terminal's), for a gated run."""
-    from pytest_pau.report.render_gates import verdict_line
+    from pytest_pau.report.gate_lines import verdict_line
 
     if state.summary is None or not state.settings.gated:
         return None

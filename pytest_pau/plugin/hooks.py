@@ -16,7 +16,7 @@ import pytest
 
 from pytest_pau.models import Skip, SkipCause
 from pytest_pau.plugin import ahead, collect, retry, shard
-from pytest_pau.plugin.gates import BelowThreshold
+from pytest_pau.plugin.blocking import BelowThreshold
 from pytest_pau.plugin.session import PauSession
 from pytest_pau.plugin.state import result_key, sent_key
 from pytest_pau.plugin.stop import INTERRUPT, SignalInterrupt
@@ -230,9 +230,9 @@ class PauPlugin:
         ahead.stop_episodes(self.state, interrupted=interrupted)
         if self.state.is_worker or config.option.collectonly:
             return
-        from pytest_pau.plugin import outputs
+        from pytest_pau.plugin import finish
 
-        outputs.finish(self.state, int(session.exitstatus), interrupted)
+        finish.finish(self.state, int(session.exitstatus), interrupted)
         summary = self.state.summary
         if summary is not None and summary.verdict is not None:
             session.exitstatus = summary.verdict.exit_status
@@ -254,10 +254,10 @@ class PauPlugin:
         summary = state.summary
         if summary is None:
             return
-        from pytest_pau.plugin import outputs
+        from pytest_pau.plugin import finish
         from pytest_pau.report.fmt import unicode_ok
+        from pytest_pau.report.gate_lines import verdict_line
         from pytest_pau.report.render import render
-        from pytest_pau.report.render_gates import verdict_line
 
         if summary.counts.items:
             extra: list[str] = []
@@ -267,7 +267,7 @@ class PauPlugin:
                 summary,
                 terminalreporter,
                 run=self.state.run_info,
-                notes=outputs.notes(self.state),
+                notes=finish.notes(self.state),
                 extra_lines=extra,
                 unicode=unicode_ok(),
             )

@@ -4,14 +4,14 @@ The plugin collects this module in any folder when ``--pau-model`` is given (unl
 project has its own tests taking ``pau_instance``). The work happens in the
 ``pau_result`` fixture, during setup: an infrastructure failure is therefore an error
 (E), and only a model that misses a threshold fails (F), with
-:class:`~pytest_pau.plugin.gates.BelowThreshold`, which a gated run counts in its gates instead
+:class:`~pytest_pau.plugin.blocking.BelowThreshold`, which a gated run counts in its gates instead
 of as a run failure.
 """
 
 from __future__ import annotations
 
 from pytest_pau.models import InstanceResult
-from pytest_pau.plugin.gates import BelowThreshold
+from pytest_pau.plugin.blocking import BelowThreshold
 from pytest_pau.report.messages import failure_message
 from pytest_pau.settings import PauSettings
 

@@ -47,7 +47,7 @@ def _case(name: str, passed: bool, line: str, properties: dict[str, object]) -> 
 
 def gate_cases(summary: Summary) -> list[ET.Element]:
     """One testcase per level gate and per regression gate, in the summary's order."""
-    from pytest_pau.report.render_gates import (
+    from pytest_pau.report.gate_lines import (
         level_line,
         level_name,
         regression_line,

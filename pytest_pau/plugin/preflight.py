@@ -67,7 +67,7 @@ def output_args(
     """The run's outputs: each requested row of the outputs' table (its files, then its
     folders: ``--pau-report``, ``--pau-html``, ``--pau-markdown``, ``--pau-plots``), then
     ``--junitxml``."""
-    from pytest_pau.settings.verdict_options import REPORT_OUTPUTS
+    from pytest_pau.settings.gates_and_outputs import REPORT_OUTPUTS
 
     out = []
     for output in sorted(REPORT_OUTPUTS, key=lambda output: bool(output.writes)):
@@ -353,7 +353,7 @@ def read_baseline(state: RunState) -> ScoresReport | None:
         )
     if s.baseline is None:
         return None
-    from pytest_pau.plugin.outputs import run_info
+    from pytest_pau.plugin.finish import run_info
     from pytest_pau.report.compare_io import read_scores
     from pytest_pau.stats.gates import check_baseline
 

@@ -352,7 +352,7 @@ class PauSession(RunState):
 
     def ended(self, report: pytest.TestReport | pytest.CollectReport) -> None:
         """Every report on the controller: what fails a gated run; items without a result."""
-        from pytest_pau.plugin.gates import blocks
+        from pytest_pau.plugin.blocking import blocks
 
         if blocks(report):
             self.blocking.append(report.nodeid)

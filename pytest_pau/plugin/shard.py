@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pytest_pau.plugin import collect
-from pytest_pau.settings.verdict_options import REPORT_OPTIONS
+from pytest_pau.settings.gates_and_outputs import REPORT_OPTIONS
 
 if TYPE_CHECKING:
     import pytest
@@ -328,7 +328,7 @@ def shard_info(state: RunState, machine_notes: list[str]) -> ShardInfo | None:
     Args:
         state: The run.
         machine_notes: The notes of this machine only (not those every run computes from
-            its figures, :func:`pytest_pau.plugin.outputs.run_notes`).
+            its figures, :func:`pytest_pau.plugin.finish.run_notes`).
     """
     part = state.settings.shard_part
     if part is None:

@@ -94,7 +94,7 @@ class RunView(Protocol):
 
     A :class:`RunState` is one; ``pau merge`` builds another from the shards' reports, so the
     merged run's notes and closing line come from the very functions a pytest run's do
-    (:func:`pytest_pau.plugin.outputs.run_notes`, :func:`pytest_pau.plugin.ci.closing_text`);
+    (:func:`pytest_pau.plugin.finish.run_notes`, :func:`pytest_pau.plugin.ci.closing_text`);
     its summary and verdict, like a pytest run's, from :func:`pytest_pau.run.end.settle`.
     """
 
@@ -192,7 +192,7 @@ class RunState:
         self.below_threshold: list[str] = []
         """Controller: node ids of items whose model fell below a threshold (for JUnit)."""
         self.final_report: Report | None = None
-        """The report the run wrote (or would have), once :func:`outputs.finish` ran."""
+        """The report the run wrote (or would have), once :func:`pytest_pau.plugin.finish.finish` ran."""
 
     def resolve(self, path: Path) -> Path:
         """Relative output paths are taken from the invocation folder, as pytest does."""

@@ -15,14 +15,14 @@ from pathlib import Path
 
 from pytest_pau.models import Report
 from pytest_pau.report.fmt import plural
-from pytest_pau.report.markdown import STEP_SUMMARY_BYTES, render_markdown
-from pytest_pau.report.render_gates import (
+from pytest_pau.report.gate_lines import (
     level_line,
     level_name,
     regression_line,
     regression_name,
     status_word,
 )
+from pytest_pau.report.markdown import STEP_SUMMARY_BYTES, render_markdown
 
 #: GitHub shows at most 10 annotations of each kind per step; we write at most 10 in all.
 MAX_ANNOTATIONS = 10

@@ -171,5 +171,5 @@ def read_model(path: str | os.PathLike[str], model: type[M]) -> M:
 
 def render_json(report: Report, context: OutputContext) -> dict[str, bytes]:
     """``--pau-report``'s content (:func:`write_report`'s): the row's renderer
-    (:data:`~pytest_pau.settings.verdict_options.REPORT_OUTPUTS`)."""
+    (:data:`~pytest_pau.settings.gates_and_outputs.REPORT_OUTPUTS`)."""
     return {"": capped(report).model_dump_json(indent=1).encode("utf-8")}

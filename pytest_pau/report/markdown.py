@@ -4,7 +4,7 @@ One function, :func:`render_markdown`, draws both (and ``pau merge``'s). It read
 :class:`~pytest_pau.models.Report` only, and every line it shares with the terminal block
 comes from the terminal's own functions (:func:`~pytest_pau.report.render.run_line`,
 :func:`~pytest_pau.report.render.items_line`, :func:`~pytest_pau.report.render.cost_lines`,
-the release-gate lines of :func:`~pytest_pau.report.render_gates.render_gates`, the notes and
+the release-gate lines of :func:`~pytest_pau.report.gate_lines.render_gates`, the notes and
 the calibration line), so the numbers and words are the terminal's
 (``tests/plugin/test_markdown_matches_terminal.py`` parses both).
 
@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING
 from pytest_pau.models import ItemStatus, PassRule, Report
 from pytest_pau.report.calibration import calibration_line
 from pytest_pau.report.fmt import num, pct, plural
+from pytest_pau.report.gate_lines import failed_gate_names, render_gates
 from pytest_pau.report.render import ci_text, cost_lines, items_line, run_line
-from pytest_pau.report.render_gates import failed_gate_names, render_gates
 from pytest_pau.settings import DEFAULTS
 from pytest_pau.stats.judge_check import check_line
 
@@ -306,6 +306,6 @@ def render_markdown(
 
 def render_markdown_file(report: Report, context: OutputContext) -> dict[str, bytes]:
     """``--pau-markdown``'s content: the row's renderer
-    (:data:`~pytest_pau.settings.verdict_options.REPORT_OUTPUTS`)."""
+    (:data:`~pytest_pau.settings.gates_and_outputs.REPORT_OUTPUTS`)."""
     text = render_markdown(report, closing=context.closing, report_file=context.report_file)
     return {"": text.encode("utf-8")}

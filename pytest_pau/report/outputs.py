@@ -1,7 +1,7 @@
 """Writing a run's report outputs: staged beside their targets, then committed.
 
-Every row of :data:`~pytest_pau.settings.verdict_options.REPORT_OUTPUTS` goes the same
-way, for a pytest run (:func:`pytest_pau.plugin.outputs.finish`) and for ``pau merge``:
+Every row of :data:`~pytest_pau.settings.gates_and_outputs.REPORT_OUTPUTS` goes the same
+way, for a pytest run (:func:`pytest_pau.plugin.finish.finish`) and for ``pau merge``:
 
 1. :func:`stage`: a temporary file beside each file the output writes (its folders
    created). What cannot be staged (a folder gone, a file where a folder should be, a
@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pytest_pau.paths import StagedFile, stage_file
-from pytest_pau.settings.verdict_options import REPORT_OUTPUTS, ReportOutput
+from pytest_pau.settings.gates_and_outputs import REPORT_OUTPUTS, ReportOutput
 
 if TYPE_CHECKING:
     from pytest_pau.models import Report

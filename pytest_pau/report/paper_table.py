@@ -1,7 +1,7 @@
 """``pau paper``'s numbers: the paper's table of several runs, its Max rows, pairs and ranks.
 
 One :class:`PaperRun` per report (a model in one mode), its statistics recomputed from the
-report's per-item results by :func:`pytest_pau.stats.paper.paper_statistics`; per mode a
+report's per-item results by :func:`pytest_pau.stats.paper_stats.paper_statistics`; per mode a
 ``Max`` row (per instance the best judge score and code match over that mode's runs, on
 the instances they share); per mode the Spearman matrix of the runs' judge scores; and the
 reference's paired bootstrap for every pair of runs of one mode and every model given in
@@ -23,7 +23,7 @@ from pytest_pau.models.paper import MATCH_BINS, PAPER, paper_name
 from pytest_pau.report.fmt import num, pct
 from pytest_pau.stats.compare import same_protocol
 from pytest_pau.stats.metrics import counted
-from pytest_pau.stats.paper import (
+from pytest_pau.stats.paper_stats import (
     BootstrapResult,
     judge_block,
     match_block,

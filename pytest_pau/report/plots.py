@@ -313,5 +313,5 @@ def write_plots(reports: list[Report], out_dir: str | os.PathLike[str]) -> list[
 
 def render_plot_files(report: Report, context: OutputContext) -> dict[str, bytes]:
     """``--pau-plots``' files (:func:`write_plots`' of one run): the row's renderer
-    (:data:`~pytest_pau.settings.verdict_options.REPORT_OUTPUTS`)."""
+    (:data:`~pytest_pau.settings.gates_and_outputs.REPORT_OUTPUTS`)."""
     return {f"{name}.png": data for name, data in render_pngs([report]).items()}

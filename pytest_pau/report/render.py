@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from pytest_pau.report.fmt import num as _num
 from pytest_pau.report.fmt import pct as _pct
 from pytest_pau.report.fmt import plural
-from pytest_pau.report.render_gates import gate_failure_line, render_gates
+from pytest_pau.report.gate_lines import gate_failure_line, render_gates
 from pytest_pau.report.render_provider import provider_lines
 from pytest_pau.report.safe_text import safe_text
 from pytest_pau.report.writer import Writer

@@ -2,7 +2,7 @@
 
 The same lines go to the terminal summary (:func:`render_paper`) and to the HTML report
 (:func:`paper_lines`), so the two never disagree. The numbers are
-:func:`pytest_pau.stats.paper.paper_statistics`'s; the layout follows the paper's table:
+:func:`pytest_pau.stats.paper_stats.paper_statistics`'s; the layout follows the paper's table:
 mean +- std, the share at each judge level, the share at 3 or more, queries, concluded,
 then per coder the shares at 1, at 0.5 or more, at 0 and the five bins.
 """

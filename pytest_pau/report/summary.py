@@ -270,7 +270,7 @@ def build_summary(
         ),
     )
     if protocol == PAPER:
-        from pytest_pau.stats.paper import paper_statistics
+        from pytest_pau.stats.paper_stats import paper_statistics
 
         summary.paper = paper_statistics(results)
     ids = list(dict.fromkeys(selection)) if selection is not None else [r.id for r in results]

@@ -1,7 +1,7 @@
 """The end of a run: its results and settings in, the settled summary and verdict out.
 
 :func:`settle` is the one place a run's figures, gate verdicts and exit status are decided,
-in one pass, without pytest: the plugin (:func:`pytest_pau.plugin.outputs.finish`) and
+in one pass, without pytest: the plugin (:func:`pytest_pau.plugin.finish.finish`) and
 ``pau merge`` (over the shards' items) both call it, and nothing changes the summary it
 returns. What it reads is :class:`RunEnd`, everything the run already knows: the results,
 the selection, the baseline's report, the early stop's tracker, the calibration line,

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, create_model, field_validator, model
 
 from pytest_pau.errors import ConfigError
 from pytest_pau.models.metrics import LEVEL_GATES
+from pytest_pau.settings.gates_and_outputs import REPORT_OUTPUTS
 from pytest_pau.settings.options import ALL_OPTIONS, OPTIONS_BY_NAME, OptionSpec
 from pytest_pau.settings.values import (
     LOCAL_MODELS,
@@ -31,7 +32,6 @@ from pytest_pau.settings.values import (
     role_value,
     shard_of,
 )
-from pytest_pau.settings.verdict_options import REPORT_OUTPUTS
 
 AddOption = Callable[..., Any]
 #: Episodes in flight per process for hosted models (``--pau-concurrency``'s default).
@@ -142,7 +142,7 @@ class _GateSettings(_WithLevelGates):
 
 
 # One field per output, its path (None: not written), made from the table of outputs
-# (pytest_pau.settings.verdict_options.REPORT_OUTPUTS): adding an output there adds its
+# (pytest_pau.settings.gates_and_outputs.REPORT_OUTPUTS): adding an output there adds its
 # setting. Type checkers see the ones the package names (the rest are read by field name).
 if TYPE_CHECKING:
 
@@ -167,7 +167,7 @@ class PauSettings(_WithOutputs):
     A level gate's threshold is the field named by its key in
     :data:`~pytest_pau.models.metrics.LEVEL_GATES` (``min_mean_judge``...), read together
     by :meth:`level_gates`; an output's path is the field named by its row of
-    :data:`~pytest_pau.settings.verdict_options.REPORT_OUTPUTS` (``report``, ``html``...).
+    :data:`~pytest_pau.settings.gates_and_outputs.REPORT_OUTPUTS` (``report``, ``html``...).
     """
 
     def judge_check_size(self) -> int | None:

@@ -1,7 +1,7 @@
 """Every ``--pau-*`` option as one :class:`OptionSpec` row: name, parser, metavar, help text.
 
 The rows of what runs (models, dataset, run) are here; those of what decides and what is
-written (thresholds, gates, outputs) in :mod:`pytest_pau.settings.verdict_options`; this
+written (thresholds, gates, outputs) in :mod:`pytest_pau.settings.gates_and_outputs`; this
 module puts them together in ``--help`` order.
 
 The rows say how a setting is typed and explained; its default lives in one place only,
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from pytest_pau.settings.gates_and_outputs import GATE_OPTIONS, REPORT_OPTIONS, THRESHOLD_OPTIONS
 from pytest_pau.settings.spec import OptionSpec
 from pytest_pau.settings.values import (
     CODERS,
@@ -42,7 +43,6 @@ from pytest_pau.settings.values import (
     parse_url,
     parse_usd,
 )
-from pytest_pau.settings.verdict_options import GATE_OPTIONS, REPORT_OPTIONS, THRESHOLD_OPTIONS
 
 
 def _whole_number(text: str) -> str:

@@ -1,7 +1,7 @@
 """One ``--pau-*`` option's row: how a setting is typed and explained.
 
 The rows themselves are in :mod:`pytest_pau.settings.options` (what runs) and
-:mod:`pytest_pau.settings.verdict_options` (what decides and what is written).
+:mod:`pytest_pau.settings.gates_and_outputs` (what decides and what is written).
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ Outputs under ``--output DIR``::
     adapter/                    the latest adapter (plugs back into the benchmark)
     checkpoints/step-N/         adapter/, optimizer.pt, rng.pt, state.json (for --resume)
 
-The instances are given (``pau train`` collects them with pytest: :mod:`pytest_pau.plugin.selection`).
+The instances are given (``pau train`` collects them with pytest: :mod:`pytest_pau.plugin.train_collection`).
 The instance order is a pure function of ``(seed, step)``: step ``s`` takes positions
 ``(s-1)*grad_accum ...`` of a stream of per-epoch permutations, so ``--resume`` continues
 exactly where the checkpoint stopped without storing a data cursor.

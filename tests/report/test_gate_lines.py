@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pytest_pau.models import BaselineSummary, RegressionVerdict
-from pytest_pau.report.render_gates import regression_line
+from pytest_pau.report.gate_lines import regression_line
 
 
 def test_the_line_says_the_tests_p_decides_and_the_sign_flip_p_does_not() -> None:

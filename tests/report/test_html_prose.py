@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pytest_pau.models import Summary
-from pytest_pau.report.html_summary import notes_html, prose_html
+from pytest_pau.report.html import notes_html, prose_html
 
 
 def test_command_spans_become_code_and_the_rest_is_escaped() -> None:

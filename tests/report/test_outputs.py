@@ -9,7 +9,7 @@ import pytest
 from pytest_pau.report.json_report import read_report, write_report
 from pytest_pau.report.outputs import OUTPUTS_BY_FIELD, OutputContext, renderer, stage, write
 from pytest_pau.report.plots import PLOT_NAMES
-from pytest_pau.settings.verdict_options import REPORT_OPTIONS, REPORT_OUTPUTS
+from pytest_pau.settings.gates_and_outputs import REPORT_OPTIONS, REPORT_OUTPUTS
 from tests.report.conftest import make_report, result
 
 

@@ -1,4 +1,4 @@
-"""The paper's statistics (``stats/paper.py``) against hand computations and the reference's
+"""The paper's statistics (``stats/paper_stats.py``) against hand computations and the reference's
 documented behaviour, and the paired bootstrap's error rate by seeded simulation."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from pytest_pau.models import InstanceResult
-from pytest_pau.stats.paper import (
+from pytest_pau.stats.paper_stats import (
     judge_block,
     match_block,
     max_values,

@@ -69,7 +69,7 @@ def test_an_older_report_is_read_with_the_cause_its_words_name(words: str, cause
 
 
 def test_the_early_stop_counts_items_by_cause_not_words() -> None:
-    from pytest_pau.plugin.gates import decide
+    from pytest_pau.plugin.blocking import decide
 
     order = [f"s/{i}" for i in range(6)]
     tracker = EarlyStopTracker(order, levels={"min_mean_judge": 3.0})

@@ -6,10 +6,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from pytest_pau.scoring.integrity.address import RULES_ADDRESS
 from pytest_pau.scoring.integrity.fence import Fence, fence, strip_quoted
 from pytest_pau.scoring.integrity.i18n import RULES_I18N
-from pytest_pau.scoring.integrity.more_rules import RULES_MORE
 from pytest_pau.scoring.integrity.payloads import payload_hits
 from pytest_pau.scoring.integrity.rules import RULES, Rule, word_prefixes
 from pytest_pau.scoring.integrity.text import Block, build_view, find_blocks, units_of
@@ -32,7 +30,7 @@ __all__ = [
 
 #: Bump when the rules change what they flag (a run's scores depend on it, like prompts).
 INTEGRITY_VERSION = "2"
-ALL_RULES: tuple[Rule, ...] = (*RULES, *RULES_ADDRESS, *RULES_I18N, *RULES_MORE)
+ALL_RULES: tuple[Rule, ...] = (*RULES, *RULES_I18N)
 #: How deep an encoded note inside an encoded note is decoded.
 _MAX_DEPTH = 2
 #: Kinds that imitate the grader's output or the prompt's structure: :func:`neutralize`

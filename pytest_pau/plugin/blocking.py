@@ -1,4 +1,5 @@
-"""Release gates inside a pytest run: which failed reports count against a gated run.
+"""Which failed reports block a gated run: a missed threshold (BelowThreshold) counts in its
+gates instead.
 
 * **The verdict** is the end of the run's (:func:`pytest_pau.run.end.settle`, without
   pytest): the exit status is its ``exit_status``, and the JSON report, the HTML report,

@@ -1,4 +1,6 @@
-"""Drawing the release-gate part of the summary: level gates, the baseline, the early stop."""
+"""The release gates in words: level gates, the baseline, the early stop and the closing
+verdict line, drawn into the terminal summary and shared by the Markdown, HTML, GitHub and
+JUnit outputs."""
 
 from __future__ import annotations
 

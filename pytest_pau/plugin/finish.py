@@ -1,4 +1,5 @@
-"""What a run leaves behind: the summary, the report files and the notes (controller only)."""
+"""The end of a pytest run: what it leaves behind (the summary, the report files and the
+notes), settled and written once on the controller."""
 
 from __future__ import annotations
 
@@ -169,7 +170,7 @@ def run_end(state: RunState, results: list[InstanceResult], **known: Any) -> Run
 def finish(state: RunState, exitstatus: int, interrupted: bool) -> None:
     """Summary, gates, the verdict, report files. Called once, on the controller.
 
-    Every requested output (:data:`~pytest_pau.settings.verdict_options.REPORT_OUTPUTS`) is
+    Every requested output (:data:`~pytest_pau.settings.gates_and_outputs.REPORT_OUTPUTS`) is
     staged first, a temporary file beside its target (:func:`pytest_pau.report.outputs.stage`);
     one that cannot be is a missing requested output. Then the run's end is settled, once,
     with those failures (:func:`pytest_pau.run.end.settle`), and each output is rendered from
@@ -184,7 +185,7 @@ def finish(state: RunState, exitstatus: int, interrupted: bool) -> None:
     from pytest_pau.plugin.shard import empty_part, shard_info
     from pytest_pau.report.outputs import Staged, stage
     from pytest_pau.run.end import settle
-    from pytest_pau.settings.verdict_options import REPORT_OUTPUTS
+    from pytest_pau.settings.gates_and_outputs import REPORT_OUTPUTS
 
     s = state.settings
     results = state.ordered_results()
