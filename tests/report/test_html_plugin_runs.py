@@ -145,7 +145,7 @@ def test_oracle_and_null_runs_give_plots_html_and_a_comparison(
     assert "pass -> fail: toy/double, toy/add, toy/clamp" in out
     # Pass rate 3/4 -> 0/4: clearly worse, and four pairs cannot show "worse by less than
     # 0.1" anyway, so the non-inferiority gate fails.
-    assert "B - A          -0.750  [-1.000, +0.331]" in out, out
+    assert "B - A          -75.0%  [-100.0%, +33.1%]" in out, out
     # toy/boom errored in B: unknown at both ends, and the gate fails even at its best.
     assert "B vs A not worse by 0.1: FAILED (95% lower bound between -1.000 and " in out, out
     assert "gate --fail-if-worse pass:0.1: FAILED" in out

@@ -69,7 +69,7 @@ def test_an_older_report_is_read_with_the_cause_its_words_name(words: str, cause
 
 
 def test_the_early_stop_counts_items_by_cause_not_words() -> None:
-    from pytest_pau.plugin.blocking import decide
+    from pytest_pau.run.end import _decide  # the early stop's part of the one settle
 
     order = [f"s/{i}" for i in range(6)]
     tracker = EarlyStopTracker(order, levels={"min_mean_judge": 3.0})
@@ -84,14 +84,13 @@ def test_the_early_stop_counts_items_by_cause_not_words() -> None:
     for r in results:
         tracker.add(r.id, r)
     summary = SimpleNamespace(cost_usd=1.0, gates=[], baseline=None, early_stop=None)
-    state = SimpleNamespace(
+    end = SimpleNamespace(
         settings=SimpleNamespace(gate_confidence=0.95, baseline=None, shard=None),
-        summary=summary,
         run_info=object(),
         baseline=None,
         early=tracker,
     )
-    decide(state, results)  # type: ignore[arg-type]
+    _decide(end, summary, results)  # type: ignore[arg-type]
     assert (summary.early_stop.not_run, summary.early_stop.ran) == (2, 2)
     (gate,) = summary.gates
     assert "1 of 6 items not run (budget spent)" in (gate.detail or "")
