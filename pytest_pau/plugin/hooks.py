@@ -164,7 +164,7 @@ class PauPlugin:
         if result is not None and not item.stash.get(sent_key, False):
             # The first report after evaluation carries the result; pytest serializes extra
             # report attributes, so it reaches the xdist controller unchanged.
-            report.pau_result = result.model_dump_json()
+            report.pau_result = dump_held(result.model_dump_json)
             item.stash[sent_key] = True
         if self.state.is_worker and self.state.retry_selection and not self._retry_sent:
             report.pau_retry = self.state.retry_selection  # the controller did not collect
@@ -323,3 +323,36 @@ def _cancel_on_ctrl_c(state: PauSession) -> Any:
 
 def _is_xdist_controller(config: pytest.Config) -> bool:
     return not hasattr(config, "workerinput") and bool(config.getoption("numprocesses", None))
+
+
+#: The signals that stop a run; held back while a result is serialised (:func:`dump_held`).
+_STOPPING = frozenset(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+
+
+def dump_held(dump: Any) -> str:
+    """``dump()`` with the stopping signals held back until it returns, then delivered.
+
+    pydantic wraps a ``KeyboardInterrupt`` raised inside its serializer (Ctrl-C landing
+    there) into a ``PydanticSerializationError``, which pytest reported as an INTERNALERROR
+    (exit 3) instead of an interrupted run (exit 2). Python runs signal handlers in the main
+    thread whichever thread the signal reached, so there the handlers are swapped for one
+    that notes the signal, and the first one noted is raised again, to the handler it was
+    for, once ``dump()`` has returned. Elsewhere it runs as it is.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return str(dump())
+    noted: list[int] = []
+    held = {}
+    for signum in _STOPPING:
+        before = signal.getsignal(signum)
+        if before is not None:  # None: a handler not set from Python, left alone
+            held[signum] = signal.signal(signum, lambda got, frame: noted.append(got))
+    try:
+        return str(dump())
+    finally:
+        for signum, before in held.items():
+            signal.signal(signum, before)
+        if noted:
+            signal.raise_signal(noted[0])
