@@ -19,7 +19,7 @@ from pytest_pau.plugin import ahead, collect, retry, shard
 from pytest_pau.plugin.blocking import BelowThreshold
 from pytest_pau.plugin.session import PauSession
 from pytest_pau.plugin.state import result_key, sent_key
-from pytest_pau.plugin.stop import INTERRUPT, SignalInterrupt
+from pytest_pau.plugin.stop import INTERRUPT, STOP_SIGNALS, SignalInterrupt
 
 
 class PauPlugin:
@@ -325,10 +325,9 @@ def _is_xdist_controller(config: pytest.Config) -> bool:
     return not hasattr(config, "workerinput") and bool(config.getoption("numprocesses", None))
 
 
-#: The signals that stop a run; held back while a result is serialised (:func:`dump_held`).
-_STOPPING = frozenset(
-    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
-)
+#: The signals that stop a run (Ctrl-C and :data:`~pytest_pau.plugin.stop.STOP_SIGNALS`);
+#: held back while a result is serialised (:func:`dump_held`).
+_STOPPING = (signal.SIGINT, *STOP_SIGNALS)
 
 
 def dump_held(dump: Any) -> str:
@@ -346,8 +345,7 @@ def dump_held(dump: Any) -> str:
     noted: list[int] = []
     held = {}
     for signum in _STOPPING:
-        before = signal.getsignal(signum)
-        if before is not None:  # None: a handler not set from Python, left alone
+        if signal.getsignal(signum) is not None:  # None: not set from Python, left alone
             held[signum] = signal.signal(signum, lambda got, frame: noted.append(got))
     try:
         return str(dump())
