@@ -8,11 +8,11 @@ the host.
 
 from __future__ import annotations
 
-import ast
 import re
 from collections.abc import Iterator
 
 from pytest_pau.agent.spans import literal_spans
+from pytest_pau.dataset.python_ast import literal_eval
 from pytest_pau.prompting import strip_think
 
 # Possessive runs (``*+``): the runs around a label are of disjoint kinds, so giving nothing
@@ -81,7 +81,7 @@ def _as_args(text: str) -> tuple[object, ...] | None:
     if not text:
         return None
     try:
-        value = ast.literal_eval(text)
+        value = literal_eval(text)
     except (ValueError, SyntaxError, TypeError, OverflowError, MemoryError, RecursionError):
         return None
     return value if isinstance(value, tuple) else (value,)

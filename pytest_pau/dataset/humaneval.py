@@ -33,6 +33,7 @@ from typing import Any
 from pytest_pau.dataset.execute import OutputRunner, to_pair
 from pytest_pau.dataset.files import load_file
 from pytest_pau.dataset.info import DatasetInfo, LoadedDataset
+from pytest_pau.dataset.python_ast import literal_eval, parse_expression, parse_module
 from pytest_pau.errors import DatasetError
 from pytest_pau.paths import write_text_atomic
 
@@ -148,7 +149,7 @@ def convert_code(prompt: str, solution: str, entry_point: str) -> tuple[str, lis
     Raises:
         ValueError: when the source does not parse or has no usable entry point.
     """
-    tree = ast.parse(prompt + solution)
+    tree = parse_module(prompt + solution)
     _strip_docstring(tree)
     entry = None
     for node in ast.walk(tree):
@@ -182,7 +183,7 @@ def _literal_args(call: ast.Call, name: str, arity: int) -> str | None:
     if call.keywords or len(call.args) != arity:
         return None
     try:
-        return repr(tuple(ast.literal_eval(arg) for arg in call.args))
+        return repr(tuple(literal_eval(arg) for arg in call.args))
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         return None
 
@@ -190,7 +191,7 @@ def _literal_args(call: ast.Call, name: str, arity: int) -> str | None:
 def inputs_from_tests(test_code: str, arity: int) -> list[str]:
     """Literal argument tuples of the ``candidate(...)`` calls in ``test_code``, in order."""
     found: list[tuple[int, int, str]] = []
-    for node in ast.walk(ast.parse(test_code)):
+    for node in ast.walk(parse_module(test_code)):
         if isinstance(node, ast.Call):
             text = _literal_args(node, "candidate", arity)
             if text is not None:
@@ -211,7 +212,7 @@ def inputs_from_docstring(doc: str, entry_point: str, arity: int) -> list[str]:
                 if depth == 0:
                     break
             try:
-                node = ast.parse(line[start : end + 1], mode="eval").body
+                node = parse_expression(line[start : end + 1])
             except SyntaxError:
                 node = None
             if isinstance(node, ast.Call):

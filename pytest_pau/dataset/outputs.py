@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pytest_pau.dataset.literal_text import shown
+from pytest_pau.dataset.python_ast import literal_eval, parse_expression
 from pytest_pau.errors import DatasetError
 
 OutputsMode = Literal["auto", "repr", "json", "reference", "recompute"]
@@ -140,7 +141,7 @@ class _TooManyDigits(Exception):
 
 def _parse(text: str) -> ast.expr | None:
     try:
-        return ast.parse(text, mode="eval").body
+        return parse_expression(text)
     except SyntaxError as exc:
         if "4300" in str(exc) or "int_max_str_digits" in str(exc):
             raise _TooManyDigits from None
@@ -154,7 +155,7 @@ _NOT_LITERAL = object()
 
 def _literal_value(node: ast.expr) -> object:
     try:
-        return ast.literal_eval(node)
+        return literal_eval(node)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         return _NOT_LITERAL
 

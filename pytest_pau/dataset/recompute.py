@@ -17,7 +17,6 @@ never match; the protocol does the same and says how many items that changes.
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import json
 import math
@@ -28,6 +27,7 @@ from pathlib import Path
 from pytest_pau._version import __version__
 from pytest_pau.dataset.execute import OutputRunner
 from pytest_pau.dataset.info import DatasetInfo, LoadedDataset
+from pytest_pau.dataset.python_ast import literal_eval
 from pytest_pau.errors import DatasetError
 from pytest_pau.models import CallResult, Example, Instance, OutputDisagreement
 from pytest_pau.paths import write_text_atomic
@@ -56,7 +56,7 @@ def fingerprint(instance: Instance) -> str:
 
 def _literal(text: str) -> object:
     try:
-        return ast.literal_eval(text)
+        return literal_eval(text)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         return _MISSING
 

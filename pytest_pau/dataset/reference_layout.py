@@ -30,6 +30,8 @@ import ast
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from pytest_pau.dataset.python_ast import parse_expression
+
 #: The third element of each ``all_examples`` entry in the reference's files.
 REFERENCE_MARK = "None"
 SIGNATURE = "every all_examples entry ends in 'None', as the reference's creation code writes it"
@@ -67,7 +69,7 @@ def argument_tuple(text: str) -> str:
     """
     stripped = text.strip()
     try:
-        node = ast.parse(stripped, mode="eval").body
+        node = parse_expression(stripped)
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return text
     if isinstance(node, ast.Tuple):

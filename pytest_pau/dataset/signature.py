@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from pytest_pau.dataset.literal_text import literal_problem, plain_literal, shown, syntax_problem
+from pytest_pau.dataset.python_ast import literal_eval, parse_expression
 
 _HEADER_RE = re.compile(r"^\s*def\s+test_func\s*\((?P<params>.*)\)\s*(?:->.*)?:?\s*$", re.DOTALL)
 _CODE_DEF_RE = re.compile(r"^[ \t]*def\s+test_func\s*\(", re.MULTILINE)
@@ -107,7 +108,7 @@ def parse_input(text: Any, arity: int, cache: dict[str, int]) -> str:
     length = cache.get(text)
     if length is None:
         try:
-            node = ast.parse(text, mode="eval").body
+            node = parse_expression(text)
         except SyntaxError as exc:
             raise ValueError(
                 f"input {shown(text)} is not a Python literal ({syntax_problem(exc)})"
@@ -116,7 +117,7 @@ def parse_input(text: Any, arity: int, cache: dict[str, int]) -> str:
             raise ValueError(f"input {shown(text)} is not a Python literal ({exc})") from None
         if not plain_literal(node):
             try:
-                ast.literal_eval(node)  # the rare forms: set(), 1+2j
+                literal_eval(node)  # the rare forms: set(), 1+2j
             except (ValueError, TypeError, MemoryError, RecursionError) as exc:
                 raise ValueError(
                     f"input {shown(text)} is not a Python literal "

@@ -28,13 +28,13 @@ Every problem is a :class:`~pytest_pau.dataset.signature.RowError` naming the fi
 
 from __future__ import annotations
 
-import ast
 import json
 import math
 from collections.abc import Mapping
 from typing import Any
 
 from pytest_pau.dataset import json_numbers
+from pytest_pau.dataset.python_ast import literal_eval
 from pytest_pau.dataset.signature import RowError
 from pytest_pau.models import CallResult, Mismatch, Step
 from pytest_pau.scoring.coder import MAX_MISMATCHES
@@ -110,7 +110,7 @@ def _short(value: Any) -> str:
 
 def _literal(source: str) -> tuple[bool, Any]:
     try:
-        return True, ast.literal_eval(source)
+        return True, literal_eval(source)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         return False, None
 

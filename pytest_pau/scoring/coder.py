@@ -8,6 +8,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from pytest_pau.dataset.python_ast import check_compiles, parse_expression, parse_module
 from pytest_pau.llm.caps import DEFAULT_CAPS
 from pytest_pau.models import CallResult, CodeMatchResult, Example, Mismatch, Usage
 from pytest_pau.prompting import render, strip_think
@@ -85,8 +86,8 @@ def check_code(code: str, entry: str = "test_func") -> str | None:
     if not code.strip():
         return "the coder's reply held no code"
     try:
-        tree = ast.parse(code)
-        compile(tree, "<coder>", "exec")
+        tree = parse_module(code)
+        check_compiles(tree, "<coder>")
     except (SyntaxError, ValueError) as exc:
         return f"the code does not compile: {type(exc).__name__}: {exc}"
     for node in tree.body:
@@ -236,7 +237,7 @@ def call_text(entry: str, literal: str) -> str:
     """
     text = literal.strip()
     try:
-        node = ast.parse(text, mode="eval").body
+        node = parse_expression(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return f"{entry}({text})"
     if not isinstance(node, ast.Tuple):

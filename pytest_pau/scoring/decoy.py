@@ -13,12 +13,12 @@ a floor, easy to rate 1, unlike the decoy.
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from pytest_pau.dataset.python_ast import literal_eval
 from pytest_pau.errors import BudgetExceeded, ConfigError, PauError
 from pytest_pau.models import Instance, Usage
 from pytest_pau.models.judge_check import JudgeCheckItem
@@ -45,7 +45,7 @@ def argument_types(instance: Instance) -> tuple[str, ...] | None:
     """The type names of the first example's arguments (``("int", "list")``); None if unknown."""
     for example in (*instance.train_examples, *instance.test_examples):
         try:
-            value = ast.literal_eval(example.input)
+            value = literal_eval(example.input)
         except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
             continue
         args = value if isinstance(value, tuple) else (value,)
