@@ -10,7 +10,6 @@ match scores with.
 from __future__ import annotations
 
 from pytest_pau.models import CallResult
-from pytest_pau.sandbox.compare import outputs_equal
 from pytest_pau.sandbox.literals import (
     MAX_INPUT_DEPTH,
     LiteralError,
@@ -18,6 +17,7 @@ from pytest_pau.sandbox.literals import (
     literal_equal,
     parse_literal,
 )
+from pytest_pau.sandbox.match_rule import outputs_equal
 from pytest_pau.sandbox.sandbox import (
     DEFAULT_FUEL,
     DEFAULT_MAX_OUTPUT,

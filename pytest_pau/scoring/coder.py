@@ -32,7 +32,7 @@ MAX_MISMATCHES = 5
 #: Examples shown to the coder: the local model's context and speed are scarce.
 MAX_PROMPT_EXAMPLES = 25
 # Errors that say nothing about the method (the call never ran it, or not as in CPython),
-# skipped when converting observations into examples: sandbox.compare.NOT_METHOD_ERRORS.
+# skipped when converting observations into examples: sandbox.match_rule.NOT_METHOD_ERRORS.
 _NOT_BEHAVIOUR = {"InputError", "Timeout", "SandboxError", "SandboxLimitation"}
 
 

@@ -90,7 +90,7 @@ def self_contradiction(
         backend: Sandbox backend.
         runner: A live :class:`CodeRunner` of ``code`` to reuse (code match's).
     """
-    from pytest_pau.sandbox.compare import NOT_METHOD_ERRORS
+    from pytest_pau.sandbox.match_rule import NOT_METHOD_ERRORS
 
     examples = as_examples(trajectory.observed())
     if not examples or check_code(code) is not None:

@@ -12,7 +12,7 @@ import pytest
 
 from pytest_pau import load_dataset
 from pytest_pau.models import CallResult
-from pytest_pau.sandbox.compare import outputs_equal
+from pytest_pau.sandbox.match_rule import outputs_equal
 
 
 def _digits(n: int) -> str:

@@ -17,7 +17,7 @@ import pytest
 from pytest_pau.models import CallResult, Example
 from pytest_pau.sandbox import Sandbox, outputs_equal, parse_literal
 from pytest_pau.sandbox.build import guest_dir
-from pytest_pau.sandbox.compare import NOT_METHOD_ERRORS
+from pytest_pau.sandbox.match_rule import NOT_METHOD_ERRORS
 from pytest_pau.scoring.coder import as_example
 from tests.sandbox.conftest import method
 
