@@ -24,8 +24,8 @@ from typing import Any
 
 from pytest_pau.llm import ResponseCache
 from pytest_pau.llm.cache.admin import clear, prune
+from pytest_pau.llm.cache.cache_file import disk_bytes
 from pytest_pau.llm.cache.check import verify_cache
-from pytest_pau.llm.cache.files import disk_bytes
 from pytest_pau.llm.cache.info import cache_info
 
 _WRITER = textwrap.dedent(

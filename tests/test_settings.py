@@ -139,7 +139,7 @@ def test_max_iterations_is_one_setting_for_benchmark_and_training() -> None:
 def test_the_dataset_output_modes_are_the_loaders() -> None:
     from typing import get_args
 
-    from pytest_pau.dataset.outputs import OutputsMode
+    from pytest_pau.dataset.output_format import OutputsMode
     from pytest_pau.settings.values import DATASET_OUTPUTS
 
     assert get_args(OutputsMode) == DATASET_OUTPUTS

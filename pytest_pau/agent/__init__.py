@@ -11,16 +11,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from pytest_pau.agent.base import Agent, SupportsCall
-from pytest_pau.agent.interactive import InContextAgent, InteractiveAgent
-from pytest_pau.agent.parsing import parse_description, parse_input, parse_reflection
-from pytest_pau.agent.pseudo import NULL_DESCRIPTION, NullAgent, OracleAgent
-from pytest_pau.agent.state import (
+from pytest_pau.agent.episode_state import (
     EpisodeState,
     build_act_messages,
     build_incontext_messages,
     build_reason_messages,
     build_reflect_messages,
 )
+from pytest_pau.agent.interactive import InContextAgent, InteractiveAgent
+from pytest_pau.agent.parsing import parse_description, parse_input, parse_reflection
+from pytest_pau.agent.pseudo import NULL_DESCRIPTION, NullAgent, OracleAgent
 from pytest_pau.errors import ConfigError
 from pytest_pau.llm.caps import DEFAULT_CAPS, TokenCaps
 from pytest_pau.models import Observation

@@ -5,14 +5,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from pytest_pau.agent.base import SupportsCall
-from pytest_pau.agent.parsing import parse_description, parse_input, parse_reflection
-from pytest_pau.agent.state import (
+from pytest_pau.agent.episode_state import (
     EpisodeState,
     build_act_messages,
     build_incontext_messages,
     build_reason_messages,
     build_reflect_messages,
 )
+from pytest_pau.agent.parsing import parse_description, parse_input, parse_reflection
 from pytest_pau.llm.caps import DEFAULT_CAPS, TokenCaps
 from pytest_pau.models import Step, StepKind, Trajectory, Usage
 from pytest_pau.prompting import strip_think

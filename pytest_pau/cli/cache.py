@@ -126,7 +126,7 @@ def resolve_cache_dir(given: Path | None, folder: Path | None = None) -> tuple[P
 
 
 def _existing_cache(args: argparse.Namespace) -> Path:
-    from pytest_pau.llm.cache.files import FILENAME
+    from pytest_pau.llm.cache.cache_file import FILENAME
 
     directory, source = resolve_cache_dir(args.cache_dir)
     directory = directory.absolute()

@@ -89,7 +89,7 @@ def export(args: argparse.Namespace, directory: Path, *, size: Callable[[float],
 def import_(args: argparse.Namespace, directory: Path) -> int:
     """``pau cache import FILE...`` into the cache in ``directory`` (created when missing)."""
     from pytest_pau.llm.cache import ResponseCache
-    from pytest_pau.llm.cache.sources import check_sources
+    from pytest_pau.llm.cache.import_sources import check_sources
     from pytest_pau.llm.cache.transfer import import_caches
 
     check_sources([Path(f) for f in args.files])  # before the cache is created or touched

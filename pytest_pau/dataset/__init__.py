@@ -12,7 +12,7 @@
 Every instance id is ``<source>/<local id>`` and stable across runs and machines. The
 result is a :class:`LoadedDataset`, a ``list[Instance]`` whose ``info`` says how the example
 outputs were read (``repr`` text or plain ``json`` values; see
-:mod:`pytest_pau.dataset.outputs`).
+:mod:`pytest_pau.dataset.output_format`).
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from pytest_pau.dataset.execute import OutputRunner
-from pytest_pau.dataset.info import DatasetInfo, LoadedDataset
-from pytest_pau.dataset.outputs import OutputsMode, check_mode
+from pytest_pau.dataset.load_info import DatasetInfo, LoadedDataset
+from pytest_pau.dataset.output_format import OutputsMode, check_mode
 from pytest_pau.errors import DatasetError
 from pytest_pau.models import Example, Instance
 

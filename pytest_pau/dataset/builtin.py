@@ -22,7 +22,7 @@ from pathlib import Path
 from pydantic import TypeAdapter
 
 from pytest_pau._version import __version__
-from pytest_pau.dataset.info import DatasetInfo, LoadedDataset
+from pytest_pau.dataset.load_info import DatasetInfo, LoadedDataset
 from pytest_pau.errors import DatasetError
 from pytest_pau.models import Instance
 

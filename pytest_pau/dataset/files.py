@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from pytest_pau.dataset import json_numbers
-from pytest_pau.dataset.info import LoadedDataset
 from pytest_pau.dataset.literal_text import json_problem
-from pytest_pau.dataset.outputs import OutputsMode, check_mode
+from pytest_pau.dataset.load_info import LoadedDataset
+from pytest_pau.dataset.output_format import OutputsMode, check_mode
 from pytest_pau.dataset.pau_format import rows_to_instances
 from pytest_pau.dataset.text_files import convert_hint, open_binary, utf8_lines
 from pytest_pau.errors import DatasetError
@@ -217,7 +217,7 @@ def load_file(
         path: the file; its name appears in every error message as given.
         source: the source name; defaults to the file stem made marker-safe.
         outputs: how the file writes example outputs: ``repr``, ``json``, or ``auto`` to
-            detect it (:mod:`pytest_pau.dataset.outputs`).
+            detect it (:mod:`pytest_pau.dataset.output_format`).
 
     Returns:
         The instances; ``.info.outputs`` says how their outputs were read.

@@ -9,8 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from pytest_pau.dataset.files import iter_rows, source_name, table_rows
-from pytest_pau.dataset.info import LoadedDataset
-from pytest_pau.dataset.outputs import OutputsMode
+from pytest_pau.dataset.load_info import LoadedDataset
+from pytest_pau.dataset.output_format import OutputsMode
 from pytest_pau.dataset.pau_format import rows_to_instances
 from pytest_pau.dataset.text_files import check_utf8_files
 from pytest_pau.errors import DatasetError

@@ -32,7 +32,7 @@ from typing import Any
 
 from pytest_pau.dataset.execute import OutputRunner, to_pair
 from pytest_pau.dataset.files import load_file
-from pytest_pau.dataset.info import DatasetInfo, LoadedDataset
+from pytest_pau.dataset.load_info import DatasetInfo, LoadedDataset
 from pytest_pau.dataset.python_ast import literal_eval, parse_expression, parse_module
 from pytest_pau.errors import DatasetError
 from pytest_pau.paths import write_text_atomic

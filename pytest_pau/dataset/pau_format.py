@@ -14,7 +14,7 @@ A row has the columns of the published PAU set:
 - ``tags`` (optional, our addition): a list (or JSON list) of marker-safe names.
 
 **Outputs.** A file writes every ``output`` one way, and it is read that way as a whole
-(:mod:`pytest_pau.dataset.outputs`): ``repr``, PAU's own convention, the ``repr`` text of
+(:mod:`pytest_pau.dataset.output_format`): ``repr``, PAU's own convention, the ``repr`` text of
 the value (``"'racecar'"``, ``"[1, 2]"``, ``"3"``; what our build script writes), or
 ``json``, the plain JSON value (``"racecar"``, ``[1, 2]``, ``3``, ``true``), stored as its
 Python ``repr``. ``outputs="auto"`` detects which from all the rows of the file; a split
@@ -41,9 +41,9 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from pytest_pau.dataset import json_numbers
-from pytest_pau.dataset.info import DatasetInfo, LoadedDataset
 from pytest_pau.dataset.literal_text import json_problem, shown
-from pytest_pau.dataset.outputs import (
+from pytest_pau.dataset.load_info import DatasetInfo, LoadedDataset
+from pytest_pau.dataset.output_format import (
     Convention,
     OutputsMode,
     check_mode,
@@ -115,7 +115,7 @@ def parse_examples(
 
     With ``build=False`` the column is only checked (``all_examples``, which an
     :class:`Instance` does not keep) and an empty list is returned. ``outputs`` is the
-    file's convention (see :mod:`pytest_pau.dataset.outputs`).
+    file's convention (see :mod:`pytest_pau.dataset.output_format`).
 
     Raises:
         RowError: naming the field and the item.
@@ -280,7 +280,7 @@ def rows_to_instances(
         source: the source name, the first part of every id.
         what: the dataset as the user named it, for the summary line of the error.
         id_prefix: put before the row index when a row has no ``id`` (``test_``).
-        outputs: ``repr``, ``json`` or ``reference`` (see :mod:`pytest_pau.dataset.outputs`
+        outputs: ``repr``, ``json`` or ``reference`` (see :mod:`pytest_pau.dataset.output_format`
             and :mod:`pytest_pau.dataset.reference_layout`), or ``auto`` to detect it from
             all the rows (the reference's layout by its signature, else repr or json);
             ``recompute`` reads as ``auto`` (the caller recomputes).

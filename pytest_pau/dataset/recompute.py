@@ -26,7 +26,7 @@ from pathlib import Path
 
 from pytest_pau._version import __version__
 from pytest_pau.dataset.execute import OutputRunner
-from pytest_pau.dataset.info import DatasetInfo, LoadedDataset
+from pytest_pau.dataset.load_info import DatasetInfo, LoadedDataset
 from pytest_pau.dataset.python_ast import literal_eval
 from pytest_pau.errors import DatasetError
 from pytest_pau.models import CallResult, Example, Instance, OutputDisagreement

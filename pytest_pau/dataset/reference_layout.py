@@ -10,7 +10,7 @@ and ``robust_serialize``) evaluates every example output, then stores:
 
 then ``json.dumps`` each list, so a tuple becomes a JSON list and int dict keys become
 strings; ``all_examples`` repeats the train pairs with a third element ``"None"``. So
-neither reading of :mod:`pytest_pau.dataset.outputs` fits a whole file, and no per-value
+neither reading of :mod:`pytest_pau.dataset.output_format` fits a whole file, and no per-value
 sniffing can (the str ``'Q'`` stored as a value looks like repr text). This module reads
 each cell by its position, and says when a file has the reference's signature
 (:func:`has_reference_signature`: every ``all_examples`` entry ends in the string

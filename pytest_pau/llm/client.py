@@ -13,7 +13,7 @@ from pytest_pau.llm import attempt, tiers
 from pytest_pau.llm.accounting import charge
 from pytest_pau.llm.budget import Budget
 from pytest_pau.llm.cache import ResponseCache, cache_key
-from pytest_pau.llm.cache.values import stored as stored_value
+from pytest_pau.llm.cache.answer_format import stored as stored_value
 from pytest_pau.llm.completion import to_completion
 from pytest_pau.llm.failures import final_error
 from pytest_pau.llm.limits import SENDING, Cancelled, endpoint_of
@@ -32,7 +32,7 @@ from pytest_pau.llm.response import (
 from pytest_pau.llm.retry import RetryPolicy, tenacity_kwargs
 from pytest_pau.models import Completion, Usage
 from pytest_pau.prompting import PROMPTS_VERSION
-from pytest_pau.settings.env import env_number
+from pytest_pau.settings.env_vars import env_number
 
 
 class LLMClient:

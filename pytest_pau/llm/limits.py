@@ -255,7 +255,7 @@ def configure(cap: int | None) -> None:
     """
     global _default_cap, _max_pause_s
     from pytest_pau.errors import ConfigError
-    from pytest_pau.settings.env import env_number
+    from pytest_pau.settings.env_vars import env_number
 
     try:
         pause = MAX_PAUSE_S if cap is None else env_number("PAU_MAX_PAUSE_S")

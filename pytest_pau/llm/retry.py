@@ -46,8 +46,8 @@ _MISSING_CREDENTIALS = re.compile(
 
 
 def _env_float(name: str, default: float) -> float:
-    """The variable ``name`` (a row of ``settings.env.ENV_NUMBERS``, whose default wins)."""
-    from pytest_pau.settings.env import env_number
+    """The variable ``name`` (a row of ``settings.env_vars.ENV_NUMBERS``, whose default wins)."""
+    from pytest_pau.settings.env_vars import env_number
 
     return env_number(name)
 

@@ -25,7 +25,7 @@ from typing import Any
 from pytest_pau.llm.accounting import charge
 from pytest_pau.llm.signals import is_flex_unavailable, is_timeout, names_service_tier
 from pytest_pau.models import Usage
-from pytest_pau.settings.env import ENV_NUMBERS, env_number
+from pytest_pau.settings.env_vars import ENV_NUMBERS, env_number
 from pytest_pau.settings.values import SERVICE_TIERS
 
 __all__ = ["SERVICE_TIERS", "FlexTier", "fallback_reason", "flex_timeout_s", "saved_usd"]
@@ -38,7 +38,7 @@ def flex_timeout_s() -> float:
 
     Raises:
         ConfigError: the variable is no positive number (``abc``, ``nan``, ``0``), naming
-            it, as every numeric ``PAU_*`` variable (:mod:`pytest_pau.settings.env`).
+            it, as every numeric ``PAU_*`` variable (:mod:`pytest_pau.settings.env_vars`).
     """
     return env_number("PAU_FLEX_TIMEOUT_S")
 

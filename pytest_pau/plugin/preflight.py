@@ -132,7 +132,7 @@ def input_args(
             )
         )
     if settings.cache_dir is not None:
-        from pytest_pau.llm.cache.files import CALIBRATION_FILENAME, FILENAME
+        from pytest_pau.llm.cache.cache_file import CALIBRATION_FILENAME, FILENAME
 
         sqlite = [(name, f"{name}-wal", f"{name}-shm") for name in (FILENAME, CALIBRATION_FILENAME)]
         out.append(

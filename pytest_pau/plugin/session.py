@@ -104,7 +104,7 @@ class PauSession(RunState):
         from pytest_pau.files.guard import check_outputs
         from pytest_pau.plugin import preflight
         from pytest_pau.plugin.notices import warn
-        from pytest_pau.settings.env import check_env
+        from pytest_pau.settings.env_vars import check_env
 
         s = self.settings
         check_env()

@@ -4,7 +4,7 @@ An embedded judge or coder is low fidelity: a judge mean of 3.1 says little unti
 knows that the gold description itself gets 4.6 and no description at all 1.2 from the
 same scorers on the same items. Every ``oracle`` / ``null`` run records its per-item
 judge score and code match in a small SQLite store beside the model cache
-(:data:`~pytest_pau.llm.cache.files.CALIBRATION_FILENAME`), keyed by dataset, split,
+(:data:`~pytest_pau.llm.cache.cache_file.CALIBRATION_FILENAME`), keyed by dataset, split,
 instance id, a fingerprint of the instance's content, and the scorers' identity
 (:func:`scorer_identity`: judge and coder model, endpoint, embedded weights, reasoning,
 judge samples, prompts version, sandbox, seed). A later run with an embedded scorer
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from pytest_pau.llm.cache.files import CALIBRATION_FILENAME
+from pytest_pau.llm.cache.cache_file import CALIBRATION_FILENAME
 from pytest_pau.models import Calibration, Instance, InstanceResult
 from pytest_pau.models.paper import DEFAULT_PROTOCOL
 from pytest_pau.report.fmt import num, plural

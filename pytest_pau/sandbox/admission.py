@@ -89,7 +89,7 @@ def machine_memory_mb() -> int | None:
 def default_budget_mb() -> int:
     """Live sandboxes' levels in MiB per process: ``PAU_SANDBOX_MEMORY_MB``, else
     :data:`SHARE` of :func:`machine_memory_mb` divided between the xdist workers."""
-    from pytest_pau.settings.env import env_int
+    from pytest_pau.settings.env_vars import env_int
 
     explicit = env_int("PAU_SANDBOX_MEMORY_MB")
     if explicit > 0:

@@ -19,7 +19,7 @@ from pytest_pau.models import metrics, paper
 MODES = ("interactive", "incontext")
 SANDBOX_BACKENDS = ("wasm", "process")
 LOCAL_MODELS = ("local", "local-small")
-#: How a dataset file stores example outputs (``dataset/outputs.py`` reads them), or
+#: How a dataset file stores example outputs (``dataset/output_format.py`` reads them), or
 #: ``recompute`` (the gold code's outputs, ``dataset/recompute.py``).
 DATASET_OUTPUTS = ("auto", "repr", "json", "reference", "recompute")
 #: ``--pau-protocol`` and ``--pau-coder`` (:mod:`pytest_pau.models.paper`).

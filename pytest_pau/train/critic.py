@@ -31,7 +31,7 @@ from pytest_pau.prompting import RATING_PATTERN, parse_rating, render, strip_thi
 from pytest_pau.scoring.integrity import Fence, defend, detect, fence, neutralize, strip_quoted
 
 if TYPE_CHECKING:
-    from pytest_pau.agent.state import EpisodeState
+    from pytest_pau.agent.episode_state import EpisodeState
     from pytest_pau.llm.protocol import SupportsComplete
     from pytest_pau.models import CallResult, Example, Instance
     from pytest_pau.scoring import Coder

@@ -126,7 +126,7 @@ def test_a_source_whose_responses_computes_its_rows_is_refused(
 
 
 def test_rows_past_the_bytes_a_file_stores_stop_the_import(tmp_path: Path) -> None:
-    from pytest_pau.llm.cache.sources import bounded
+    from pytest_pau.llm.cache.import_sources import bounded
 
     def endless() -> Iterator[tuple[object, ...]]:
         n = 0

@@ -19,7 +19,7 @@ import pytest
 
 from pytest_pau.cli.init import TEMPLATES, templates_dir
 from pytest_pau.cli.main import main
-from pytest_pau.llm.cache.files import FILENAME
+from pytest_pau.llm.cache.cache_file import FILENAME
 from pytest_pau.models import Report, RunInfo
 from pytest_pau.prompting import MARKERS
 from pytest_pau.testing import ScriptedLLM

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from pytest_pau.llm import make_client
 from pytest_pau.llm.cache import cache_key
-from pytest_pau.llm.cache.files import FILENAME
+from pytest_pau.llm.cache.cache_file import FILENAME
 from pytest_pau.llm.endpoint import forget, identity
 from pytest_pau.testing import ScriptedLLM
 

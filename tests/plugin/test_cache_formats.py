@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 import sqlite3
 
-from pytest_pau.llm.cache.files import FILENAME
-from pytest_pau.llm.cache.values import VALUE_FORMAT
+from pytest_pau.llm.cache.answer_format import VALUE_FORMAT
+from pytest_pau.llm.cache.cache_file import FILENAME
 from pytest_pau.plugin.shard import MARKER_MODEL
 from pytest_pau.report.json_report import read_report
 

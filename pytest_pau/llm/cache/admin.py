@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pytest_pau.errors import CacheError
-from pytest_pau.llm.cache.files import FILENAME, describe_failure, disk_bytes
+from pytest_pau.llm.cache.cache_file import FILENAME, describe_failure, disk_bytes
 from pytest_pau.llm.cache.store import ResponseCache
 
 #: Rows deleted per transaction: short enough that a writer waits only milliseconds.

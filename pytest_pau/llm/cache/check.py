@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pytest_pau.errors import CacheCorruptError, CacheError, CacheWarning
-from pytest_pau.llm.cache.files import FILENAME, check_header, is_corrupt, set_aside
+from pytest_pau.llm.cache.cache_file import FILENAME, check_header, is_corrupt, set_aside
 from pytest_pau.llm.cache.schema import BASE_COLUMNS
 from pytest_pau.llm.cache.store import ResponseCache
 

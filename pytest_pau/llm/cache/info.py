@@ -17,14 +17,14 @@ from typing import Any
 
 from pytest_pau.errors import CacheCorruptError, CacheError
 from pytest_pau.llm.cache.admin import PAYLOAD_SQL
-from pytest_pau.llm.cache.check import run_quick_check
-from pytest_pau.llm.cache.files import (
+from pytest_pau.llm.cache.cache_file import (
     FILENAME,
     check_header,
     describe_failure,
     disk_bytes,
     is_corrupt,
 )
+from pytest_pau.llm.cache.check import run_quick_check
 
 _AUTO_VACUUM = {0: "none", 1: "full", 2: "incremental"}
 #: ``created`` read as a time: a number of seconds from 1970 to the end of year 9999 (what

@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Any
 
 from pytest_pau._version import __version__
 from pytest_pau.errors import CacheCorruptError, CacheError, CacheWarning, warn
-from pytest_pau.llm.cache.files import (
+from pytest_pau.llm.cache.cache_file import (
     FILENAME,
     check_header,
     describe_failure,
@@ -247,13 +247,13 @@ class ResponseCache:
     def completion(self, hit: CacheHit) -> Completion | None:
         """The hit's answer in this version's format; None when it cannot be read.
 
-        An entry another version wrote is migrated (:mod:`pytest_pau.llm.cache.values`);
+        An entry another version wrote is migrated (:mod:`pytest_pau.llm.cache.answer_format`);
         one that cannot be is set aside as a miss: counted in :attr:`unreadable`, warned
         about once, asked again and replaced by this version's entry.
         """
         from pydantic import ValidationError
 
-        from pytest_pau.llm.cache.values import current
+        from pytest_pau.llm.cache.answer_format import current
         from pytest_pau.models import Completion
 
         fields, why = current(hit.value)

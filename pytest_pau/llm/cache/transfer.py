@@ -31,9 +31,8 @@ from pathlib import Path
 from pytest_pau._version import __version__
 from pytest_pau.errors import CacheCorruptError, CacheError, ConfigError
 from pytest_pau.files.guard import WRITE_CHECKED, check_outputs, output_arg
-from pytest_pau.llm.cache.files import FILENAME, check_header, is_wal
-from pytest_pau.llm.cache.schema import PROBE_KEY, SCHEMA
-from pytest_pau.llm.cache.sources import (
+from pytest_pau.llm.cache.cache_file import FILENAME, check_header, is_wal
+from pytest_pau.llm.cache.import_sources import (
     bounded,
     check_sources,
     columns,
@@ -42,6 +41,7 @@ from pytest_pau.llm.cache.sources import (
     stored_bytes,
     unreadable,
 )
+from pytest_pau.llm.cache.schema import PROBE_KEY, SCHEMA
 
 #: The table that marks a file as an export, with what made it.
 EXPORT_TABLE = "pau_export"

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from pytest_pau.errors import LocalModelError
 from pytest_pau.llm.local import prefix
 from pytest_pau.llm.local.weights import SPECS, get_spec, resolve_weights
-from pytest_pau.settings.env import env_int
+from pytest_pau.settings.env_vars import env_int
 
 if TYPE_CHECKING:
     from llama_cpp import Llama

@@ -14,7 +14,7 @@ from pytest_pau.agent import (
     build_reflect_messages,
     make_agent,
 )
-from pytest_pau.agent.state import RECENT_OBSERVATIONS
+from pytest_pau.agent.episode_state import RECENT_OBSERVATIONS
 from pytest_pau.errors import ConfigError
 from pytest_pau.models import Example, Instance
 from pytest_pau.prompting import MARKERS, PROMPTS_VERSION

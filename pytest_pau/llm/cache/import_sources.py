@@ -15,7 +15,7 @@ from pathlib import Path
 
 from pytest_pau.errors import CacheCorruptError, CacheError, ConfigError
 from pytest_pau.files.guard import check_input_file, real
-from pytest_pau.llm.cache.files import FILENAME, check_header, disk_bytes, is_wal
+from pytest_pau.llm.cache.cache_file import FILENAME, check_header, disk_bytes, is_wal
 from pytest_pau.llm.cache.schema import BASE_COLUMNS
 
 #: What an import may read beyond the bytes a source stores (SQLite's own overhead makes

@@ -13,7 +13,7 @@ import pytest
 from pytest_pau.dataset import DatasetInfo, load_dataset, register_loader, unregister_loader
 from pytest_pau.dataset.builtin import DATA_FILE
 from pytest_pau.dataset.files import load_file
-from pytest_pau.dataset.outputs import classify
+from pytest_pau.dataset.output_format import classify
 from pytest_pau.errors import DatasetError
 from pytest_pau.models import Example, Instance
 from pytest_pau.scoring import run_code
