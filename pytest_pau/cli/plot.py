@@ -47,7 +47,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 def run(args: argparse.Namespace) -> int:
     """Run ``pau plot``; returns the exit status."""
     from pytest_pau.files.guard import WRITE_CHECKED, check_outputs, output_arg
-    from pytest_pau.report.plots import PLOT_NAMES, write_plots
+    from pytest_pau.report.plots import write_plots
+    from pytest_pau.settings.gates_and_outputs import PLOT_NAMES
 
     # The one guard over outputs, before any report is read: DIR is a folder (no file,
     # FIFO or device) that takes files, --html a regular file; neither replaces a REPORT.

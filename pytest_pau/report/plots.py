@@ -36,8 +36,6 @@ FIGURE_IN = (9.0, 5.0)
 FIGURE_PX = (int(FIGURE_IN[0] * DPI), int(FIGURE_IN[1] * DPI))
 """(width, height) in pixels of every PNG."""
 
-PLOT_NAMES = ("scores", "failure_modes", "judge_vs_match")
-
 #: code-match bins: (label, low inclusive, high exclusive); 100% has its own bin.
 MATCH_BINS: tuple[tuple[str, float, float], ...] = (
     ("<20%", 0.0, 0.2),

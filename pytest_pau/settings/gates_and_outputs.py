@@ -145,6 +145,9 @@ class ReportOutput:
 
 #: The run's outputs, in ``--help`` order (also the order of the outputs list). Adding a
 #: format is one row here and its renderer.
+#: The plots ``--pau-plots`` (and ``pau plot``) write, as ``<name>.png``, in this order.
+PLOT_NAMES = ("scores", "failure_modes", "judge_vs_match")
+
 REPORT_OUTPUTS = (
     ReportOutput(
         OptionSpec(
@@ -188,7 +191,7 @@ REPORT_OUTPUTS = (
         what="the plots",
         listed="plots: {count} PNG files in {path}",
         render="pytest_pau.report.plots:render_plot_files",
-        writes=("scores.png", "failure_modes.png", "judge_vs_match.png"),
+        writes=tuple(f"{name}.png" for name in PLOT_NAMES),
     ),
     ReportOutput(
         OptionSpec(

@@ -29,7 +29,8 @@ import pytest_pau.scoring
 from pytest_pau.cli.main import main
 from pytest_pau.llm import get_litellm
 from pytest_pau.report.json_report import read_report
-from pytest_pau.report.plots import FIGURE_PX, PLOT_NAMES
+from pytest_pau.report.plots import FIGURE_PX
+from pytest_pau.settings.gates_and_outputs import PLOT_NAMES
 from pytest_pau.testing import ScriptedLLM
 
 from .conftest import PageState

@@ -8,7 +8,6 @@ import pytest
 
 from pytest_pau.report.json_report import read_report, write_report
 from pytest_pau.report.outputs import OUTPUTS_BY_FIELD, OutputContext, renderer, stage, write
-from pytest_pau.report.plots import PLOT_NAMES
 from pytest_pau.settings.gates_and_outputs import REPORT_OPTIONS, REPORT_OUTPUTS
 from tests.report.conftest import make_report, result
 
@@ -17,7 +16,14 @@ def test_every_row_names_a_renderer_and_an_option() -> None:
     for output in REPORT_OUTPUTS:
         assert callable(renderer(output)), output.render
     assert [o.name for o in REPORT_OPTIONS] == ["report", "html", "plots", "markdown"]
-    assert OUTPUTS_BY_FIELD["plots"].writes == tuple(f"{name}.png" for name in PLOT_NAMES)
+
+
+def test_the_plots_row_names_the_files_its_renderer_draws() -> None:
+    """The guard checks the row's ``writes`` before the run: they must be what is drawn."""
+    pytest.importorskip("matplotlib", reason="needs the plots extra (matplotlib)")
+    plots = OUTPUTS_BY_FIELD["plots"]
+    drawn = renderer(plots)(make_report([result("a", judge=4, match=1.0)]), OutputContext())
+    assert tuple(drawn) == plots.writes == ("scores.png", "failure_modes.png", "judge_vs_match.png")
 
 
 def test_a_staged_output_is_written_as_the_writer_writes_it(tmp_path: Path) -> None:

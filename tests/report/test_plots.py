@@ -14,12 +14,12 @@ from pytest_pau.errors import ConfigError
 from pytest_pau.report.json_report import write_report
 from pytest_pau.report.plots import (
     FIGURE_PX,
-    PLOT_NAMES,
     judge_shares,
     match_shares,
     run_labels,
     write_plots,
 )
+from pytest_pau.settings.gates_and_outputs import PLOT_NAMES
 
 from .conftest import make_report, random_report, result
 
