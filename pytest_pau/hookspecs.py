@@ -169,12 +169,16 @@ def pytest_pau_classify_failure(
 
 @hookspec
 def pytest_pau_summary_extra(config: pytest.Config, summary: Summary) -> list[str] | None:
-    """Return extra lines for the end of the PAU terminal summary.
+    """Return extra lines for the PAU summary: the terminal's, the HTML and Markdown
+    summaries' and the JSON report's ``extra``.
 
-    Called on the controller only (never on xdist workers), after the gates are
-    evaluated. ``summary`` is the :class:`pytest_pau.models.Summary` the JSON report
-    stores under ``summary`` (``summary.judge.mean``, ``summary.pass_rate``,
-    ``summary.by_source``, ``summary.gates``...); read it only.
+    Called once, on the controller only (never on xdist workers), after the run's end is
+    settled and before any report file is written, when the run scored at least one item.
+    ``summary`` is the :class:`pytest_pau.models.Summary` the JSON report stores under
+    ``summary`` (``summary.judge.mean``, ``summary.pass_rate``, ``summary.by_source``,
+    ``summary.gates``...); read it only. An implementation that raises, or returns
+    something other than a list of strings, adds no line: the summary's notes name it and
+    the run's verdict stands.
 
     Args:
         config: The pytest config.

@@ -104,14 +104,22 @@ class Report(BaseModel):
     notes: list[str] = Field(default_factory=list)
     """The terminal summary's notes when the report was written (low-fidelity scorers,
     items without a result, cache and endpoint warnings); empty in older reports."""
+    extra: list[str] = Field(default_factory=list)
+    """The lines of the project's ``pytest_pau_summary_extra`` hooks (its own figures, such
+    as the quick start's ceiling), as the terminal summary shows them; no key in the JSON
+    when there are none. Not carried into a ``pau merge`` of shards (each was of one part)."""
     shard: ShardInfo | None = None
     """A shard's selection and settings, for ``pau merge``; None (and no key in the JSON)
     for a whole run."""
 
     @model_serializer(mode="wrap")
-    def _without_empty_shard(self, handler: SerializerFunctionWrapHandler) -> Any:
-        # A whole run's report keeps the keys it always had: ``shard`` only for a shard.
+    def _without_empty_keys(self, handler: SerializerFunctionWrapHandler) -> Any:
+        # A report keeps the keys it always had: ``shard`` only for a shard, ``extra`` only
+        # when a hook gave lines.
         data = handler(self)
-        if isinstance(data, dict) and data.get("shard") is None:
-            data.pop("shard", None)
+        if isinstance(data, dict):
+            if data.get("shard") is None:
+                data.pop("shard", None)
+            if not data.get("extra"):
+                data.pop("extra", None)
         return data

@@ -17,7 +17,7 @@ from pytest_pau.plugin.notices import warn
 from pytest_pau.plugin.state import now_utc
 
 if TYPE_CHECKING:
-    from pytest_pau.models import InstanceResult
+    from pytest_pau.models import InstanceResult, Summary
     from pytest_pau.plugin.state import RunState, RunView
     from pytest_pau.report.outputs import Staged
     from pytest_pau.run.end import RunEnd
@@ -208,6 +208,9 @@ def finish(state: RunState, exitstatus: int, interrupted: bool) -> None:
         except OSError as exc:
             _output_failed(state, Staged(output, given, given), exc)
 
+    extra: list[str] = []
+    hook_problems: list[str] = []
+
     def settled() -> Report:
         """The end of the run settled on what is known now, and its report."""
         state.summary = settle(run_end(state, results, **known))
@@ -219,7 +222,8 @@ def finish(state: RunState, exitstatus: int, interrupted: bool) -> None:
             run=state.run_info,
             instances=results,
             summary=state.summary,
-            notes=shown,
+            notes=shown + hook_problems,
+            extra=extra,
             shard=shard_info(state, shown[len(run_notes(state)) :]),
         )
         return state.final_report
@@ -228,6 +232,12 @@ def finish(state: RunState, exitstatus: int, interrupted: bool) -> None:
 
     try:
         report = settled()
+        if report.summary.counts.items:
+            # Asked once, of the settled summary; a hook that fails is a note, not a lost report.
+            lines, problems = summary_extra(state, report.summary)
+            extra.extend(lines)
+            hook_problems.extend(problems)
+            report = settled()
         # The JSON report, the run's record, is written last: it says what the exit status
         # says.
         last = [out for out in staged if out.output.field == "report"]
@@ -259,6 +269,44 @@ def _write(state: RunState, out: Staged, report: Report, settled: Callable[[], R
     else:
         state.outputs.append(line)
     return report
+
+
+def summary_extra(state: RunState, summary: Summary) -> tuple[list[str], list[str]]:
+    """The lines of every ``pytest_pau_summary_extra`` implementation, asked once, and the
+    notes of those that failed.
+
+    They go where the summary goes: the terminal, the HTML and Markdown summaries and the
+    JSON report's ``extra``. An implementation that raises or returns something other than
+    a list of strings adds no line and leaves a note naming it (the run's verdict stands:
+    the lines are the project's own, not the model's figures); Ctrl-C in one stops asking
+    the others, and the report files are written as ever.
+    """
+    config = state.config
+    out: list[str] = []
+    problems: list[str] = []
+    for impl in reversed(config.hook.pytest_pau_summary_extra.get_hookimpls()):
+        if impl.hookwrapper or impl.wrapper:
+            continue
+        name = f"pytest_pau_summary_extra of {impl.plugin_name}"
+        kwargs = {"config": config, "summary": summary}
+        try:
+            lines = impl.function(*(kwargs[arg] for arg in impl.argnames))
+        except KeyboardInterrupt:  # Ctrl-C in a long hook (the quick start's ceiling)
+            problems.append(f"{name} was interrupted: its lines are left out of the summary")
+            warn(problems[-1])
+            break  # the report files are still written, from every finished item
+        except Exception as exc:  # a user's hook: its failure must not lose the report
+            problem = f"{name} raised {type(exc).__name__}: {exc}"
+        else:
+            if lines is None:
+                continue
+            if isinstance(lines, list | tuple) and all(isinstance(x, str) for x in lines):
+                out.extend(line for text in lines for line in text.splitlines() or [""])
+                continue
+            problem = f"{name} returned {type(lines).__name__} {lines!r:.80}, not a list of str"
+        problems.append(f"{problem}: its lines are left out of the summary")
+        warn(problems[-1])
+    return out, problems
 
 
 def _write_user_outputs(state: RunState, report: Report) -> bool:

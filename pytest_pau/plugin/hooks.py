@@ -260,15 +260,14 @@ class PauPlugin:
         from pytest_pau.report.render import render
 
         if summary.counts.items:
-            extra: list[str] = []
-            for lines in config.hook.pytest_pau_summary_extra(config=config, summary=summary):
-                extra.extend(lines or [])
+            # What the report files say: the notes and the extra lines of the settled end.
+            report = self.state.final_report
             render(
                 summary,
                 terminalreporter,
                 run=self.state.run_info,
-                notes=finish.notes(self.state),
-                extra_lines=extra,
+                notes=report.notes if report is not None else finish.notes(self.state),
+                extra_lines=report.extra if report is not None else (),
                 unicode=unicode_ok(),
             )
             if self.state.report_written:

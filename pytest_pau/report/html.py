@@ -315,8 +315,9 @@ def prose_html(text: str) -> str:
     )
 
 
-def notes_html(notes: Sequence[str], summary: Summary) -> str:
-    """The terminal summary's ``note:`` lines and the calibration line, in the same words."""
+def notes_html(notes: Sequence[str], summary: Summary, extra: Sequence[str] = ()) -> str:
+    """The terminal summary's ``note:`` lines, the calibration and judge check lines and the
+    project's own lines (``pytest_pau_summary_extra``), in the same words."""
     items = [f'<li class="note">note: {prose_html(n)}</li>' for n in notes]
     if summary.calibration is not None:
         from pytest_pau.report.calibration import calibration_line
@@ -328,9 +329,10 @@ def notes_html(notes: Sequence[str], summary: Summary) -> str:
         from pytest_pau.stats.judge_check import check_line
 
         items.append(f'<li class="judge-check">{escape(check_line(summary.judge_check))}</li>')
-    if not items:
-        return ""
-    return f'<h3>Notes</h3><ul id="pau-notes">{"".join(items)}</ul>'
+    notes = f'<h3>Notes</h3><ul id="pau-notes">{"".join(items)}</ul>' if items else ""
+    if extra:  # the project's own lines, often a small table: spacing kept
+        notes += f'<pre id="pau-extra">{escape(chr(10).join(extra))}</pre>'
+    return notes
 
 
 def verdict_html(summary: Summary) -> str:
@@ -427,7 +429,12 @@ def _baseline(summary: Summary) -> str:
     )
 
 
-def summary_html(summary: Summary, notes: Sequence[str] = (), mode: str | None = None) -> str:
+def summary_html(
+    summary: Summary,
+    notes: Sequence[str] = (),
+    mode: str | None = None,
+    extra: Sequence[str] = (),
+) -> str:
     """The summary section: verdict, cards, ceiling, notes, failure modes, flagged, gates."""
     match = summary.code_match
     parts = [verdict_html(summary), _cards(summary)]
@@ -458,7 +465,7 @@ def summary_html(summary: Summary, notes: Sequence[str] = (), mode: str | None =
             "<code>coder_error</code> (the coder misses the gold description too): not the "
             "model's fault, not counted in the failure modes.</p>"
         )
-    parts += [notes_html(notes, summary), _modes(summary), _flagged(summary)]
+    parts += [notes_html(notes, summary, extra), _modes(summary), _flagged(summary)]
     judge = summary.judge
     if judge.unparseable or judge.unparseable_answers:
         parts.append(
@@ -489,7 +496,7 @@ def render_html(report: Report, *, plots: bool = True) -> str:
         f"<title>{escape(title)}</title><style>{_asset('report.css')}</style></head>\n<body>\n"
         f"<h1>{escape(title)}</h1>"
         f'<pre id="pau-errors" hidden></pre>'
-        f"<h2>Summary</h2>{summary_html(summary, report.notes, report.run.mode)}"
+        f"<h2>Summary</h2>{summary_html(summary, report.notes, report.run.mode, report.extra)}"
         f"<h3>Run</h3>{_run_html(report)}\n"
         f"{plots_section}\n"
         f"<h2>Instances</h2>"

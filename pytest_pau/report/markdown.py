@@ -167,7 +167,14 @@ def _notes(report: Report) -> str:
         lines.append(f"> {md_prose(calibration_line(report.summary.calibration))}")
     if report.summary.judge_check is not None:
         lines.append(f"> {md_prose(check_line(report.summary.judge_check))}")
-    return "\n>\n".join(lines)
+    text = "\n>\n".join(lines)
+    if report.extra:  # the project's own lines, often a small table: a code block keeps them
+        fence = "`" * max(
+            3, 1 + max(len(r) for r in re.findall("`+", "\n".join(report.extra)) or [""])
+        )
+        block = f"{fence}text\n" + "\n".join(report.extra) + f"\n{fence}"
+        text = f"{text}\n\n{block}" if text else block
+    return text
 
 
 def _report_pointer(report_file: str | None) -> str:
