@@ -4,9 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
+from pydantic import (
+    BaseModel,
+    Field,
+    SerializerFunctionWrapHandler,
+    field_validator,
+    model_serializer,
+)
 
-from pytest_pau.models.instance import OutputDisagreement
+from pytest_pau.models.instance import OutputDisagreement, _escaped
 from pytest_pau.models.outcome import InstanceResult
 from pytest_pau.models.summary import Summary
 
@@ -111,6 +117,10 @@ class Report(BaseModel):
     shard: ShardInfo | None = None
     """A shard's selection and settings, for ``pau merge``; None (and no key in the JSON)
     for a whole run."""
+
+    # A hook's line or a note quoting an exception can hold a lone surrogate, which no
+    # UTF-8 file can: written as its escape, so the report is never lost over it.
+    _no_surrogates = field_validator("notes", "extra", mode="before")(_escaped)
 
     @model_serializer(mode="wrap")
     def _without_empty_keys(self, handler: SerializerFunctionWrapHandler) -> Any:

@@ -91,3 +91,11 @@ def test_a_line_with_a_fence_cannot_close_the_markdown_block() -> None:
     )
     text = render_markdown(report)
     assert "`````text\n```\n**not bold**\n````x\n`````" in text
+
+
+def test_a_lone_surrogate_in_a_line_cannot_lose_the_report(
+    run_pau: Callable[..., pytest.RunResult], pau_pytester: pytest.Pytester
+) -> None:
+    hooks = "def pytest_pau_summary_extra(config, summary):\n    return ['bad \\ud800 line']\n"
+    _, raw = _run(run_pau, pau_pytester, hooks)
+    assert raw["extra"] == ["bad \\ud800 line"]
