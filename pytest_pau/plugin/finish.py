@@ -17,8 +17,8 @@ from pytest_pau.plugin.notices import warn
 from pytest_pau.plugin.state import now_utc
 
 if TYPE_CHECKING:
-    from pytest_pau.models import InstanceResult
-    from pytest_pau.plugin.state import RunState, RunView
+    from pytest_pau.models import InstanceResult, Summary
+    from pytest_pau.plugin.state import RunState
     from pytest_pau.report.outputs import Staged
     from pytest_pau.run.end import RunEnd
     from pytest_pau.settings import PauSettings
@@ -46,30 +46,36 @@ def run_info(state: RunState, interrupted: bool) -> RunInfo:
     )
 
 
-def run_notes(state: RunView) -> list[str]:
-    """The notes any run's summary has: fidelity, missing results, the shard (and merge's)."""
+def run_notes(
+    settings: PauSettings, run_info: RunInfo | None, summary: Summary | None, interrupted: bool
+) -> list[str]:
+    """The notes any run's summary has: fidelity, missing results, the shard.
+
+    A pytest run's and ``pau merge``'s alike: both pass what they know of the run (a merged
+    run has no loaded dataset, only its shards' ``run`` blocks).
+    """
     out = []
-    for role, model, option in state.settings.low_fidelity_roles():
+    for role, model, option in settings.low_fidelity_roles():
         out.append(
             f"the {role} is the embedded {model!r} model, so these scores are low fidelity; "
             f"set a stronger one with {option}=MODEL (e.g. {option}=gpt-5-mini)"
         )
     # The run block carries them (a merged run has no loaded dataset, only its shards' runs).
-    dataset_notes = state.run_info.dataset_notes if state.run_info else []
+    dataset_notes = run_info.dataset_notes if run_info else []
     out.extend(f"dataset: {note}" for note in dataset_notes)
-    counts = state.summary.counts if state.summary else None
+    counts = summary.counts if summary else None
     if counts and counts.selected > counts.items:
         missing = counts.selected - counts.items
-        if state.interrupted:
+        if interrupted:
             out.append("the run stopped early: re-run it; finished items come from the model cache")
         else:
             out.append(
                 f"{missing} selected item{'s' if missing != 1 else ''} produced no PAU "
                 "result (skipped or errored before evaluation: see the test outcomes above)"
             )
-    part = state.settings.shard_part
+    part = settings.shard_part
     if part is not None:
-        gates = " and the release gates" if state.settings.gated else ""
+        gates = " and the release gates" if settings.gated else ""
         out.append(
             f"shard {part[0]}/{part[1]}: these figures are of this part of the selection "
             f"only; the whole selection's figures{gates} come from `pau merge` over "
@@ -78,9 +84,14 @@ def run_notes(state: RunView) -> list[str]:
     return out
 
 
+def _run_notes(state: RunState) -> list[str]:
+    """:func:`run_notes` of this pytest run."""
+    return run_notes(state.settings, state.run_info, state.summary, state.interrupted)
+
+
 def notes(state: RunState) -> list[str]:
     """The summary's notes: fidelity, missing results, cache and endpoint warnings."""
-    out = run_notes(state)
+    out = _run_notes(state)
     if state.ahead:
         out.append(
             f"{state.ahead} item{'s' if state.ahead != 1 else ''} finished ahead of pytest "
@@ -220,7 +231,7 @@ def finish(state: RunState, exitstatus: int, interrupted: bool) -> None:
             instances=results,
             summary=state.summary,
             notes=shown,
-            shard=shard_info(state, shown[len(run_notes(state)) :]),
+            shard=shard_info(state, shown[len(_run_notes(state)) :]),
         )
         return state.final_report
 
@@ -250,7 +261,7 @@ def _write(state: RunState, out: Staged, report: Report, settled: Callable[[], R
     from pytest_pau.report.outputs import write
 
     try:
-        line = write(out, report, output_context(state))
+        line = write(out, report, output_context(state.settings, state.summary, state.report_error))
     except (ImportError, PauError, OSError) as exc:
         _output_failed(state, out, exc)
         return settled()

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -87,30 +87,6 @@ def default_cache_dir(config: pytest.Config) -> Path:
 
 def now_utc() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-class RunView(Protocol):
-    """What a run's notes and closing line read of it.
-
-    A :class:`RunState` is one; ``pau merge`` builds another from the shards' reports, so the
-    merged run's notes and closing line come from the very functions a pytest run's do
-    (:func:`pytest_pau.plugin.finish.run_notes`, :func:`pytest_pau.plugin.ci.closing_text`);
-    its summary and verdict, like a pytest run's, from :func:`pytest_pau.run.end.settle`.
-    """
-
-    settings: PauSettings
-    selected: int
-    selected_ids: list[str]
-    summary: Summary | None
-    run_info: RunInfo | None
-    interrupted: bool
-    baseline: ScoresReport | None
-    early: EarlyStopTracker | None
-    stop: RunStop
-    blocking: list[str]
-    report_error: str | None
-    output_errors: list[str]
-    user_skipped: set[str]
 
 
 class RunState:
