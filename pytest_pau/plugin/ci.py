@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from pytest_pau.models import Report, Summary
-    from pytest_pau.plugin.state import RunState
+    from pytest_pau.plugin.state import PauRun
     from pytest_pau.report.outputs import OutputContext
     from pytest_pau.settings import PauSettings
 
@@ -49,7 +49,7 @@ def output_context(
     )
 
 
-def append_step_summary(state: RunState, report: Report) -> None:
+def append_step_summary(state: PauRun, report: Report) -> None:
     """The job summary, when GitHub Actions sets ``$GITHUB_STEP_SUMMARY``.
 
     Not a requested output: a failure here is a warning, and the run's verdict stands.
@@ -70,7 +70,7 @@ def append_step_summary(state: RunState, report: Report) -> None:
         warn(f"$GITHUB_STEP_SUMMARY={step!r}: could not append the PAU summary ({exc})")
 
 
-def annotation_lines(state: RunState) -> list[str]:
+def annotation_lines(state: PauRun) -> list[str]:
     """GitHub annotations for the end of the terminal summary (none outside GitHub Actions)."""
     from pytest_pau.report.github import annotation_commands, on_github
 

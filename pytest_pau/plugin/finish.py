@@ -18,13 +18,13 @@ from pytest_pau.plugin.state import now_utc
 
 if TYPE_CHECKING:
     from pytest_pau.models import InstanceResult, Summary
-    from pytest_pau.plugin.state import RunState
+    from pytest_pau.plugin.state import PauRun
     from pytest_pau.report.outputs import Staged
     from pytest_pau.run.end import RunEnd
     from pytest_pau.settings import PauSettings
 
 
-def run_info(state: RunState, interrupted: bool) -> RunInfo:
+def run_info(state: PauRun, interrupted: bool) -> RunInfo:
     """The report's ``run`` block: what produced the run."""
     from pytest_pau.report.json_report import run_info_of
 
@@ -84,12 +84,12 @@ def run_notes(
     return out
 
 
-def _run_notes(state: RunState) -> list[str]:
+def _run_notes(state: PauRun) -> list[str]:
     """:func:`run_notes` of this pytest run."""
     return run_notes(state.settings, state.run_info, state.summary, state.interrupted)
 
 
-def notes(state: RunState) -> list[str]:
+def notes(state: PauRun) -> list[str]:
     """The summary's notes: fidelity, missing results, cache and endpoint warnings."""
     out = _run_notes(state)
     if state.ahead:
@@ -145,7 +145,7 @@ def ungated_note(config: pytest.Config, settings: PauSettings) -> str | None:
     )
 
 
-def _stopped_early(state: RunState, interrupted: bool) -> bool:
+def _stopped_early(state: PauRun, interrupted: bool) -> bool:
     """Ctrl-C (``interrupted``), or pytest was told to stop (``-x``, ``--maxfail``...)."""
     if interrupted:
         return True
@@ -156,7 +156,7 @@ def _stopped_early(state: RunState, interrupted: bool) -> bool:
     )
 
 
-def run_end(state: RunState, results: list[InstanceResult], **known: Any) -> RunEnd:
+def run_end(state: PauRun, results: list[InstanceResult], **known: Any) -> RunEnd:
     """What the end of the run decides from, as the run's state holds it now."""
     from pytest_pau.run.end import RunEnd
 
@@ -178,7 +178,7 @@ def run_end(state: RunState, results: list[InstanceResult], **known: Any) -> Run
     )
 
 
-def finish(state: RunState, exitstatus: int, interrupted: bool) -> None:
+def finish(state: PauRun, exitstatus: int, interrupted: bool) -> None:
     """Summary, gates, the verdict, report files. Called once, on the controller.
 
     Every requested output (:data:`~pytest_pau.settings.gates_and_outputs.REPORT_OUTPUTS`) is
@@ -254,7 +254,7 @@ def finish(state: RunState, exitstatus: int, interrupted: bool) -> None:
             out.discard()  # what was not committed (nothing, once all are)
 
 
-def _write(state: RunState, out: Staged, report: Report, settled: Callable[[], Report]) -> Report:
+def _write(state: PauRun, out: Staged, report: Report, settled: Callable[[], Report]) -> Report:
     """One staged output written from ``report`` and listed; the report as settled after it
     (anew only when it failed: a failure after the decision)."""
     from pytest_pau.plugin.ci import output_context
@@ -272,7 +272,7 @@ def _write(state: RunState, out: Staged, report: Report, settled: Callable[[], R
     return report
 
 
-def _write_user_outputs(state: RunState, report: Report) -> bool:
+def _write_user_outputs(state: PauRun, report: Report) -> bool:
     """The users' own outputs (``pytest_pau_report_write``); True when one failed."""
     config = state.config
     try:
@@ -286,7 +286,7 @@ def _write_user_outputs(state: RunState, report: Report) -> bool:
     return False
 
 
-def _output_failed(state: RunState, out: Staged, exc: BaseException) -> None:
+def _output_failed(state: PauRun, out: Staged, exc: BaseException) -> None:
     """A requested output is missing: say so in the summary (the verdict fails the run).
 
     The JSON report's failure is the run's ``report_error`` (the Markdown then has no

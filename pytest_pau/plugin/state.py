@@ -1,12 +1,13 @@
-"""The state of one pytest-pau run: plain data the run's stages read and write.
+"""The run: one :class:`PauRun` per process, plain data its stages read and write.
 
-One :class:`RunState` per process, kept in ``config.stash`` (never on ``config``). It holds
-what the run knows (settings, instances, gathered results, the summary, outputs) and
-nothing that runs a stage: :class:`~pytest_pau.plugin.session.PauSession` adds that on top,
-so the stages below it (preflight, outputs, gates, calibration, crash) take a ``RunState``
-and never import the session back. Two parts have one owner each: :class:`EpisodePart`
-(``state.episodes``: what runs this process's items) and :class:`ShardPart`
-(``state.shard``: ``--pau-shard``'s part of the selection).
+Kept in ``config.stash`` under :data:`pau_run_key` (never on ``config``). It holds what the
+run knows (settings, instances, gathered results, the summary, outputs) and nothing that
+runs a stage: the stages are functions that take a ``PauRun`` (:mod:`.begin`,
+:mod:`.intake`, :mod:`.evaluate`, :mod:`.finish`, preflight, outputs, gates, calibration,
+crash...), and this module imports none of them, so no stage imports another through it.
+Two parts have one owner each: :class:`EpisodePart` (``run.episodes``: what runs this
+process's items, :mod:`.evaluate`) and :class:`ShardPart` (``run.shard``: ``--pau-shard``'s
+part of the selection, :mod:`.shard`).
 """
 
 from __future__ import annotations
@@ -37,12 +38,14 @@ if TYPE_CHECKING:
 
 result_key = pytest.StashKey[InstanceResult]()
 sent_key = pytest.StashKey[bool]()
+pau_run_key = pytest.StashKey["PauRun"]()
+"""Where the process's :class:`PauRun` is kept in ``config.stash`` (while the run is active)."""
 
 
 @dataclass
 class EpisodePart:
     """What runs a process's items (an xdist worker, or the single process):
-    :class:`~pytest_pau.plugin.session.PauSession` builds and uses it."""
+    :mod:`~pytest_pau.plugin.evaluate` builds and uses it."""
 
     cancel: threading.Event = field(default_factory=threading.Event)
     """Set on Ctrl-C: no episode and no model request starts any more."""
@@ -51,9 +54,9 @@ class EpisodePart:
     pool: EpisodePool | None = None
     """Runs upcoming items' episodes ahead of pytest (``--pau-concurrency`` > 1)."""
     evaluator: Evaluator | None = None
-    """The process's Evaluator, built on first use (``PauSession.evaluator``)."""
+    """The process's Evaluator, built on first use (:func:`~pytest_pau.plugin.evaluate.evaluator_of`)."""
     budget: Budget | None = None
-    """The run's budget ledger, made once (``PauSession.budget``)."""
+    """The run's budget ledger, made once (:func:`~pytest_pau.plugin.evaluate.budget_of`)."""
     results: dict[str, InstanceResult] = field(default_factory=dict)
     """This process's result of each instance it evaluated (several tests may share one)."""
 
@@ -89,8 +92,8 @@ def now_utc() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-class RunState:
-    """Settings, instances and the gathered results of a run (plain data)."""
+class PauRun:
+    """The run: settings, instances and the gathered results (plain data)."""
 
     def __init__(self, config: pytest.Config, settings: PauSettings) -> None:
         self.config = config
@@ -143,11 +146,11 @@ class RunState:
         """``--pau-baseline``, read before any item."""
         self.early: EarlyStopTracker | None = None
         """``--pau-early-stop``: the gates' confidence sequences (controller)."""
-        self._gate_lock = threading.Lock()
+        self.intake_lock = threading.Lock()
         """Serialises results entering the run (episode threads and pytest's thread)."""
-        self._fed: set[str] = set()
+        self.fed: set[str] = set()
         """Instances the early stop has heard of (each once)."""
-        self._taken_all = False
+        self.taken_all = False
         """The run has ended: results stop entering it."""
         self.run_dir: Path | None = None
         """Controller: the run's private folder (the stop file for xdist workers)."""
