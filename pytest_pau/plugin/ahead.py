@@ -87,7 +87,9 @@ def stop_episodes(state: PauRun, *, interrupted: bool) -> None:
         state.episodes.pool.close()
     if not state.is_worker:
         stop_taking(state)  # an episode's thread that outlives the pool adds nothing
-        state.ahead = sum(r.id in state.results for r in state.episodes.pool.unreported())
+        state.intake.ahead = sum(
+            r.id in state.intake.results for r in state.episodes.pool.unreported()
+        )
 
 
 _warned: set[str] = set()

@@ -134,7 +134,7 @@ def settle(state: PauRun) -> Calibration | None:
     return calibrate(
         found,
         selected,
-        state.results,
+        state.intake.results,
         scorers=scorers_text(s, prompts_version=PROMPTS_VERSION),
         commands={m: measure_command(state.config, m) for m in REFERENCES},
         store_error=error,

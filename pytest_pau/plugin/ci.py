@@ -60,7 +60,7 @@ def append_step_summary(state: PauRun, report: Report) -> None:
     step = os.environ.get("GITHUB_STEP_SUMMARY")
     if not step:
         return
-    context = output_context(state.settings, state.summary, state.report_error)
+    context = output_context(state.settings, state.summary, state.outputs.report_error)
     try:
         if not append(
             report, closing=context.closing, path=Path(step), report_file=context.report_file
@@ -74,6 +74,6 @@ def annotation_lines(state: PauRun) -> list[str]:
     """GitHub annotations for the end of the terminal summary (none outside GitHub Actions)."""
     from pytest_pau.report.github import annotation_commands, on_github
 
-    if not on_github() or state.final_report is None:
+    if not on_github() or state.outputs.final_report is None:
         return []
-    return annotation_commands(state.final_report)
+    return annotation_commands(state.outputs.final_report)

@@ -63,7 +63,7 @@ def handle_crash(state: PauRun, nodeid: str, report: pytest.TestReport) -> Insta
     )
     report.when = "setup"  # pytest shows a failed setup as E: an error, not a failed test
     report.longrepr = error_message(result)
-    state.crashes.append((instance.id, worker))
+    state.intake.crashes.append((instance.id, worker))
     return result
 
 
@@ -72,5 +72,5 @@ def crash_notes(state: PauRun) -> list[str]:
     return [
         f"xdist worker {worker} died while running {item}: an infrastructure error, not the "
         "model's; the run counts as interrupted (run.interrupted in the report); re-run it"
-        for item, worker in state.crashes
+        for item, worker in state.intake.crashes
     ]

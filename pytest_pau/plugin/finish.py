@@ -92,21 +92,21 @@ def _run_notes(state: PauRun) -> list[str]:
 def notes(state: PauRun) -> list[str]:
     """The summary's notes: fidelity, missing results, cache and endpoint warnings."""
     out = _run_notes(state)
-    if state.ahead:
+    if state.intake.ahead:
         out.append(
-            f"{state.ahead} item{'s' if state.ahead != 1 else ''} finished ahead of pytest "
+            f"{state.intake.ahead} item{'s' if state.intake.ahead != 1 else ''} finished ahead of pytest "
             "before it stopped: in the summary and the report, without a test outcome"
         )
     from pytest_pau.plugin.crash import crash_notes
 
     out.extend(crash_notes(state))
-    if state.report_error is not None:
-        out.append(state.report_error)
-    out.extend(state.output_errors)
+    if state.outputs.report_error is not None:
+        out.append(state.outputs.report_error)
+    out.extend(state.outputs.errors)
     if state.cache_warning is not None:
         out.append(state.cache_warning)
     out.extend(state.endpoint_notes)
-    other = sum(r.cache_hits_other_version for r in state.results.values())
+    other = sum(r.cache_hits_other_version for r in state.intake.results.values())
     if other:
         out.append(
             f"{other} cached answer{'s' if other != 1 else ''} came from another pytest-pau "
@@ -161,17 +161,20 @@ def run_end(state: PauRun, results: list[InstanceResult], **known: Any) -> RunEn
     from pytest_pau.run.end import RunEnd
 
     assert state.run_info is not None
-    problems = [*([state.report_error] if state.report_error else []), *state.output_errors]
+    problems = [
+        *([state.outputs.report_error] if state.outputs.report_error else []),
+        *state.outputs.errors,
+    ]
     return RunEnd(
         settings=state.settings,
         results=results,
         run_info=state.run_info,
         selected_ids=state.selected_ids,
         selected=state.selected,
-        user_skipped=state.user_skipped,
+        user_skipped=state.intake.user_skipped,
         baseline=state.baseline,
-        early=state.early,
-        blocking=state.blocking,
+        early=state.intake.early,
+        blocking=state.intake.blocking,
         problems=problems,
         retry_selection=state.retry_selection,
         **known,
@@ -201,7 +204,7 @@ def finish(state: PauRun, exitstatus: int, interrupted: bool) -> None:
     s = state.settings
     results = state.ordered_results()
     # A dead xdist worker left its item unfinished: re-run to finish, as after Ctrl-C.
-    state.interrupted = _stopped_early(state, interrupted) or bool(state.crashes)
+    state.interrupted = _stopped_early(state, interrupted) or bool(state.intake.crashes)
     state.run_info = run_info(state, state.interrupted)
     known = {
         "wall_s": time.perf_counter() - state.t0,
@@ -226,14 +229,14 @@ def finish(state: PauRun, exitstatus: int, interrupted: bool) -> None:
         # show them too.
         shown = notes(state)
         assert state.run_info is not None
-        state.final_report = Report(
+        state.outputs.final_report = Report(
             run=state.run_info,
             instances=results,
             summary=state.summary,
             notes=shown,
             shard=shard_info(state, shown[len(_run_notes(state)) :]),
         )
-        return state.final_report
+        return state.outputs.final_report
 
     from pytest_pau.plugin.ci import append_step_summary
 
@@ -261,14 +264,16 @@ def _write(state: PauRun, out: Staged, report: Report, settled: Callable[[], Rep
     from pytest_pau.report.outputs import write
 
     try:
-        line = write(out, report, output_context(state.settings, state.summary, state.report_error))
+        line = write(
+            out, report, output_context(state.settings, state.summary, state.outputs.report_error)
+        )
     except (ImportError, PauError, OSError) as exc:
         _output_failed(state, out, exc)
         return settled()
     if out.output.field == "report":
-        state.report_written = out.path
+        state.outputs.report_written = out.path
     else:
-        state.outputs.append(line)
+        state.outputs.written.append(line)
     return report
 
 
@@ -279,10 +284,10 @@ def _write_user_outputs(state: PauRun, report: Report) -> bool:
         lines = config.hook.pytest_pau_report_write(config=config, report=report)
     except (OSError, PauError) as exc:
         message = f"pytest_pau_report_write: could not write an output ({exc})"
-        state.output_errors.append(message)
+        state.outputs.errors.append(message)
         warn(message)
         return True
-    state.outputs.extend(str(line) for line in lines if line)
+    state.outputs.written.extend(str(line) for line in lines if line)
     return False
 
 
@@ -296,7 +301,7 @@ def _output_failed(state: PauRun, out: Staged, exc: BaseException) -> None:
     if isinstance(exc, ImportError):
         message += "; install the plots extra: pip install 'pytest-pau[plots]'"
     if out.output.field == "report":
-        state.report_error = message
+        state.outputs.report_error = message
     else:
-        state.output_errors.append(message)
+        state.outputs.errors.append(message)
     warn(message)

@@ -247,7 +247,7 @@ class PauPlugin:
 
     def pytest_terminal_summary(self, terminalreporter: Any, config: pytest.Config) -> None:
         state = self.state
-        if not state.selected and not state.results and state.instances:
+        if not state.selected and not state.intake.results and state.instances:
             s = state.settings
             hint = collect.no_match_hint(config, len(state.instances), s.dataset, s.split)
             terminalreporter.line(hint, yellow=True)
@@ -271,9 +271,9 @@ class PauPlugin:
                 extra_lines=extra,
                 unicode=unicode_ok(),
             )
-            if self.state.report_written:
-                terminalreporter.line(f"PAU report: {self.state.report_written}")
-            for line in self.state.outputs:
+            if self.state.outputs.report_written:
+                terminalreporter.line(f"PAU report: {self.state.outputs.report_written}")
+            for line in self.state.outputs.written:
                 terminalreporter.line(line)
         verdict = summary.verdict
         closing = verdict_line(summary) if verdict is not None and state.settings.gated else None

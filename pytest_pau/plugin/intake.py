@@ -47,17 +47,17 @@ def take(run: PauRun, result: InstanceResult) -> None:
     threads; once the run has ended (:func:`stop_taking`), a result an episode's thread
     makes later is left out, as the summary is being made of what came before.
     """
-    with run.intake_lock:
-        if run.taken_all:
+    with run.intake.lock:
+        if run.intake.taken_all:
             return
-        run.results[result.id] = result
+        run.intake.results[result.id] = result
     _feed_once(run, result.id, result)
 
 
 def stop_taking(run: PauRun) -> None:
     """The run has ended: no further result enters it."""
-    with run.intake_lock:
-        run.taken_all = True
+    with run.intake.lock:
+        run.intake.taken_all = True
 
 
 def no_result(run: PauRun, instance_id: str) -> None:
@@ -71,30 +71,30 @@ def ended(run: PauRun, report: pytest.TestReport | pytest.CollectReport) -> None
     from pytest_pau.plugin.blocking import blocks
 
     if blocks(report):
-        run.blocking.append(report.nodeid)
+        run.intake.blocking.append(report.nodeid)
     elif getattr(report, "pau_below_threshold", False):
-        run.below_threshold.append(report.nodeid)
+        run.intake.below_threshold.append(report.nodeid)
     if report.skipped and getattr(report, "when", None) == "setup":
         instance_id = run.instance_id(report.nodeid)
-        if instance_id is not None and instance_id not in run.results:
-            run.user_skipped.add(instance_id)
+        if instance_id is not None and instance_id not in run.intake.results:
+            run.intake.user_skipped.add(instance_id)
     if getattr(report, "when", None) == "teardown":
         instance_id = run.instance_id(report.nodeid)
-        if instance_id is not None and instance_id not in run.results:
+        if instance_id is not None and instance_id not in run.intake.results:
             no_result(run, instance_id)  # skipped by a mark, or errored before
 
 
 def _feed_once(run: PauRun, instance_id: str, result: InstanceResult | None) -> None:
     """The early stop hears of each item once: its first result, or that it had none."""
-    if run.early is None:
+    if run.intake.early is None:
         return
-    with run.intake_lock:
-        if instance_id in run.fed:
+    with run.intake.lock:
+        if instance_id in run.intake.fed:
             return
-        run.fed.add(instance_id)
-        decided = run.early.add(instance_id, result)
+        run.intake.fed.add(instance_id)
+        decided = run.intake.early.add(instance_id, result)
     if decided:
-        n, total = run.early.decided_after, len(run.early.order)
+        n, total = run.intake.early.decided_after, len(run.intake.early.order)
         run.stop.request(
             Skip(
                 SkipCause.EARLY_STOP,
@@ -109,15 +109,15 @@ def look_ahead(run: PauRun) -> None:
     """Let items start only as far into the seeded order as the next decision could
     need: the fed prefix plus the fewest further items that could decide every gate
     (at most what the run keeps in flight)."""
-    if run.early is None:
+    if run.intake.early is None:
         return
     try:
         workers = max(1, int(getattr(run.config.option, "numprocesses", 0) or 1))
     except (TypeError, ValueError):  # "auto" before xdist resolved it
         workers = 1
     limit = max(1, run.settings.episodes_in_flight() * workers)
-    with run.intake_lock:
-        allowed = run.early.fed + run.early.window(limit)
+    with run.intake.lock:
+        allowed = run.intake.early.fed + run.intake.early.window(limit)
     run.stop.allow(allowed)
 
 
@@ -128,10 +128,10 @@ def count_selected(run: PauRun, ids: list[str]) -> None:
     run.position = {i: k for k, i in enumerate(run.selected_ids)}
     run.selected = len(run.selected_ids)
     s = run.settings
-    if s.early_stop and run.early is None and not run.is_worker:
+    if s.early_stop and run.intake.early is None and not run.is_worker:
         from pytest_pau.stats.early_stop import EarlyStopTracker
 
-        run.early = EarlyStopTracker(
+        run.intake.early = EarlyStopTracker(
             run.selected_ids,
             levels=s.level_gates(),
             margins=s.regression_margins(),

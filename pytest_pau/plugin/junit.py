@@ -122,7 +122,7 @@ def rewrite(state: PauRun, path: Path) -> None:
         return
     convert = s.gated and s.exit == "gates"
     cases = gate_cases(summary)
-    if not cases and not (convert and state.below_threshold):
+    if not cases and not (convert and state.intake.below_threshold):
         return
     tree = ET.parse(path)
     root = tree.getroot()
@@ -132,7 +132,7 @@ def rewrite(state: PauRun, path: Path) -> None:
     moved = 0
     if convert:
         prefix = state.config.getoption("junitprefix", None)
-        wanted = {_address(nodeid, prefix) for nodeid in state.below_threshold}
+        wanted = {_address(nodeid, prefix) for nodeid in state.intake.below_threshold}
         for case in suite.iter("testcase"):
             failure = case.find("failure")
             if failure is None or (case.get("classname"), case.get("name")) not in wanted:

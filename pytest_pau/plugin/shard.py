@@ -345,7 +345,7 @@ def shard_info(state: PauRun, machine_notes: list[str]) -> ShardInfo | None:
         count=part[1],
         selection=selection,
         own=state.shard.own if state.shard.own is not None else list(state.selected_ids),
-        user_skipped=[i for i in state.selected_ids if i in state.user_skipped],
+        user_skipped=[i for i in state.selected_ids if i in state.intake.user_skipped],
         cached=[i for i in selection or () if i in cached],
         instances_digest=instances_digest(chosen),
         settings=state.settings.model_dump(mode="json", exclude=set(PER_MACHINE)),

@@ -5,9 +5,12 @@ run knows (settings, instances, gathered results, the summary, outputs) and noth
 runs a stage: the stages are functions that take a ``PauRun`` (:mod:`.begin`,
 :mod:`.intake`, :mod:`.evaluate`, :mod:`.finish`, preflight, outputs, gates, calibration,
 crash...), and this module imports none of them, so no stage imports another through it.
-Two parts have one owner each: :class:`EpisodePart` (``run.episodes``: what runs this
-process's items, :mod:`.evaluate`) and :class:`ShardPart` (``run.shard``: ``--pau-shard``'s
-part of the selection, :mod:`.shard`).
+Its data is split by owner: :class:`EpisodePart` (``run.episodes``: what runs this
+process's items, :mod:`.evaluate`), :class:`ShardPart` (``run.shard``: ``--pau-shard``'s
+part of the selection, :mod:`.shard`), :class:`IntakePart` (``run.intake``: the results
+that entered the run, :mod:`.intake`) and :class:`OutputsPart` (``run.outputs``: what the
+end of the run wrote, :mod:`.finish`); the rest is what the run was given and found at its
+start (settings, instances, the selection, the baseline, the stop request).
 """
 
 from __future__ import annotations
@@ -77,6 +80,53 @@ class ShardPart:
     """This shard's part of :attr:`selection`."""
 
 
+@dataclass
+class IntakePart:
+    """The results that entered the run (the controller, or the single process):
+    :mod:`~pytest_pau.plugin.intake` writes it (the crash hook and the episodes ahead too)."""
+
+    results: dict[str, InstanceResult] = field(default_factory=dict)
+    """Results gathered from reports (and episodes ahead of pytest), by instance id."""
+    user_skipped: set[str] = field(default_factory=set)
+    """Instances whose item a skip mark (or the user's own fixture) skipped before it was
+    evaluated: not part of the selection the gates are about."""
+    blocking: list[str] = field(default_factory=list)
+    """Node ids of failed reports that fail a gated run (not a model below its thresholds:
+    errors, other tests, collection errors)."""
+    below_threshold: list[str] = field(default_factory=list)
+    """Node ids of items whose model fell below a threshold (for JUnit)."""
+    crashes: list[tuple[str, str]] = field(default_factory=list)
+    """``(instance id, worker id)`` of items whose xdist worker died."""
+    ahead: int = 0
+    """Results kept from episodes that finished before pytest, which stopped, reached them."""
+    early: EarlyStopTracker | None = None
+    """``--pau-early-stop``: the gates' confidence sequences (controller)."""
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    """Serialises results entering the run (episode threads and pytest's thread)."""
+    fed: set[str] = field(default_factory=set)
+    """Instances the early stop has heard of (each once)."""
+    taken_all: bool = False
+    """The run has ended: results stop entering it."""
+
+
+@dataclass
+class OutputsPart:
+    """What the end of the run wrote (the controller): :mod:`~pytest_pau.plugin.finish`
+    writes it; the terminal summary and :mod:`~pytest_pau.plugin.ci` read it."""
+
+    report_written: Path | None = None
+    """Where the ``--pau-report`` file was written, once it was."""
+    report_error: str | None = None
+    """Why the ``--pau-report`` file could not be written, when it could not."""
+    written: list[str] = field(default_factory=list)
+    """One line per other output written (HTML, plots, Markdown, the users' own)."""
+    errors: list[str] = field(default_factory=list)
+    """Why ``--pau-html`` / ``--pau-plots`` (or another output) could not be written, when
+    they could not."""
+    final_report: Report | None = None
+    """The report the run wrote (or would have), once :func:`pytest_pau.plugin.finish.finish` ran."""
+
+
 def default_cache_dir(config: pytest.Config) -> Path:
     """``.pau_cache`` beside pytest's own cache folder (the rootdir unless ``cache_dir`` moves it)."""
     try:
@@ -105,29 +155,19 @@ class PauRun:
         self.dataset_info: DatasetInfo | None = None
         """How the dataset's outputs were read (None when a conftest hook built the list)."""
         self.order: dict[str, int] = {}
-        self.results: dict[str, InstanceResult] = {}
-        """Controller: results gathered from reports, by instance id."""
         self.selected = 0
         self.started = now_utc()
         self.t0 = time.perf_counter()
         self.summary: Summary | None = None
         self.run_info: RunInfo | None = None
-        self.report_written: Path | None = None
-        self.report_error: str | None = None
-        """Why the ``--pau-report`` file could not be written, when it could not."""
         self.interrupted = False
         """The run really stopped early (Ctrl-C, ``-x``/``--maxfail``, ``session.shouldstop``)."""
-        self.outputs: list[str] = []
-        self.output_errors: list[str] = []
-        """Why ``--pau-html`` / ``--pau-plots`` could not be written, when they could not."""
         self.endpoint_notes: list[str] = []
         """Models behind an ``api_base`` their server does not identify (cached by alias)."""
         self.cache_warning: str | None = None
         """Why the model cache was set aside at the start, when it was."""
         self.episodes = EpisodePart()
         """What runs this process's items (an xdist worker, or the single process)."""
-        self.ahead = 0
-        """Results kept from episodes that finished before pytest, which stopped, reached them."""
         self.selected_ids: list[str] = []
         """The selected instances, in the order their items run."""
         self.position: dict[str, int] = {}
@@ -136,22 +176,8 @@ class PauRun:
         """Why a narrowed retry (``--lf``/``--sw``) decides no gate (:mod:`~pytest_pau.plugin.retry`)."""
         self.deselected: int = 0
         """PAU items deselected during collection (by ``-k``, ``-m``, ``--lf``...)."""
-        self.user_skipped: set[str] = set()
-        """Controller: instances whose item a skip mark (or the user's own fixture) skipped
-        before it was evaluated: not part of the selection the gates are about."""
-        self.blocking: list[str] = []
-        """Controller: node ids of failed reports that fail a gated run (not a model below
-        its thresholds: errors, other tests, collection errors)."""
         self.baseline: ScoresReport | None = None
         """``--pau-baseline``, read before any item."""
-        self.early: EarlyStopTracker | None = None
-        """``--pau-early-stop``: the gates' confidence sequences (controller)."""
-        self.intake_lock = threading.Lock()
-        """Serialises results entering the run (episode threads and pytest's thread)."""
-        self.fed: set[str] = set()
-        """Instances the early stop has heard of (each once)."""
-        self.taken_all = False
-        """The run has ended: results stop entering it."""
         self.run_dir: Path | None = None
         """Controller: the run's private folder (the stop file for xdist workers)."""
         workerinput = getattr(config, "workerinput", None) or {}
@@ -164,14 +190,12 @@ class PauRun:
         """Undoes :func:`~pytest_pau.plugin.stop.interrupt_on_signals` (at unconfigure)."""
         self.interrupted_by: str | None = None
         """``SIGTERM``/``SIGHUP`` when a signal interrupted the run (else Ctrl-C or none)."""
-        self.crashes: list[tuple[str, str]] = []
-        """Controller: ``(instance id, worker id)`` of items whose xdist worker died."""
         self.shard = ShardPart()
         """``--pau-shard``: which part of the selection this shard runs."""
-        self.below_threshold: list[str] = []
-        """Controller: node ids of items whose model fell below a threshold (for JUnit)."""
-        self.final_report: Report | None = None
-        """The report the run wrote (or would have), once :func:`pytest_pau.plugin.finish.finish` ran."""
+        self.intake = IntakePart()
+        """The results that entered the run, and what the early stop heard of them."""
+        self.outputs = OutputsPart()
+        """What the end of the run wrote, and what it could not."""
 
     def resolve(self, path: Path) -> Path:
         """Relative output paths are taken from the invocation folder, as pytest does."""
@@ -194,5 +218,6 @@ class PauRun:
 
     def ordered_results(self) -> list[InstanceResult]:
         return sorted(
-            self.results.values(), key=lambda r: (self.order.get(r.id, len(self.order)), r.id)
+            self.intake.results.values(),
+            key=lambda r: (self.order.get(r.id, len(self.order)), r.id),
         )

@@ -37,15 +37,15 @@ def _session(tmp_path: Path, n: int) -> tuple[PauRun, Counter[str]]:
     ]
     state.order = {inst.id: i for i, inst in enumerate(state.instances)}
     intake.count_selected(state, [f"test_pau[t/{i}]" for i in range(n)])
-    assert state.early is not None
+    assert state.intake.early is not None
     fed: Counter[str] = Counter()
-    add = state.early.add
+    add = state.intake.early.add
 
     def counting(item_id: str, result: InstanceResult | None) -> bool:
         fed[item_id] += 1
         return add(item_id, result)
 
-    state.early.add = counting  # type: ignore[method-assign]
+    state.intake.early.add = counting  # type: ignore[method-assign]
     return state, fed
 
 
@@ -58,7 +58,7 @@ def test_a_result_that_arrives_twice_feeds_the_early_stop_once(tmp_path: Path) -
     intake.take(state, _result(0, judge=4.0))  # from its episode's thread
     # Then from its report, changed by a hook: the report's result is the run's.
     intake.record(state, _result(0, judge=2.0).model_dump_json())
-    assert state.results["t/0"].judge_score == 2.0
+    assert state.intake.results["t/0"].judge_score == 2.0
     intake.no_result(state, "t/0")  # its teardown: it has a result
     assert fed == {"t/0": 1}
 
@@ -69,7 +69,7 @@ def test_an_item_without_a_result_is_fed_once_whatever_comes_later(tmp_path: Pat
     intake.no_result(state, "t/1")
     intake.take(state, _result(1))  # ...while its episode, started ahead, still finished
     assert fed == {"t/1": 1}
-    assert "t/1" in state.results
+    assert "t/1" in state.intake.results
 
 
 def test_a_crashed_workers_item_enters_as_an_error_fed_once(tmp_path: Path) -> None:
@@ -84,9 +84,9 @@ def test_a_crashed_workers_item_enters_as_an_error_fed_once(tmp_path: Path) -> N
     intake.take(state, result)  # what the plugin's pytest_handlecrashitem does
     intake.no_result(state, "t/0")
     assert fed == {"t/0": 1}
-    assert (state.results["t/0"].error or "").startswith("WorkerCrash")
+    assert (state.intake.results["t/0"].error or "").startswith("WorkerCrash")
     assert report.when == "setup"
-    assert state.crashes == [("t/0", "gw1")]
+    assert state.intake.crashes == [("t/0", "gw1")]
 
 
 @pytest.mark.parametrize("n", [1, 5])
@@ -97,9 +97,9 @@ def test_every_item_is_fed_once_and_the_gate_sees_all(tmp_path: Path, n: int) ->
         intake.record(state, _result(i).model_dump_json())
         intake.no_result(state, f"t/{i}")
     assert fed == {f"t/{i}": 1 for i in range(n)}
-    assert state.early is not None
+    assert state.intake.early is not None
     # Every item reached the gates, up to the item that decided them all.
-    assert state.early.fed == (state.early.decided_after or n)
+    assert state.intake.early.fed == (state.intake.early.decided_after or n)
 
 
 def test_a_result_made_after_the_run_ended_is_left_out(tmp_path: Path) -> None:
@@ -107,7 +107,7 @@ def test_a_result_made_after_the_run_ended_is_left_out(tmp_path: Path) -> None:
     intake.take(state, _result(0))
     intake.stop_taking(state)  # the summary is being made of what came before
     intake.take(state, _result(1))  # an episode's thread that outlived the pool
-    assert list(state.results) == ["t/0"]
+    assert list(state.intake.results) == ["t/0"]
     assert fed == {"t/0": 1}
 
 
