@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -40,12 +39,9 @@ if TYPE_CHECKING:
         Report,
         RunInfo,
         ScoresReport,
-        Summary,
     )
-    from pytest_pau.plugin.stop import RunStop
     from pytest_pau.report.shards import Joined
     from pytest_pau.settings import PauSettings
-    from pytest_pau.stats.early_stop import EarlyStopTracker
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]
@@ -90,27 +86,6 @@ def run(args: argparse.Namespace) -> int:
         return 1
 
 
-@dataclass
-class MergedRun:
-    """The merged run as the plugin's summary and exit-status functions read a run."""
-
-    settings: PauSettings
-    selected: int
-    selected_ids: list[str]
-    run_info: RunInfo | None
-    interrupted: bool
-    baseline: ScoresReport | None
-    stop: RunStop
-    blocking: list[str]
-    summary: Summary | None = None
-    early: EarlyStopTracker | None = None
-    report_error: str | None = None
-    output_errors: list[str] = field(default_factory=list)
-    user_skipped: set[str] = field(default_factory=set)
-    """Items a skip mark took out of a shard: not recorded in shard reports, so none here
-    (such an item counts as unknown: it can leave a gate not decided, never pass one)."""
-
-
 def settings_of(joined: Joined) -> PauSettings:
     """The shards' settings as this version's :class:`PauSettings` (no shard, no outputs).
 
@@ -152,10 +127,9 @@ def _baseline(settings: PauSettings, run: RunInfo) -> ScoresReport | None:
 
 
 def _calibration(
-    view: MergedRun, joined: Joined, results: list[InstanceResult]
+    s: PauSettings, joined: Joined, results: list[InstanceResult]
 ) -> Calibration | None:
     """The calibration line of the whole selection, from the shards' stored oracle/null rows."""
-    s = view.settings
     if not s.low_fidelity_roles():
         return None
     from pytest_pau.report.calibration import ItemKey, calibrate, scorers_text
@@ -194,7 +168,6 @@ def _merge(args: argparse.Namespace) -> int:
     from pytest_pau.files.guard import WRITE_CHECKED, check_conflicts, check_outputs, output_arg
     from pytest_pau.models import ItemStatus, Report
     from pytest_pau.plugin.finish import run_notes
-    from pytest_pau.plugin.stop import RunStop
     from pytest_pau.report.json_report import read_report
     from pytest_pau.report.shards import join_shards
     from pytest_pau.run.end import RunEnd, settle
@@ -212,48 +185,37 @@ def _merge(args: argparse.Namespace) -> int:
         )
         check_conflicts(outputs, [baseline], checked=WRITE_CHECKED)
     results = joined.results
-    view = MergedRun(
-        settings=settings,
-        selected=len(joined.selection),
-        selected_ids=joined.selection,
-        run_info=joined.run,
-        interrupted=joined.run.interrupted,
-        baseline=_baseline(settings, joined.run),
-        stop=RunStop(None),
-        # As in a gated pytest run: an errored item (E) fails it whatever the gates say.
-        blocking=[r.id for r in results if r.status == ItemStatus.ERROR],
-        # Skipped by a mark in their shard: out of the selection, as a whole run has them.
-        user_skipped={i for _, r in reports if r.shard is not None for i in r.shard.user_skipped},
-    )
     walls = [r.summary.wall_s for _, r in reports if r.summary.wall_s is not None]
     failing = any(r.status in (ItemStatus.FAILED, ItemStatus.ERROR) for r in results)
     # The verdict a pytest run of the whole selection would give (what the merged JSON
     # report says); --gate makes its exit status pau merge's own.
-    view.summary = settle(
-        RunEnd(
-            settings=settings,
-            results=results,
-            run_info=joined.run,
-            selected_ids=view.selected_ids,
-            selected=view.selected,
-            user_skipped=view.user_skipped,
-            wall_s=max(walls) if walls else None,
-            baseline=view.baseline,
-            calibration=_calibration(view, joined, results),
-            pytest_status=1 if failing else (0 if results else 5),
-            blocking=view.blocking,
-        )
+    end = RunEnd(
+        settings=settings,
+        results=results,
+        run_info=joined.run,
+        selected_ids=joined.selection,
+        selected=len(joined.selection),
+        # Skipped by a mark in their shard: out of the selection, as a whole run has them.
+        user_skipped={i for _, r in reports if r.shard is not None for i in r.shard.user_skipped},
+        wall_s=max(walls) if walls else None,
+        baseline=_baseline(settings, joined.run),
+        calibration=_calibration(settings, joined, results),
+        pytest_status=1 if failing else (0 if results else 5),
+        # As in a gated pytest run: an errored item (E) fails it whatever the gates say.
+        blocking=[r.id for r in results if r.status == ItemStatus.ERROR],
     )
+    summary = settle(end)
+    notes = run_notes(settings, joined.run, summary, interrupted=joined.run.interrupted)
     report = Report(
         run=joined.run,
         instances=results,
-        summary=view.summary,
-        notes=list(dict.fromkeys(run_notes(view) + joined.notes)),
+        summary=summary,
+        notes=list(dict.fromkeys(notes + joined.notes)),
     )
-    return _outputs(args, view, report)
+    return _outputs(args, settings, report)
 
 
-def _outputs(args: argparse.Namespace, view: MergedRun, report: Report) -> int:
+def _outputs(args: argparse.Namespace, settings: PauSettings, report: Report) -> int:
     """Stage every requested output, fill each from the settled report, then commit them
     all and say what was written (the merged report first).
 
@@ -271,7 +233,7 @@ def _outputs(args: argparse.Namespace, view: MergedRun, report: Report) -> int:
     assert summary.verdict is not None
     gated = summary.verdict.exit_status
     status = gated if args.gate else 0
-    closing = closing_text(view)
+    closing = closing_text(settings, summary)
     staged: list[tuple[str, Staged]] = []
     context = OutputContext(closing=closing, report_file=str(args.output))
     try:

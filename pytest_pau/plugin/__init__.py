@@ -7,7 +7,9 @@ Inactive unless ``--pau-model`` (or ini ``pau_model``) is set: then it loads the
 instances, registers their markers, collects one item per instance, evaluates items in
 the ``pau_result`` fixture, gathers results (with or without xdist), prints the summary,
 applies the release gates and writes the report. The work is delegated to
-:mod:`pytest_pau.plugin.collect`, :mod:`pytest_pau.plugin.session` and :mod:`pytest_pau.report`.
+:mod:`pytest_pau.plugin.begin`, :mod:`pytest_pau.plugin.collect`,
+:mod:`pytest_pau.plugin.intake`, :mod:`pytest_pau.plugin.evaluate`, :mod:`pytest_pau.plugin.finish`
+and :mod:`pytest_pau.report`; the run itself is a :class:`~pytest_pau.plugin.state.PauRun`.
 """
 
 from __future__ import annotations
@@ -26,11 +28,11 @@ from pytest_pau.plugin import startup
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 from pytest_pau.errors import ConfigError, DatasetError
-from pytest_pau.plugin import shard
+from pytest_pau.plugin import begin, shard
 from pytest_pau.plugin.config import register_pytest_options, settings_from_config
 from pytest_pau.plugin.hooks import PauPlugin
 from pytest_pau.plugin.markers import MarkerNames, declared
-from pytest_pau.plugin.session import PauSession, pau_session_key
+from pytest_pau.plugin.state import PauRun, pau_run_key
 from pytest_pau.plugin.stop import interrupt_on_signals, remove_run_dir
 from pytest_pau.settings import PauSettings
 
@@ -69,19 +71,19 @@ def pytest_configure(config: pytest.Config) -> None:
     # litellm builds pydantic schemas on its first call, inside the first item: keep its
     # library-internal warnings out of the users' warning summary.
     config.addinivalue_line("filterwarnings", "ignore:.*ReadOnly. qualifier:UserWarning:pydantic")
-    state = PauSession(config, settings)
+    state = PauRun(config, settings)
     try:
-        state.load_instances()
+        begin.load_instances(state)
     except (ConfigError, DatasetError) as exc:
         raise pytest.UsageError(f"--pau-dataset={settings.dataset!r}: {exc}") from None
     if not config.option.collectonly:
         try:
-            state.prepare()
+            begin.prepare(state)
         except ConfigError as exc:
             raise pytest.UsageError(str(exc)) from None
     if settings.shard is not None:
         shard.prepare_shard(state)
-    config.stash[pau_session_key] = state
+    config.stash[pau_run_key] = state
     config.pluginmanager.register(PauPlugin(state), "pau-session")
     # SIGTERM (a CI timeout or cancel) and SIGHUP stop the run as Ctrl-C does: the report
     # is written with what finished, the workers stop (controller and workers alike).
@@ -118,7 +120,7 @@ def pytest_configure_declared_markers(config: pytest.Config) -> None:
 def pytest_configure_markers(config: pytest.Config) -> None:
     # After every plugin's and conftest's pytest_configure: their markers are known, and no
     # dataset label may take one of their names (plugin/markers.py).
-    state = config.stash.get(pau_session_key, None)
+    state = config.stash.get(pau_run_key, None)
     if state is None:
         return
     state.marker_names = MarkerNames.for_config(config, config.stash.get(declared_key, set()))
@@ -133,10 +135,10 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         plugin = config.pluginmanager.get_plugin(name)
         if plugin is not None:
             config.pluginmanager.unregister(plugin, name)
-    if pau_session_key in config.stash:
-        config.stash[pau_session_key].restore_signals()
-        remove_run_dir(config.stash[pau_session_key].run_dir)
-        del config.stash[pau_session_key]
+    if pau_run_key in config.stash:
+        config.stash[pau_run_key].restore_signals()
+        remove_run_dir(config.stash[pau_run_key].run_dir)
+        del config.stash[pau_run_key]
         from pytest_pau.llm import limits, pacing
 
         limits.configure(None)
@@ -145,8 +147,8 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 @pytest.hookimpl(trylast=True)
 def pytest_pau_load_dataset(config: pytest.Config, spec: str, split: str) -> list[Instance]:
-    # The dataset layer's load: the session checks what every hook returned against the
-    # run's sandbox backend (PauSession.load_instances), so not here a second time.
+    # The dataset layer's load: begin.load_instances checks what every hook returned
+    # against the run's sandbox backend, so not here a second time.
     from pytest_pau.dataset import load_dataset
     from pytest_pau.sandbox.batch import output_runner
 

@@ -9,19 +9,22 @@ finished but was never reached (pytest stopped) is kept as a result on the contr
 from __future__ import annotations
 
 import warnings
+from functools import partial
 from typing import TYPE_CHECKING
 
 import pytest
 
 from pytest_pau.models import Skip, SkipCause
 from pytest_pau.plugin.episodes import EpisodePool
+from pytest_pau.plugin.evaluate import admission, evaluate_one, evaluator_of
+from pytest_pau.plugin.intake import stop_taking, take
 
 if TYPE_CHECKING:
     from pytest_pau.models import Instance
-    from pytest_pau.plugin.session import PauSession
+    from pytest_pau.plugin.state import PauRun
 
 
-def start_episodes(state: PauSession, session: pytest.Session) -> None:
+def start_episodes(state: PauRun, session: pytest.Session) -> None:
     """Run the episodes of the items pytest will reach next, ahead of it, in threads."""
     if state.is_worker and state.stop.path is not None:
         state.stop.watch(state.episodes.cancel)
@@ -54,26 +57,26 @@ def start_episodes(state: PauSession, session: pytest.Session) -> None:
         def upcoming() -> list[Instance]:
             return planned
 
-    _ = state.evaluator  # built once, here, in pytest's thread (hooks run there)
+    _ = evaluator_of(state)  # built once, here, in pytest's thread (hooks run there)
 
     def may_start(instance: Instance) -> object:
         if session.shouldstop or session.shouldfail:
             why = f"not run: pytest stopped the run ({session.shouldstop or session.shouldfail})"
             return Skip(SkipCause.PYTEST_STOPPED, why)
-        return state.admission(instance)
+        return admission(state, instance)
 
     state.episodes.pool = EpisodePool(
-        state.evaluate_one,
+        partial(evaluate_one, state),
         concurrency=n,
         source=upcoming,
         cancel=state.episodes.cancel,
         may_start=may_start,
         # One process: the run (and its early stop) takes each result when it is made.
-        on_result=None if state.is_worker else state.take,
+        on_result=None if state.is_worker else partial(take, state),
     )
 
 
-def stop_episodes(state: PauSession, *, interrupted: bool) -> None:
+def stop_episodes(state: PauRun, *, interrupted: bool) -> None:
     """End the pool; on Ctrl-C cancel what runs. Counts the results pytest never reached
     (the run took them when they were made)."""
     if state.episodes.pool is None:
@@ -83,8 +86,10 @@ def stop_episodes(state: PauSession, *, interrupted: bool) -> None:
     else:
         state.episodes.pool.close()
     if not state.is_worker:
-        state.stop_taking()  # an episode's thread that outlives the pool adds nothing
-        state.ahead = sum(r.id in state.results for r in state.episodes.pool.unreported())
+        stop_taking(state)  # an episode's thread that outlives the pool adds nothing
+        state.intake.ahead = sum(
+            r.id in state.intake.results for r in state.episodes.pool.unreported()
+        )
 
 
 _warned: set[str] = set()

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     import pytest
 
     from pytest_pau.models import Calibration
-    from pytest_pau.plugin.state import RunState
+    from pytest_pau.plugin.state import PauRun
 
 #: ``--pau-*`` options a measuring command leaves out besides the gates and the outputs
 #: (:func:`_left_out`): the model (replaced), its endpoint, the shard (the command measures
@@ -89,7 +89,7 @@ def measure_command(config: pytest.Config, model: str) -> str:
     return shlex.join(parts)
 
 
-def settle(state: RunState) -> Calibration | None:
+def settle(state: PauRun) -> Calibration | None:
     """Record an oracle/null run's scores; the calibration when a scorer is embedded.
 
     Never raises for the store: a store that cannot be read or written leaves the
@@ -134,7 +134,7 @@ def settle(state: RunState) -> Calibration | None:
     return calibrate(
         found,
         selected,
-        state.results,
+        state.intake.results,
         scorers=scorers_text(s, prompts_version=PROMPTS_VERSION),
         commands={m: measure_command(state.config, m) for m in REFERENCES},
         store_error=error,

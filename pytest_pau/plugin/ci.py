@@ -19,33 +19,37 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from pytest_pau.models import Report
-    from pytest_pau.plugin.state import RunState, RunView
+    from pytest_pau.models import Report, Summary
+    from pytest_pau.plugin.state import PauRun
     from pytest_pau.report.outputs import OutputContext
+    from pytest_pau.settings import PauSettings
 
 
-def closing_text(state: RunView) -> str | None:
-    """The summary's last line: the verdict's closing line (the terminal's), for a gated run."""
+def closing_text(settings: PauSettings, summary: Summary | None) -> str | None:
+    """The summary's last line: the verdict's closing line (the terminal's), for a gated run
+    (a pytest run's and ``pau merge``'s)."""
     from pytest_pau.report.gate_lines import verdict_line
 
-    if state.summary is None or not state.settings.gated:
+    if summary is None or not settings.gated:
         return None
-    return verdict_line(state.summary)
+    return verdict_line(summary)
 
 
-def output_context(state: RunView) -> OutputContext:
+def output_context(
+    settings: PauSettings, summary: Summary | None, report_error: str | None
+) -> OutputContext:
     """What the outputs show besides the report: the closing line, and the JSON report's
-    path as the user named it when it is written (none once it failed)."""
+    path as the user named it when it is written (none once it failed: ``report_error``)."""
     from pytest_pau.report.outputs import OutputContext
 
-    s = state.settings
-    written = s.report is not None and state.report_error is None
+    written = settings.report is not None and report_error is None
     return OutputContext(
-        closing=closing_text(state), report_file=str(s.report) if written else None
+        closing=closing_text(settings, summary),
+        report_file=str(settings.report) if written else None,
     )
 
 
-def append_step_summary(state: RunState, report: Report) -> None:
+def append_step_summary(state: PauRun, report: Report) -> None:
     """The job summary, when GitHub Actions sets ``$GITHUB_STEP_SUMMARY``.
 
     Not a requested output: a failure here is a warning, and the run's verdict stands.
@@ -56,7 +60,7 @@ def append_step_summary(state: RunState, report: Report) -> None:
     step = os.environ.get("GITHUB_STEP_SUMMARY")
     if not step:
         return
-    context = output_context(state)
+    context = output_context(state.settings, state.summary, state.outputs.report_error)
     try:
         if not append(
             report, closing=context.closing, path=Path(step), report_file=context.report_file
@@ -66,10 +70,10 @@ def append_step_summary(state: RunState, report: Report) -> None:
         warn(f"$GITHUB_STEP_SUMMARY={step!r}: could not append the PAU summary ({exc})")
 
 
-def annotation_lines(state: RunState) -> list[str]:
+def annotation_lines(state: PauRun) -> list[str]:
     """GitHub annotations for the end of the terminal summary (none outside GitHub Actions)."""
     from pytest_pau.report.github import annotation_commands, on_github
 
-    if not on_github() or state.final_report is None:
+    if not on_github() or state.outputs.final_report is None:
         return []
-    return annotation_commands(state.final_report)
+    return annotation_commands(state.outputs.final_report)

@@ -5,7 +5,7 @@ pytest-xdist reports the item a dead worker was running as a *failed* test with 
 out-of-memory killer) or a crash in native code says nothing about the model, so the
 plugin's ``pytest_handlecrashitem`` turns that report into an error (E): it gets the
 ``setup`` phase, pytest's mark of an error, and the run takes a PAU result with the crash as
-its error like any other result (``PauSession.take``, from the hook). The summary and the JSON
+its error like any other result (``PauRun.take``, from the hook). The summary and the JSON
 report count it as an infrastructure error, the run is marked ``interrupted`` (re-run it:
 the item did not finish) and a note names the item and the worker.
 """
@@ -20,7 +20,7 @@ from pytest_pau.report.messages import error_message
 if TYPE_CHECKING:
     import pytest
 
-    from pytest_pau.plugin.state import RunState
+    from pytest_pau.plugin.state import PauRun
 
 
 def worker_id(report: pytest.TestReport) -> str:
@@ -40,7 +40,7 @@ def crash_error(nodeid: str, worker: str) -> str:
     )
 
 
-def handle_crash(state: RunState, nodeid: str, report: pytest.TestReport) -> InstanceResult | None:
+def handle_crash(state: PauRun, nodeid: str, report: pytest.TestReport) -> InstanceResult | None:
     """Make xdist's report of a crashed PAU item an error; its PAU result, for the run to take.
 
     Leaves the report alone (None) when the item is no PAU item or when another plugin
@@ -63,14 +63,14 @@ def handle_crash(state: RunState, nodeid: str, report: pytest.TestReport) -> Ins
     )
     report.when = "setup"  # pytest shows a failed setup as E: an error, not a failed test
     report.longrepr = error_message(result)
-    state.crashes.append((instance.id, worker))
+    state.intake.crashes.append((instance.id, worker))
     return result
 
 
-def crash_notes(state: RunState) -> list[str]:
+def crash_notes(state: PauRun) -> list[str]:
     """The summary's note about each crashed worker."""
     return [
         f"xdist worker {worker} died while running {item}: an infrastructure error, not the "
         "model's; the run counts as interrupted (run.interrupted in the report); re-run it"
-        for item, worker in state.crashes
+        for item, worker in state.intake.crashes
     ]

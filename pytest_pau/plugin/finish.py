@@ -18,13 +18,13 @@ from pytest_pau.plugin.state import now_utc
 
 if TYPE_CHECKING:
     from pytest_pau.models import InstanceResult, Summary
-    from pytest_pau.plugin.state import RunState, RunView
+    from pytest_pau.plugin.state import PauRun
     from pytest_pau.report.outputs import Staged
     from pytest_pau.run.end import RunEnd
     from pytest_pau.settings import PauSettings
 
 
-def run_info(state: RunState, interrupted: bool) -> RunInfo:
+def run_info(state: PauRun, interrupted: bool) -> RunInfo:
     """The report's ``run`` block: what produced the run."""
     from pytest_pau.report.json_report import run_info_of
 
@@ -46,30 +46,36 @@ def run_info(state: RunState, interrupted: bool) -> RunInfo:
     )
 
 
-def run_notes(state: RunView) -> list[str]:
-    """The notes any run's summary has: fidelity, missing results, the shard (and merge's)."""
+def run_notes(
+    settings: PauSettings, run_info: RunInfo | None, summary: Summary | None, interrupted: bool
+) -> list[str]:
+    """The notes any run's summary has: fidelity, missing results, the shard.
+
+    A pytest run's and ``pau merge``'s alike: both pass what they know of the run (a merged
+    run has no loaded dataset, only its shards' ``run`` blocks).
+    """
     out = []
-    for role, model, option in state.settings.low_fidelity_roles():
+    for role, model, option in settings.low_fidelity_roles():
         out.append(
             f"the {role} is the embedded {model!r} model, so these scores are low fidelity; "
             f"set a stronger one with {option}=MODEL (e.g. {option}=gpt-5-mini)"
         )
     # The run block carries them (a merged run has no loaded dataset, only its shards' runs).
-    dataset_notes = state.run_info.dataset_notes if state.run_info else []
+    dataset_notes = run_info.dataset_notes if run_info else []
     out.extend(f"dataset: {note}" for note in dataset_notes)
-    counts = state.summary.counts if state.summary else None
+    counts = summary.counts if summary else None
     if counts and counts.selected > counts.items:
         missing = counts.selected - counts.items
-        if state.interrupted:
+        if interrupted:
             out.append("the run stopped early: re-run it; finished items come from the model cache")
         else:
             out.append(
                 f"{missing} selected item{'s' if missing != 1 else ''} produced no PAU "
                 "result (skipped or errored before evaluation: see the test outcomes above)"
             )
-    part = state.settings.shard_part
+    part = settings.shard_part
     if part is not None:
-        gates = " and the release gates" if state.settings.gated else ""
+        gates = " and the release gates" if settings.gated else ""
         out.append(
             f"shard {part[0]}/{part[1]}: these figures are of this part of the selection "
             f"only; the whole selection's figures{gates} come from `pau merge` over "
@@ -78,24 +84,29 @@ def run_notes(state: RunView) -> list[str]:
     return out
 
 
-def notes(state: RunState) -> list[str]:
+def _run_notes(state: PauRun) -> list[str]:
+    """:func:`run_notes` of this pytest run."""
+    return run_notes(state.settings, state.run_info, state.summary, state.interrupted)
+
+
+def notes(state: PauRun) -> list[str]:
     """The summary's notes: fidelity, missing results, cache and endpoint warnings."""
-    out = run_notes(state)
-    if state.ahead:
+    out = _run_notes(state)
+    if state.intake.ahead:
         out.append(
-            f"{state.ahead} item{'s' if state.ahead != 1 else ''} finished ahead of pytest "
+            f"{state.intake.ahead} item{'s' if state.intake.ahead != 1 else ''} finished ahead of pytest "
             "before it stopped: in the summary and the report, without a test outcome"
         )
     from pytest_pau.plugin.crash import crash_notes
 
     out.extend(crash_notes(state))
-    if state.report_error is not None:
-        out.append(state.report_error)
-    out.extend(state.output_errors)
+    if state.outputs.report_error is not None:
+        out.append(state.outputs.report_error)
+    out.extend(state.outputs.errors)
     if state.cache_warning is not None:
         out.append(state.cache_warning)
     out.extend(state.endpoint_notes)
-    other = sum(r.cache_hits_other_version for r in state.results.values())
+    other = sum(r.cache_hits_other_version for r in state.intake.results.values())
     if other:
         out.append(
             f"{other} cached answer{'s' if other != 1 else ''} came from another pytest-pau "
@@ -134,7 +145,7 @@ def ungated_note(config: pytest.Config, settings: PauSettings) -> str | None:
     )
 
 
-def _stopped_early(state: RunState, interrupted: bool) -> bool:
+def _stopped_early(state: PauRun, interrupted: bool) -> bool:
     """Ctrl-C (``interrupted``), or pytest was told to stop (``-x``, ``--maxfail``...)."""
     if interrupted:
         return True
@@ -145,29 +156,32 @@ def _stopped_early(state: RunState, interrupted: bool) -> bool:
     )
 
 
-def run_end(state: RunState, results: list[InstanceResult], **known: Any) -> RunEnd:
+def run_end(state: PauRun, results: list[InstanceResult], **known: Any) -> RunEnd:
     """What the end of the run decides from, as the run's state holds it now."""
     from pytest_pau.run.end import RunEnd
 
     assert state.run_info is not None
-    problems = [*([state.report_error] if state.report_error else []), *state.output_errors]
+    problems = [
+        *([state.outputs.report_error] if state.outputs.report_error else []),
+        *state.outputs.errors,
+    ]
     return RunEnd(
         settings=state.settings,
         results=results,
         run_info=state.run_info,
         selected_ids=state.selected_ids,
         selected=state.selected,
-        user_skipped=state.user_skipped,
+        user_skipped=state.intake.user_skipped,
         baseline=state.baseline,
-        early=state.early,
-        blocking=state.blocking,
+        early=state.intake.early,
+        blocking=state.intake.blocking,
         problems=problems,
         retry_selection=state.retry_selection,
         **known,
     )
 
 
-def finish(state: RunState, exitstatus: int, interrupted: bool) -> None:
+def finish(state: PauRun, exitstatus: int, interrupted: bool) -> None:
     """Summary, gates, the verdict, report files. Called once, on the controller.
 
     Every requested output (:data:`~pytest_pau.settings.gates_and_outputs.REPORT_OUTPUTS`) is
@@ -190,7 +204,7 @@ def finish(state: RunState, exitstatus: int, interrupted: bool) -> None:
     s = state.settings
     results = state.ordered_results()
     # A dead xdist worker left its item unfinished: re-run to finish, as after Ctrl-C.
-    state.interrupted = _stopped_early(state, interrupted) or bool(state.crashes)
+    state.interrupted = _stopped_early(state, interrupted) or bool(state.intake.crashes)
     state.run_info = run_info(state, state.interrupted)
     known = {
         "wall_s": time.perf_counter() - state.t0,
@@ -218,15 +232,15 @@ def finish(state: RunState, exitstatus: int, interrupted: bool) -> None:
         # show them too.
         shown = notes(state)
         assert state.run_info is not None
-        state.final_report = Report(
+        state.outputs.final_report = Report(
             run=state.run_info,
             instances=results,
             summary=state.summary,
             notes=shown + hook_problems,
             extra=extra,
-            shard=shard_info(state, shown[len(run_notes(state)) :]),
+            shard=shard_info(state, shown[len(_run_notes(state)) :]),
         )
-        return state.final_report
+        return state.outputs.final_report
 
     from pytest_pau.plugin.ci import append_step_summary
 
@@ -253,25 +267,27 @@ def finish(state: RunState, exitstatus: int, interrupted: bool) -> None:
             out.discard()  # what was not committed (nothing, once all are)
 
 
-def _write(state: RunState, out: Staged, report: Report, settled: Callable[[], Report]) -> Report:
+def _write(state: PauRun, out: Staged, report: Report, settled: Callable[[], Report]) -> Report:
     """One staged output written from ``report`` and listed; the report as settled after it
     (anew only when it failed: a failure after the decision)."""
     from pytest_pau.plugin.ci import output_context
     from pytest_pau.report.outputs import write
 
     try:
-        line = write(out, report, output_context(state))
+        line = write(
+            out, report, output_context(state.settings, state.summary, state.outputs.report_error)
+        )
     except (ImportError, PauError, OSError) as exc:
         _output_failed(state, out, exc)
         return settled()
     if out.output.field == "report":
-        state.report_written = out.path
+        state.outputs.report_written = out.path
     else:
-        state.outputs.append(line)
+        state.outputs.written.append(line)
     return report
 
 
-def summary_extra(state: RunState, summary: Summary) -> tuple[list[str], list[str]]:
+def summary_extra(state: PauRun, summary: Summary) -> tuple[list[str], list[str]]:
     """The lines of every ``pytest_pau_summary_extra`` implementation, asked once, and the
     notes of those that failed.
 
@@ -309,31 +325,31 @@ def summary_extra(state: RunState, summary: Summary) -> tuple[list[str], list[st
     return out, problems
 
 
-def _write_user_outputs(state: RunState, report: Report) -> bool:
+def _write_user_outputs(state: PauRun, report: Report) -> bool:
     """The users' own outputs (``pytest_pau_report_write``); True when one failed."""
     config = state.config
     try:
         lines = config.hook.pytest_pau_report_write(config=config, report=report)
     except (OSError, PauError) as exc:
         message = f"pytest_pau_report_write: could not write an output ({exc})"
-        state.output_errors.append(message)
+        state.outputs.errors.append(message)
         warn(message)
         return True
-    state.outputs.extend(str(line) for line in lines if line)
+    state.outputs.written.extend(str(line) for line in lines if line)
     return False
 
 
-def _output_failed(state: RunState, out: Staged, exc: BaseException) -> None:
+def _output_failed(state: PauRun, out: Staged, exc: BaseException) -> None:
     """A requested output is missing: say so in the summary (the verdict fails the run).
 
     The JSON report's failure is the run's ``report_error`` (the Markdown then has no
-    pointer to it); the others are ``output_errors``.
+    pointer to it); the others are ``outputs.errors``.
     """
     message = out.problem(exc)
     if isinstance(exc, ImportError):
         message += "; install the plots extra: pip install 'pytest-pau[plots]'"
     if out.output.field == "report":
-        state.report_error = message
+        state.outputs.report_error = message
     else:
-        state.output_errors.append(message)
+        state.outputs.errors.append(message)
     warn(message)

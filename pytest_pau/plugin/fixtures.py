@@ -11,22 +11,22 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from pytest_pau.plugin.config import settings_from_config
-from pytest_pau.plugin.session import PauSession, pau_session_key
-from pytest_pau.plugin.state import result_key
+from pytest_pau.plugin.evaluate import evaluate, evaluator_of
+from pytest_pau.plugin.state import PauRun, pau_run_key, result_key
 from pytest_pau.settings import PauSettings
 
 if TYPE_CHECKING:
     from pytest_pau.models import Instance, InstanceResult
 
 
-def _state(request: pytest.FixtureRequest, fixture: str) -> PauSession:
-    state = request.config.stash.get(pau_session_key, None)
+def _state(request: pytest.FixtureRequest, fixture: str) -> PauRun:
+    state = request.config.stash.get(pau_run_key, None)
     if state is None:
         pytest.skip(f"{fixture} needs --pau-model=MODEL (or pau_model in the ini file)")
     return state
 
 
-def _progress(request: pytest.FixtureRequest, state: PauSession) -> Callable[[str], None] | None:
+def _progress(request: pytest.FixtureRequest, state: PauRun) -> Callable[[str], None] | None:
     """With -v (and no xdist), show the phase an item is in after its name."""
     config = request.config
     if config.get_verbosity() <= 0 or state.is_worker:
@@ -51,7 +51,7 @@ def _progress(request: pytest.FixtureRequest, state: PauSession) -> Callable[[st
 @pytest.fixture(scope="session")
 def pau_settings(request: pytest.FixtureRequest) -> PauSettings:
     """The resolved ``--pau-*`` settings (``model`` is None when the plugin is inactive)."""
-    state = request.config.stash.get(pau_session_key, None)
+    state = request.config.stash.get(pau_run_key, None)
     return state.settings if state is not None else settings_from_config(request.config)
 
 
@@ -70,7 +70,7 @@ def pau_result(request: pytest.FixtureRequest, pau_instance: Instance) -> Instan
     from pytest_pau.report.messages import error_message
 
     state = _state(request, "pau_result")
-    result = state.evaluate(pau_instance, _progress(request, state))
+    result = evaluate(state, pau_instance, _progress(request, state))
     node = request.node
     node.stash[result_key] = result
     for name, value in (
@@ -95,19 +95,19 @@ def pau_result(request: pytest.FixtureRequest, pau_instance: Instance) -> Instan
 @pytest.fixture(scope="session")
 def pau_agent(request: pytest.FixtureRequest) -> Any:
     """The agent under test (``run(instance, sandbox) -> Trajectory``)."""
-    return _state(request, "pau_agent").evaluator.agent
+    return evaluator_of(_state(request, "pau_agent")).agent
 
 
 @pytest.fixture(scope="session")
 def pau_judge(request: pytest.FixtureRequest) -> Any:
     """The run's :class:`pytest_pau.scoring.Judge`."""
-    return _state(request, "pau_judge").evaluator.judge
+    return evaluator_of(_state(request, "pau_judge")).judge
 
 
 @pytest.fixture(scope="session")
 def pau_coder(request: pytest.FixtureRequest) -> Any:
     """The run's :class:`pytest_pau.scoring.Coder`."""
-    return _state(request, "pau_coder").evaluator.coder
+    return evaluator_of(_state(request, "pau_coder")).coder
 
 
 @pytest.fixture
@@ -118,7 +118,7 @@ def pau_sandbox(request: pytest.FixtureRequest) -> Iterator[Callable[..., Any]]:
     """
     from pytest_pau.sandbox import Sandbox
 
-    state = request.config.stash.get(pau_session_key, None)
+    state = request.config.stash.get(pau_run_key, None)
     backend = state.settings.sandbox if state is not None else "wasm"
     boxes: list[Any] = []
 

@@ -15,17 +15,17 @@ from typing import Any
 import pytest
 
 from pytest_pau.models import Skip, SkipCause
-from pytest_pau.plugin import ahead, collect, retry, shard
+from pytest_pau.plugin import ahead, collect, intake, retry, shard
+from pytest_pau.plugin.begin import worker_input
 from pytest_pau.plugin.blocking import BelowThreshold
-from pytest_pau.plugin.session import PauSession
-from pytest_pau.plugin.state import result_key, sent_key
+from pytest_pau.plugin.state import PauRun, result_key, sent_key
 from pytest_pau.plugin.stop import INTERRUPT, STOP_SIGNALS, SignalInterrupt
 
 
 class PauPlugin:
     """The hooks of an active run (registered by ``pytest_configure``)."""
 
-    def __init__(self, state: PauSession) -> None:
+    def __init__(self, state: PauRun) -> None:
         self.state = state
         self._retry_sent = False
         self._shard_sent = False
@@ -109,7 +109,7 @@ class PauPlugin:
         self.state.deselected += sum(collect.instance_of(i) is not None for i in items)
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
-        self.state.count_selected([item.nodeid for item in session.items])
+        intake.count_selected(self.state, [item.nodeid for item in session.items])
         option = retry.narrowed_by(session.config, self.state.deselected)
         if option is not None:
             selected = sum(collect.instance_of(i) is not None for i in session.items)
@@ -117,7 +117,7 @@ class PauPlugin:
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
-        self.state.count_selected(list(ids))
+        intake.count_selected(self.state, list(ids))
 
     # -- running ------------------------------------------------------------------------
 
@@ -151,7 +151,7 @@ class PauPlugin:
 
         result = handle_crash(self.state, crashitem, report)
         if result is not None:
-            self.state.take(result)
+            intake.take(self.state, result)
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(
@@ -181,24 +181,24 @@ class PauPlugin:
             return
         data = getattr(report, "pau_result", None)
         if data:
-            self.state.record(data)
+            intake.record(self.state, data)
         selection = getattr(report, "pau_shard", None)
         if selection:
             shard.take_payload_json(self.state, selection)
         retried = getattr(report, "pau_retry", None)
         if retried and self.state.retry_selection is None:
             self.state.retry_selection = str(retried)
-        self.state.ended(report)
+        intake.ended(self.state, report)
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if not self.state.is_worker:
-            self.state.ended(report)
+            intake.ended(self.state, report)
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_configure_node(self, node: Any) -> None:
         # Each xdist worker learns where the controller's stop request will appear, where
         # the run's budget ledger is, and (for --pau-shard) what the cache answers.
-        node.workerinput.update(self.state.worker_input(node.workerinput.get("testrunuid")))
+        node.workerinput.update(worker_input(self.state, node.workerinput.get("testrunuid")))
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_testnodedown(self, node: Any, error: Any) -> None:
@@ -226,7 +226,7 @@ class PauPlugin:
                 Skip(SkipCause.INTERRUPTED, f"{INTERRUPT}: {how} on the controller")
             )
             for data in drain_results(config):
-                self.state.record(data)
+                intake.record(self.state, data)
         ahead.stop_episodes(self.state, interrupted=interrupted)
         if self.state.is_worker or config.option.collectonly:
             return
@@ -247,7 +247,7 @@ class PauPlugin:
 
     def pytest_terminal_summary(self, terminalreporter: Any, config: pytest.Config) -> None:
         state = self.state
-        if not state.selected and not state.results and state.instances:
+        if not state.selected and not state.intake.results and state.instances:
             s = state.settings
             hint = collect.no_match_hint(config, len(state.instances), s.dataset, s.split)
             terminalreporter.line(hint, yellow=True)
@@ -261,7 +261,7 @@ class PauPlugin:
 
         if summary.counts.items:
             # What the report files say: the notes and the extra lines of the settled end.
-            report = self.state.final_report
+            report = self.state.outputs.final_report
             render(
                 summary,
                 terminalreporter,
@@ -270,9 +270,9 @@ class PauPlugin:
                 extra_lines=report.extra if report is not None else (),
                 unicode=unicode_ok(),
             )
-            if self.state.report_written:
-                terminalreporter.line(f"PAU report: {self.state.report_written}")
-            for line in self.state.outputs:
+            if self.state.outputs.report_written:
+                terminalreporter.line(f"PAU report: {self.state.outputs.report_written}")
+            for line in self.state.outputs.written:
                 terminalreporter.line(line)
         verdict = summary.verdict
         closing = verdict_line(summary) if verdict is not None and state.settings.gated else None
@@ -288,7 +288,7 @@ class PauPlugin:
             terminalreporter.line(line)  # GitHub reads a workflow command at a line's start
 
 
-def _cancel_on_ctrl_c(state: PauSession) -> Any:
+def _cancel_on_ctrl_c(state: PauRun) -> Any:
     """Ctrl-C cancels every episode's requests at once, then interrupts pytest as ever.
 
     Without it, requests kept starting until pytest's own handling reached the session's

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from pytest_pau.models import Summary
-    from pytest_pau.plugin.state import RunState
+    from pytest_pau.plugin.state import PauRun
 
 #: The class name of the gates' testcases.
 GATES_CLASS = "pau.release_gates"
@@ -108,7 +108,7 @@ def _count(suite: ET.Element, key: str, delta: int) -> None:
     suite.set(key, str(int(suite.get(key, "0") or 0) + delta))
 
 
-def rewrite(state: RunState, path: Path) -> None:
+def rewrite(state: PauRun, path: Path) -> None:
     """Rewrite pytest's JUnit file at ``path`` (see the module docstring); no file, no change.
 
     Raises:
@@ -122,7 +122,7 @@ def rewrite(state: RunState, path: Path) -> None:
         return
     convert = s.gated and s.exit == "gates"
     cases = gate_cases(summary)
-    if not cases and not (convert and state.below_threshold):
+    if not cases and not (convert and state.intake.below_threshold):
         return
     tree = ET.parse(path)
     root = tree.getroot()
@@ -132,7 +132,7 @@ def rewrite(state: RunState, path: Path) -> None:
     moved = 0
     if convert:
         prefix = state.config.getoption("junitprefix", None)
-        wanted = {_address(nodeid, prefix) for nodeid in state.below_threshold}
+        wanted = {_address(nodeid, prefix) for nodeid in state.intake.below_threshold}
         for case in suite.iter("testcase"):
             failure = case.find("failure")
             if failure is None or (case.get("classname"), case.get("name")) not in wanted:
@@ -159,7 +159,7 @@ def rewrite(state: RunState, path: Path) -> None:
     write_text_atomic(path, '<?xml version="1.0" encoding="utf-8"?>' + text)
 
 
-def after_junit(state: RunState) -> None:
+def after_junit(state: PauRun) -> None:
     """Rewrite the run's ``--junitxml`` file, if any; a failure is a warning, never a crash."""
     from _pytest.junitxml import xml_key
 

@@ -19,7 +19,7 @@ from pytest_pau.settings.values import LOCAL_MODELS, PAPER_CODER_MODEL, PAPER_JU
 
 if TYPE_CHECKING:
     from pytest_pau.models import ScoresReport
-    from pytest_pau.plugin.state import RunState
+    from pytest_pau.plugin.state import PauRun
     from pytest_pau.settings import PauSettings
 
 PSEUDO = ("oracle", "null")
@@ -334,7 +334,7 @@ def prepare_cache(settings: PauSettings) -> str | None:
     return check.warning
 
 
-def read_baseline(state: RunState) -> ScoresReport | None:
+def read_baseline(state: PauRun) -> ScoresReport | None:
     """``--pau-baseline``: read the report, and refuse one whose scores mean something else.
 
     Also refuses ``--pau-early-stop`` without any gate (it would stop nothing).

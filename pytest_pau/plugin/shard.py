@@ -50,7 +50,7 @@ if TYPE_CHECKING:
     import pytest
 
     from pytest_pau.models import Instance, InstanceResult, ShardInfo
-    from pytest_pau.plugin.state import RunState
+    from pytest_pau.plugin.state import PauRun
     from pytest_pau.settings import PauSettings
 
 #: ``workerinput`` key of the instances the controller found in the cache.
@@ -193,7 +193,7 @@ def plan_key(settings: PauSettings, selected: Sequence[Instance], count: int) ->
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def _plan(state: RunState, ids: list[str], count: int) -> list[str]:
+def _plan(state: PauRun, ids: list[str], count: int) -> list[str]:
     """The instances the partition counts as cached: the stored plan's, else a new plan.
 
     A new plan takes the controller's finished-item list (``state.shard.cached``) and is
@@ -227,7 +227,7 @@ def _plan(state: RunState, ids: list[str], count: int) -> list[str]:
     return fresh
 
 
-def apply_shard(items: list[pytest.Item], state: RunState) -> list[pytest.Item]:
+def apply_shard(items: list[pytest.Item], state: PauRun) -> list[pytest.Item]:
     """Keep the items of this shard's instances (and, in shard 1, every other test).
 
     Records the whole selection, the plan and this shard's part on ``state``.
@@ -253,7 +253,7 @@ def apply_shard(items: list[pytest.Item], state: RunState) -> list[pytest.Item]:
     return dropped
 
 
-def prepare_shard(state: RunState) -> None:
+def prepare_shard(state: PauRun) -> None:
     """What the partition needs before collection: which instances the cache answers.
 
     The controller (or the single process) reads the cache once; an xdist worker takes the
@@ -269,7 +269,7 @@ def prepare_shard(state: RunState) -> None:
         warnings.warn(problem, stacklevel=2)
 
 
-def empty_part(state: RunState) -> str | None:
+def empty_part(state: PauRun) -> str | None:
     """Why this shard ran nothing, when the selection has items but none fell in its part.
 
     More shards than selected instances leave some shards empty: that is no failure (pytest
@@ -285,21 +285,21 @@ def empty_part(state: RunState) -> str | None:
     )
 
 
-def payload_json(state: RunState) -> str:
+def payload_json(state: PauRun) -> str:
     """What a worker tells the controller of the shard (it does not collect under xdist)."""
     return json.dumps(
         {"selection": state.shard.selection, "own": state.shard.own, "plan": state.shard.plan}
     )
 
 
-def tell_controller(config: pytest.Config, state: RunState) -> None:
+def tell_controller(config: pytest.Config, state: PauRun) -> None:
     """On an xdist worker: the shard's selection in the output it sends when it finishes."""
     output = getattr(config, "workeroutput", None)
     if isinstance(output, dict):
         output["pau_shard"] = payload_json(state)
 
 
-def take_payload_json(state: RunState, text: str) -> None:
+def take_payload_json(state: PauRun, text: str) -> None:
     """The controller's side of :func:`payload_json` (the first one that arrives wins)."""
     if state.shard.selection is not None:
         return
@@ -322,7 +322,7 @@ def instances_digest(instances: Sequence[Instance]) -> str:
     return digest.hexdigest()
 
 
-def shard_info(state: RunState, machine_notes: list[str]) -> ShardInfo | None:
+def shard_info(state: PauRun, machine_notes: list[str]) -> ShardInfo | None:
     """The report's ``shard`` block (controller, at the end); None for a whole run.
 
     Args:
@@ -345,7 +345,7 @@ def shard_info(state: RunState, machine_notes: list[str]) -> ShardInfo | None:
         count=part[1],
         selection=selection,
         own=state.shard.own if state.shard.own is not None else list(state.selected_ids),
-        user_skipped=[i for i in state.selected_ids if i in state.user_skipped],
+        user_skipped=[i for i in state.selected_ids if i in state.intake.user_skipped],
         cached=[i for i in selection or () if i in cached],
         instances_digest=instances_digest(chosen),
         settings=state.settings.model_dump(mode="json", exclude=set(PER_MACHINE)),
@@ -355,7 +355,7 @@ def shard_info(state: RunState, machine_notes: list[str]) -> ShardInfo | None:
     )
 
 
-def _calibration(state: RunState, chosen: Sequence[Instance]) -> tuple[list[Any], dict[str, str]]:
+def _calibration(state: PauRun, chosen: Sequence[Instance]) -> tuple[list[Any], dict[str, str]]:
     """The stored oracle/null scores of the whole selection, and the measuring commands."""
     s = state.settings
     from pytest_pau.plugin.calibration import measure_command

@@ -1,12 +1,16 @@
-"""The state of one pytest-pau run: plain data the run's stages read and write.
+"""The run: one :class:`PauRun` per process, plain data its stages read and write.
 
-One :class:`RunState` per process, kept in ``config.stash`` (never on ``config``). It holds
-what the run knows (settings, instances, gathered results, the summary, outputs) and
-nothing that runs a stage: :class:`~pytest_pau.plugin.session.PauSession` adds that on top,
-so the stages below it (preflight, outputs, gates, calibration, crash) take a ``RunState``
-and never import the session back. Two parts have one owner each: :class:`EpisodePart`
-(``state.episodes``: what runs this process's items) and :class:`ShardPart`
-(``state.shard``: ``--pau-shard``'s part of the selection).
+Kept in ``config.stash`` under :data:`pau_run_key` (never on ``config``). It holds what the
+run knows (settings, instances, gathered results, the summary, outputs) and nothing that
+runs a stage: the stages are functions that take a ``PauRun`` (:mod:`.begin`,
+:mod:`.intake`, :mod:`.evaluate`, :mod:`.finish`, preflight, outputs, gates, calibration,
+crash...), and this module imports none of them, so no stage imports another through it.
+Its data is split by owner: :class:`EpisodePart` (``run.episodes``: what runs this
+process's items, :mod:`.evaluate`), :class:`ShardPart` (``run.shard``: ``--pau-shard``'s
+part of the selection, :mod:`.shard`), :class:`IntakePart` (``run.intake``: the results
+that entered the run, :mod:`.intake`) and :class:`OutputsPart` (``run.outputs``: what the
+end of the run wrote, :mod:`.finish`); the rest is what the run was given and found at its
+start (settings, instances, the selection, the baseline, the stop request).
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -37,12 +41,14 @@ if TYPE_CHECKING:
 
 result_key = pytest.StashKey[InstanceResult]()
 sent_key = pytest.StashKey[bool]()
+pau_run_key = pytest.StashKey["PauRun"]()
+"""Where the process's :class:`PauRun` is kept in ``config.stash`` (while the run is active)."""
 
 
 @dataclass
 class EpisodePart:
     """What runs a process's items (an xdist worker, or the single process):
-    :class:`~pytest_pau.plugin.session.PauSession` builds and uses it."""
+    :mod:`~pytest_pau.plugin.evaluate` builds and uses it."""
 
     cancel: threading.Event = field(default_factory=threading.Event)
     """Set on Ctrl-C: no episode and no model request starts any more."""
@@ -51,9 +57,9 @@ class EpisodePart:
     pool: EpisodePool | None = None
     """Runs upcoming items' episodes ahead of pytest (``--pau-concurrency`` > 1)."""
     evaluator: Evaluator | None = None
-    """The process's Evaluator, built on first use (``PauSession.evaluator``)."""
+    """The process's Evaluator, built on first use (:func:`~pytest_pau.plugin.evaluate.evaluator_of`)."""
     budget: Budget | None = None
-    """The run's budget ledger, made once (``PauSession.budget``)."""
+    """The run's budget ledger, made once (:func:`~pytest_pau.plugin.evaluate.budget_of`)."""
     results: dict[str, InstanceResult] = field(default_factory=dict)
     """This process's result of each instance it evaluated (several tests may share one)."""
 
@@ -74,6 +80,53 @@ class ShardPart:
     """This shard's part of :attr:`selection`."""
 
 
+@dataclass
+class IntakePart:
+    """The results that entered the run (the controller, or the single process):
+    :mod:`~pytest_pau.plugin.intake` writes it (the crash hook and the episodes ahead too)."""
+
+    results: dict[str, InstanceResult] = field(default_factory=dict)
+    """Results gathered from reports (and episodes ahead of pytest), by instance id."""
+    user_skipped: set[str] = field(default_factory=set)
+    """Instances whose item a skip mark (or the user's own fixture) skipped before it was
+    evaluated: not part of the selection the gates are about."""
+    blocking: list[str] = field(default_factory=list)
+    """Node ids of failed reports that fail a gated run (not a model below its thresholds:
+    errors, other tests, collection errors)."""
+    below_threshold: list[str] = field(default_factory=list)
+    """Node ids of items whose model fell below a threshold (for JUnit)."""
+    crashes: list[tuple[str, str]] = field(default_factory=list)
+    """``(instance id, worker id)`` of items whose xdist worker died."""
+    ahead: int = 0
+    """Results kept from episodes that finished before pytest, which stopped, reached them."""
+    early: EarlyStopTracker | None = None
+    """``--pau-early-stop``: the gates' confidence sequences (controller)."""
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    """Serialises results entering the run (episode threads and pytest's thread)."""
+    fed: set[str] = field(default_factory=set)
+    """Instances the early stop has heard of (each once)."""
+    taken_all: bool = False
+    """The run has ended: results stop entering it."""
+
+
+@dataclass
+class OutputsPart:
+    """What the end of the run wrote (the controller): :mod:`~pytest_pau.plugin.finish`
+    writes it; the terminal summary and :mod:`~pytest_pau.plugin.ci` read it."""
+
+    report_written: Path | None = None
+    """Where the ``--pau-report`` file was written, once it was."""
+    report_error: str | None = None
+    """Why the ``--pau-report`` file could not be written, when it could not."""
+    written: list[str] = field(default_factory=list)
+    """One line per other output written (HTML, plots, Markdown, the users' own)."""
+    errors: list[str] = field(default_factory=list)
+    """Why ``--pau-html`` / ``--pau-plots`` (or another output) could not be written, when
+    they could not."""
+    final_report: Report | None = None
+    """The report the run wrote (or would have), once :func:`pytest_pau.plugin.finish.finish` ran."""
+
+
 def default_cache_dir(config: pytest.Config) -> Path:
     """``.pau_cache`` beside pytest's own cache folder (the rootdir unless ``cache_dir`` moves it)."""
     try:
@@ -89,32 +142,8 @@ def now_utc() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-class RunView(Protocol):
-    """What a run's notes and closing line read of it.
-
-    A :class:`RunState` is one; ``pau merge`` builds another from the shards' reports, so the
-    merged run's notes and closing line come from the very functions a pytest run's do
-    (:func:`pytest_pau.plugin.finish.run_notes`, :func:`pytest_pau.plugin.ci.closing_text`);
-    its summary and verdict, like a pytest run's, from :func:`pytest_pau.run.end.settle`.
-    """
-
-    settings: PauSettings
-    selected: int
-    selected_ids: list[str]
-    summary: Summary | None
-    run_info: RunInfo | None
-    interrupted: bool
-    baseline: ScoresReport | None
-    early: EarlyStopTracker | None
-    stop: RunStop
-    blocking: list[str]
-    report_error: str | None
-    output_errors: list[str]
-    user_skipped: set[str]
-
-
-class RunState:
-    """Settings, instances and the gathered results of a run (plain data)."""
+class PauRun:
+    """The run: settings, instances and the gathered results (plain data)."""
 
     def __init__(self, config: pytest.Config, settings: PauSettings) -> None:
         self.config = config
@@ -126,29 +155,19 @@ class RunState:
         self.dataset_info: DatasetInfo | None = None
         """How the dataset's outputs were read (None when a conftest hook built the list)."""
         self.order: dict[str, int] = {}
-        self.results: dict[str, InstanceResult] = {}
-        """Controller: results gathered from reports, by instance id."""
         self.selected = 0
         self.started = now_utc()
         self.t0 = time.perf_counter()
         self.summary: Summary | None = None
         self.run_info: RunInfo | None = None
-        self.report_written: Path | None = None
-        self.report_error: str | None = None
-        """Why the ``--pau-report`` file could not be written, when it could not."""
         self.interrupted = False
         """The run really stopped early (Ctrl-C, ``-x``/``--maxfail``, ``session.shouldstop``)."""
-        self.outputs: list[str] = []
-        self.output_errors: list[str] = []
-        """Why ``--pau-html`` / ``--pau-plots`` could not be written, when they could not."""
         self.endpoint_notes: list[str] = []
         """Models behind an ``api_base`` their server does not identify (cached by alias)."""
         self.cache_warning: str | None = None
         """Why the model cache was set aside at the start, when it was."""
         self.episodes = EpisodePart()
         """What runs this process's items (an xdist worker, or the single process)."""
-        self.ahead = 0
-        """Results kept from episodes that finished before pytest, which stopped, reached them."""
         self.selected_ids: list[str] = []
         """The selected instances, in the order their items run."""
         self.position: dict[str, int] = {}
@@ -157,22 +176,8 @@ class RunState:
         """Why a narrowed retry (``--lf``/``--sw``) decides no gate (:mod:`~pytest_pau.plugin.retry`)."""
         self.deselected: int = 0
         """PAU items deselected during collection (by ``-k``, ``-m``, ``--lf``...)."""
-        self.user_skipped: set[str] = set()
-        """Controller: instances whose item a skip mark (or the user's own fixture) skipped
-        before it was evaluated: not part of the selection the gates are about."""
-        self.blocking: list[str] = []
-        """Controller: node ids of failed reports that fail a gated run (not a model below
-        its thresholds: errors, other tests, collection errors)."""
         self.baseline: ScoresReport | None = None
         """``--pau-baseline``, read before any item."""
-        self.early: EarlyStopTracker | None = None
-        """``--pau-early-stop``: the gates' confidence sequences (controller)."""
-        self._gate_lock = threading.Lock()
-        """Serialises results entering the run (episode threads and pytest's thread)."""
-        self._fed: set[str] = set()
-        """Instances the early stop has heard of (each once)."""
-        self._taken_all = False
-        """The run has ended: results stop entering it."""
         self.run_dir: Path | None = None
         """Controller: the run's private folder (the stop file for xdist workers)."""
         workerinput = getattr(config, "workerinput", None) or {}
@@ -185,14 +190,12 @@ class RunState:
         """Undoes :func:`~pytest_pau.plugin.stop.interrupt_on_signals` (at unconfigure)."""
         self.interrupted_by: str | None = None
         """``SIGTERM``/``SIGHUP`` when a signal interrupted the run (else Ctrl-C or none)."""
-        self.crashes: list[tuple[str, str]] = []
-        """Controller: ``(instance id, worker id)`` of items whose xdist worker died."""
         self.shard = ShardPart()
         """``--pau-shard``: which part of the selection this shard runs."""
-        self.below_threshold: list[str] = []
-        """Controller: node ids of items whose model fell below a threshold (for JUnit)."""
-        self.final_report: Report | None = None
-        """The report the run wrote (or would have), once :func:`pytest_pau.plugin.finish.finish` ran."""
+        self.intake = IntakePart()
+        """The results that entered the run, and what the early stop heard of them."""
+        self.outputs = OutputsPart()
+        """What the end of the run wrote, and what it could not."""
 
     def resolve(self, path: Path) -> Path:
         """Relative output paths are taken from the invocation folder, as pytest does."""
@@ -215,5 +218,6 @@ class RunState:
 
     def ordered_results(self) -> list[InstanceResult]:
         return sorted(
-            self.results.values(), key=lambda r: (self.order.get(r.id, len(self.order)), r.id)
+            self.intake.results.values(),
+            key=lambda r: (self.order.get(r.id, len(self.order)), r.id),
         )

@@ -24,7 +24,7 @@ from pytest_pau.errors import ConfigError
 from pytest_pau.models import Instance
 from pytest_pau.plugin.collect import instance_of
 from pytest_pau.plugin.config import settings_from_config
-from pytest_pau.plugin.session import pau_session_key
+from pytest_pau.plugin.state import pau_run_key
 from pytest_pau.settings import PauSettings
 from pytest_pau.settings.options import ALL_OPTIONS
 
@@ -131,7 +131,7 @@ class _Recorder:
     @pytest.hookimpl(trylast=True)
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         config = session.config
-        state = config.stash.get(pau_session_key, None)  # cleared at unconfigure: read it now
+        state = config.stash.get(pau_run_key, None)  # cleared at unconfigure: read it now
         self.settings = state.settings if state is not None else None
         if state is not None:
             # Resolving again is pure (options, ini); its fields_set is what was given.

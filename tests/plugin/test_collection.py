@@ -123,7 +123,7 @@ def test_exitfirst_stops_at_the_first_failure(run_pau) -> None:
 
 
 def test_unconfigure_removes_what_configure_registered(pau_pytester, scoring_llm) -> None:
-    from pytest_pau.plugin.session import pau_session_key
+    from pytest_pau.plugin.state import pau_run_key
 
     from .toy import scoring_args
 
@@ -135,7 +135,7 @@ def test_unconfigure_removes_what_configure_registered(pau_pytester, scoring_llm
     )
     [call] = recorder.getcalls("pytest_unconfigure")
     assert call.config.pluginmanager.get_plugin("pau-session") is None
-    assert pau_session_key not in call.config.stash
+    assert pau_run_key not in call.config.stash
 
 
 def test_the_output_convention_is_detected_shown_and_reported(run_pau, pau_pytester) -> None:

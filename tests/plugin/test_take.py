@@ -1,4 +1,4 @@
-"""Every result enters a run one way (:meth:`PauSession.take`), which feeds the early stop
+"""Every result enters a run one way (:func:`pytest_pau.plugin.intake.take`), which feeds the early stop
 once per item: a scored item's, one that arrives twice in one process (its episode's
 thread, then its report), an item without a result, a crashed worker's."""
 
@@ -15,14 +15,15 @@ from typing import Any
 import pytest
 
 from pytest_pau.models import Instance, InstanceResult
-from pytest_pau.plugin.session import PauSession
+from pytest_pau.plugin import intake
+from pytest_pau.plugin.state import PauRun
 from pytest_pau.settings import PauSettings
 
 
-def _session(tmp_path: Path, n: int) -> tuple[PauSession, Counter[str]]:
+def _session(tmp_path: Path, n: int) -> tuple[PauRun, Counter[str]]:
     config: Any = SimpleNamespace(option=SimpleNamespace(numprocesses=0))
     settings = PauSettings(model="oracle", cache_dir=tmp_path, early_stop=True, min_mean_judge=3.0)
-    state = PauSession(config, settings)
+    state = PauRun(config, settings)
     state.instances = [
         Instance(
             id=f"t/{i}",
@@ -35,16 +36,16 @@ def _session(tmp_path: Path, n: int) -> tuple[PauSession, Counter[str]]:
         for i in range(n)
     ]
     state.order = {inst.id: i for i, inst in enumerate(state.instances)}
-    state.count_selected([f"test_pau[t/{i}]" for i in range(n)])
-    assert state.early is not None
+    intake.count_selected(state, [f"test_pau[t/{i}]" for i in range(n)])
+    assert state.intake.early is not None
     fed: Counter[str] = Counter()
-    add = state.early.add
+    add = state.intake.early.add
 
     def counting(item_id: str, result: InstanceResult | None) -> bool:
         fed[item_id] += 1
         return add(item_id, result)
 
-    state.early.add = counting  # type: ignore[method-assign]
+    state.intake.early.add = counting  # type: ignore[method-assign]
     return state, fed
 
 
@@ -54,21 +55,21 @@ def _result(i: int, judge: float = 4.0) -> InstanceResult:
 
 def test_a_result_that_arrives_twice_feeds_the_early_stop_once(tmp_path: Path) -> None:
     state, fed = _session(tmp_path, 4)
-    state.take(_result(0, judge=4.0))  # from its episode's thread
+    intake.take(state, _result(0, judge=4.0))  # from its episode's thread
     # Then from its report, changed by a hook: the report's result is the run's.
-    state.record(_result(0, judge=2.0).model_dump_json())
-    assert state.results["t/0"].judge_score == 2.0
-    state.no_result("t/0")  # its teardown: it has a result
+    intake.record(state, _result(0, judge=2.0).model_dump_json())
+    assert state.intake.results["t/0"].judge_score == 2.0
+    intake.no_result(state, "t/0")  # its teardown: it has a result
     assert fed == {"t/0": 1}
 
 
 def test_an_item_without_a_result_is_fed_once_whatever_comes_later(tmp_path: Path) -> None:
     state, fed = _session(tmp_path, 4)
-    state.no_result("t/1")  # skipped by the user's fixture...
-    state.no_result("t/1")
-    state.take(_result(1))  # ...while its episode, started ahead, still finished
+    intake.no_result(state, "t/1")  # skipped by the user's fixture...
+    intake.no_result(state, "t/1")
+    intake.take(state, _result(1))  # ...while its episode, started ahead, still finished
     assert fed == {"t/1": 1}
-    assert "t/1" in state.results
+    assert "t/1" in state.intake.results
 
 
 def test_a_crashed_workers_item_enters_as_an_error_fed_once(tmp_path: Path) -> None:
@@ -80,33 +81,33 @@ def test_a_crashed_workers_item_enters_as_an_error_fed_once(tmp_path: Path) -> N
     )
     result = handle_crash(state, "test_pau[t/0]", report)
     assert result is not None
-    state.take(result)  # what the plugin's pytest_handlecrashitem does
-    state.no_result("t/0")
+    intake.take(state, result)  # what the plugin's pytest_handlecrashitem does
+    intake.no_result(state, "t/0")
     assert fed == {"t/0": 1}
-    assert (state.results["t/0"].error or "").startswith("WorkerCrash")
+    assert (state.intake.results["t/0"].error or "").startswith("WorkerCrash")
     assert report.when == "setup"
-    assert state.crashes == [("t/0", "gw1")]
+    assert state.intake.crashes == [("t/0", "gw1")]
 
 
 @pytest.mark.parametrize("n", [1, 5])
 def test_every_item_is_fed_once_and_the_gate_sees_all(tmp_path: Path, n: int) -> None:
     state, fed = _session(tmp_path, n)
     for i in range(n):
-        state.take(_result(i))
-        state.record(_result(i).model_dump_json())
-        state.no_result(f"t/{i}")
+        intake.take(state, _result(i))
+        intake.record(state, _result(i).model_dump_json())
+        intake.no_result(state, f"t/{i}")
     assert fed == {f"t/{i}": 1 for i in range(n)}
-    assert state.early is not None
+    assert state.intake.early is not None
     # Every item reached the gates, up to the item that decided them all.
-    assert state.early.fed == (state.early.decided_after or n)
+    assert state.intake.early.fed == (state.intake.early.decided_after or n)
 
 
 def test_a_result_made_after_the_run_ended_is_left_out(tmp_path: Path) -> None:
     state, fed = _session(tmp_path, 3)
-    state.take(_result(0))
-    state.stop_taking()  # the summary is being made of what came before
-    state.take(_result(1))  # an episode's thread that outlived the pool
-    assert list(state.results) == ["t/0"]
+    intake.take(state, _result(0))
+    intake.stop_taking(state)  # the summary is being made of what came before
+    intake.take(state, _result(1))  # an episode's thread that outlived the pool
+    assert list(state.intake.results) == ["t/0"]
     assert fed == {"t/0": 1}
 
 
