@@ -228,6 +228,10 @@ def finish(state: PauRun, exitstatus: int, interrupted: bool) -> None:
     def settled() -> Report:
         """The end of the run settled on what is known now, and its report."""
         state.summary = settle(run_end(state, results, **known))
+        return reported()
+
+    def reported() -> Report:
+        """The report of the settled end, with what is known now besides the verdict."""
         # The notes as the terminal prints them: the HTML, the Markdown and the JSON report
         # show them too.
         shown = notes(state)
@@ -251,7 +255,7 @@ def finish(state: PauRun, exitstatus: int, interrupted: bool) -> None:
             lines, problems = summary_extra(state, report.summary)
             extra.extend(lines)
             hook_problems.extend(problems)
-            report = settled()
+            report = reported()  # the lines change no verdict: the end is not settled anew
         # The JSON report, the run's record, is written last: it says what the exit status
         # says.
         last = [out for out in staged if out.output.field == "report"]
