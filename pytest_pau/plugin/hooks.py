@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from pytest_pau.models import Skip, SkipCause
-from pytest_pau.plugin import ahead, collect, intake, retry, shard
+from pytest_pau.plugin import ahead, collect, intake, narrowed_retry, shard
 from pytest_pau.plugin.begin import worker_input
 from pytest_pau.plugin.blocking import BelowThreshold
 from pytest_pau.plugin.state import PauRun, result_key, sent_key
@@ -110,10 +110,12 @@ class PauPlugin:
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         intake.count_selected(self.state, [item.nodeid for item in session.items])
-        option = retry.narrowed_by(session.config, self.state.deselected)
+        option = narrowed_retry.narrowed_by(session.config, self.state.deselected)
         if option is not None:
             selected = sum(collect.instance_of(i) is not None for i in session.items)
-            self.state.retry_selection = retry.reason(option, selected, self.state.deselected)
+            self.state.retry_selection = narrowed_retry.reason(
+                option, selected, self.state.deselected
+            )
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:

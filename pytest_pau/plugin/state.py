@@ -173,7 +173,7 @@ class PauRun:
         self.position: dict[str, int] = {}
         """Each selected instance's place in that order (the early stop's look-ahead)."""
         self.retry_selection: str | None = None
-        """Why a narrowed retry (``--lf``/``--sw``) decides no gate (:mod:`~pytest_pau.plugin.retry`)."""
+        """Why a narrowed retry (``--lf``/``--sw``) decides no gate (:mod:`~pytest_pau.plugin.narrowed_retry`)."""
         self.deselected: int = 0
         """PAU items deselected during collection (by ``-k``, ``-m``, ``--lf``...)."""
         self.baseline: ScoresReport | None = None

@@ -69,7 +69,7 @@ class RunEnd:
     empty_part: bool = False
     """A shard that no selected instance fell in (pytest's "no tests ran" is no failure)."""
     retry_selection: str | None = None
-    """Why a narrowed retry decides no gate (:mod:`pytest_pau.plugin.retry`), or None."""
+    """Why a narrowed retry decides no gate (:mod:`pytest_pau.plugin.narrowed_retry`), or None."""
 
 
 def selection(end: RunEnd) -> list[str]:
@@ -193,7 +193,7 @@ def _verdict(end: RunEnd, summary: Summary) -> Verdict:
     retried = end.retry_selection
     if retried and s.gated and verdict.rule == "gates":
         # A retry narrowed by pytest's cache decides no gate: never "passed" on the items
-        # that failed last time alone (plugin/retry.py).
+        # that failed last time alone (plugin/narrowed_retry.py).
         failed = verdict.status == "failed"
         verdict = Verdict(
             status="failed" if failed else "not decided",
