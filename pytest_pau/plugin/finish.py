@@ -290,23 +290,41 @@ def summary_extra(state: RunState, summary: Summary) -> tuple[list[str], list[st
         name = f"pytest_pau_summary_extra of {impl.plugin_name}"
         kwargs = {"config": config, "summary": summary}
         try:
-            lines = impl.function(*(kwargs[arg] for arg in impl.argnames))
+            got = impl.function(*(kwargs[arg] for arg in impl.argnames))
+            lines = _lines(got)
         except KeyboardInterrupt:  # Ctrl-C in a long hook (the quick start's ceiling)
             problems.append(f"{name} was interrupted: its lines are left out of the summary")
             warn(problems[-1])
             break  # the report files are still written, from every finished item
-        except Exception as exc:  # a user's hook: its failure must not lose the report
-            problem = f"{name} raised {type(exc).__name__}: {exc}"
+        except BaseException as exc:  # a user's hook (pytest.fail, sys.exit too): no lost report
+            problem = f"{name} raised {_described(exc, f'{type(exc).__name__}: {{}}', str)}"
         else:
-            if lines is None:
+            if lines is not None:
+                out.extend(lines)
                 continue
-            if isinstance(lines, list | tuple) and all(isinstance(x, str) for x in lines):
-                out.extend(line for text in lines for line in text.splitlines() or [""])
-                continue
-            problem = f"{name} returned {type(lines).__name__} {lines!r:.80}, not a list of str"
+            problem = f"{name} returned {_described(got, f'{type(got).__name__} {{:.80}}', repr)}"
+            problem += ", not a list of str"
         problems.append(f"{problem}: its lines are left out of the summary")
         warn(problems[-1])
     return out, problems
+
+
+def _lines(got: object) -> list[str] | None:
+    """A hook's answer as plain lines ([] for None); None when it is not a list of str."""
+    if got is None:
+        return []
+    if isinstance(got, list | tuple) and all(isinstance(x, str) for x in got):
+        # str.splitlines itself, never a subclass's: plain str lines, one per line
+        return [line for text in got for line in str.splitlines(text) or [""]]
+    return None
+
+
+def _described(obj: object, form: str, text: Callable[[object], str]) -> str:
+    """``form`` filled with ``text(obj)``; the bare type name when that raises too."""
+    try:
+        return form.format(text(obj))
+    except Exception:  # a hostile __repr__ or __str__: the note names the type only
+        return type(obj).__name__
 
 
 def _write_user_outputs(state: RunState, report: Report) -> bool:

@@ -61,6 +61,11 @@ def test_no_hook_no_key(
         ("return 'one line'", "returned str 'one line', not a list of str"),
         ("return [1, 2]", "returned list [1, 2], not a list of str"),
         ("raise KeyboardInterrupt", "was interrupted"),
+        # Not Exceptions (pytest's outcomes, SystemExit) and a repr that raises: no lost report
+        ("import pytest; pytest.fail('no oracle')", "raised Failed: no oracle"),
+        ("import pytest; pytest.skip('later')", "raised Skipped: later"),
+        ("import sys; sys.exit(3)", "raised SystemExit: 3"),
+        ("return type('X', (), {'__repr__': lambda s: 1 / 0})()", "returned X, not a list of str"),
     ],
 )
 def test_a_failing_hook_is_a_note_and_the_report_is_written(
