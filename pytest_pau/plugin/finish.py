@@ -7,6 +7,7 @@ import platform
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -279,19 +280,32 @@ def summary_extra(state: RunState, summary: Summary) -> tuple[list[str], list[st
     JSON report's ``extra``. An implementation that raises or returns something other than
     a list of strings adds no line and leaves a note naming it (the run's verdict stands:
     the lines are the project's own, not the model's figures); Ctrl-C in one stops asking
-    the others, and the report files are written as ever.
+    the others, and the report files are written as ever. When a wrapper (``wrapper=True``
+    or ``hookwrapper=True``) wraps the hook, it is asked as pluggy asks, as one, so the
+    wrapper sees and may change the answers as the terminal's summary always let it.
     """
     config = state.config
     out: list[str] = []
     problems: list[str] = []
-    for impl in reversed(config.hook.pytest_pau_summary_extra.get_hookimpls()):
-        if impl.hookwrapper or impl.wrapper:
-            continue
-        name = f"pytest_pau_summary_extra of {impl.plugin_name}"
-        kwargs = {"config": config, "summary": summary}
+    hook = config.hook.pytest_pau_summary_extra
+    kwargs = {"config": config, "summary": summary}
+    calls: list[tuple[str, Callable[[], object]]] = [
+        (impl.plugin_name, partial(impl.function, *(kwargs[arg] for arg in impl.argnames)))
+        for impl in reversed(hook.get_hookimpls())
+    ]
+    wrapped = any(impl.hookwrapper or impl.wrapper for impl in hook.get_hookimpls())
+    if wrapped:
+        # A wrapper sees (and may change) every answer: asked as pluggy asks, as one.
+        calls = [("its wrappers", lambda: hook(config=config, summary=summary))]
+    for plugin_name, call in calls:
+        name = f"pytest_pau_summary_extra of {plugin_name}"
         try:
-            got = impl.function(*(kwargs[arg] for arg in impl.argnames))
-            lines = _lines(got)
+            got = call()
+            if wrapped and isinstance(got, list):  # pluggy's answers: each a list of str
+                answers = [_lines(answer) for answer in got]
+                lines = None if None in answers else [x for a in answers if a for x in a]
+            else:
+                lines = _lines(got)
         except KeyboardInterrupt:  # Ctrl-C in a long hook (the quick start's ceiling)
             problems.append(f"{name} was interrupted: its lines are left out of the summary")
             warn(problems[-1])
