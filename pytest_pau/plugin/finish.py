@@ -7,6 +7,7 @@ import platform
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -299,34 +300,65 @@ def summary_extra(state: PauRun, summary: Summary) -> tuple[list[str], list[str]
     JSON report's ``extra``. An implementation that raises or returns something other than
     a list of strings adds no line and leaves a note naming it (the run's verdict stands:
     the lines are the project's own, not the model's figures); Ctrl-C in one stops asking
-    the others, and the report files are written as ever.
+    the others, and the report files are written as ever. When a wrapper (``wrapper=True``
+    or ``hookwrapper=True``) wraps the hook, it is asked as pluggy asks, as one, so the
+    wrapper sees and may change the answers as the terminal's summary always let it.
     """
     config = state.config
     out: list[str] = []
     problems: list[str] = []
-    for impl in reversed(config.hook.pytest_pau_summary_extra.get_hookimpls()):
-        if impl.hookwrapper or impl.wrapper:
-            continue
-        name = f"pytest_pau_summary_extra of {impl.plugin_name}"
-        kwargs = {"config": config, "summary": summary}
+    hook = config.hook.pytest_pau_summary_extra
+    kwargs = {"config": config, "summary": summary}
+    calls: list[tuple[str, Callable[[], object]]] = [
+        (impl.plugin_name, partial(impl.function, *(kwargs[arg] for arg in impl.argnames)))
+        for impl in reversed(hook.get_hookimpls())
+    ]
+    wrapped = any(impl.hookwrapper or impl.wrapper for impl in hook.get_hookimpls())
+    if wrapped:
+        # A wrapper sees (and may change) every answer: asked as pluggy asks, as one.
+        calls = [("its wrappers", lambda: hook(config=config, summary=summary))]
+    for plugin_name, call in calls:
+        name = f"pytest_pau_summary_extra of {plugin_name}"
         try:
-            lines = impl.function(*(kwargs[arg] for arg in impl.argnames))
+            got = call()
+            if wrapped and isinstance(got, list):  # pluggy's answers: each a list of str
+                answers = [_lines(answer) for answer in got]
+                lines = None if None in answers else [x for a in answers if a for x in a]
+            else:
+                lines = _lines(got)
         except KeyboardInterrupt:  # Ctrl-C in a long hook (the quick start's ceiling)
             problems.append(f"{name} was interrupted: its lines are left out of the summary")
             warn(problems[-1])
             break  # the report files are still written, from every finished item
-        except Exception as exc:  # a user's hook: its failure must not lose the report
-            problem = f"{name} raised {type(exc).__name__}: {exc}"
+        except BaseException as exc:  # a user's hook (pytest.fail, sys.exit too): no lost report
+            problem = f"{name} raised {_described(exc, f'{type(exc).__name__}: {{}}', str)}"
         else:
-            if lines is None:
+            if lines is not None:
+                out.extend(lines)
                 continue
-            if isinstance(lines, list | tuple) and all(isinstance(x, str) for x in lines):
-                out.extend(line for text in lines for line in text.splitlines() or [""])
-                continue
-            problem = f"{name} returned {type(lines).__name__} {lines!r:.80}, not a list of str"
+            problem = f"{name} returned {_described(got, f'{type(got).__name__} {{:.80}}', repr)}"
+            problem += ", not a list of str"
         problems.append(f"{problem}: its lines are left out of the summary")
         warn(problems[-1])
     return out, problems
+
+
+def _lines(got: object) -> list[str] | None:
+    """A hook's answer as plain lines ([] for None); None when it is not a list of str."""
+    if got is None:
+        return []
+    if isinstance(got, list | tuple) and all(isinstance(x, str) for x in got):
+        # str.splitlines itself, never a subclass's: plain str lines, one per line
+        return [line for text in got for line in str.splitlines(text) or [""]]
+    return None
+
+
+def _described(obj: object, form: str, text: Callable[[object], str]) -> str:
+    """``form`` filled with ``text(obj)``; the bare type name when that raises too."""
+    try:
+        return form.format(text(obj))
+    except Exception:  # a hostile __repr__ or __str__: the note names the type only
+        return type(obj).__name__
 
 
 def _write_user_outputs(state: PauRun, report: Report) -> bool:

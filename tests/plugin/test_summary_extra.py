@@ -61,6 +61,11 @@ def test_no_hook_no_key(
         ("return 'one line'", "returned str 'one line', not a list of str"),
         ("return [1, 2]", "returned list [1, 2], not a list of str"),
         ("raise KeyboardInterrupt", "was interrupted"),
+        # Not Exceptions (pytest's outcomes, SystemExit) and a repr that raises: no lost report
+        ("import pytest; pytest.fail('no oracle')", "raised Failed: no oracle"),
+        ("import pytest; pytest.skip('later')", "raised Skipped: later"),
+        ("import sys; sys.exit(3)", "raised SystemExit: 3"),
+        ("return type('X', (), {'__repr__': lambda s: 1 / 0})()", "returned X, not a list of str"),
     ],
 )
 def test_a_failing_hook_is_a_note_and_the_report_is_written(
@@ -99,3 +104,33 @@ def test_a_lone_surrogate_in_a_line_cannot_lose_the_report(
     hooks = "def pytest_pau_summary_extra(config, summary):\n    return ['bad \\ud800 line']\n"
     _, raw = _run(run_pau, pau_pytester, hooks)
     assert raw["extra"] == ["bad \\ud800 line"]
+
+
+WRAPPED = """
+import pytest
+
+def pytest_pau_summary_extra(config, summary):
+    return ["plain"]
+
+class New:
+    @pytest.hookimpl(wrapper=True)
+    def pytest_pau_summary_extra(self, config, summary):
+        return [*(yield), ["wrapped"]]
+
+class Old:
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_pau_summary_extra(self, config, summary):
+        outcome = yield
+        outcome.force_result([["old-style"], *outcome.get_result()])
+
+def pytest_configure(config):
+    config.pluginmanager.register(New(), "new")
+    config.pluginmanager.register(Old(), "old")
+"""
+
+
+def test_a_wrapper_sees_and_changes_the_answers_as_ever(
+    run_pau: Callable[..., pytest.RunResult], pau_pytester: pytest.Pytester
+) -> None:
+    _, raw = _run(run_pau, pau_pytester, WRAPPED)
+    assert raw["extra"] == ["old-style", "plain", "wrapped"]
