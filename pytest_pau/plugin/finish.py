@@ -309,14 +309,17 @@ def summary_extra(state: PauRun, summary: Summary) -> tuple[list[str], list[str]
     problems: list[str] = []
     hook = config.hook.pytest_pau_summary_extra
     kwargs = {"config": config, "summary": summary}
-    calls: list[tuple[str, Callable[[], object]]] = [
-        (impl.plugin_name, partial(impl.function, *(kwargs[arg] for arg in impl.argnames)))
-        for impl in reversed(hook.get_hookimpls())
-    ]
-    wrapped = any(impl.hookwrapper or impl.wrapper for impl in hook.get_hookimpls())
+    impls = hook.get_hookimpls()
+    wrapped = any(impl.hookwrapper or impl.wrapper for impl in impls)
+    calls: list[tuple[str, Callable[[], object]]]
     if wrapped:
         # A wrapper sees (and may change) every answer: asked as pluggy asks, as one.
         calls = [("its wrappers", lambda: hook(config=config, summary=summary))]
+    else:  # each on its own, in pluggy's order, so a failure names its plugin
+        calls = [
+            (impl.plugin_name, partial(impl.function, *(kwargs[arg] for arg in impl.argnames)))
+            for impl in reversed(impls)
+        ]
     for plugin_name, call in calls:
         name = f"pytest_pau_summary_extra of {plugin_name}"
         try:

@@ -70,6 +70,14 @@ def code(text: str) -> str:
     return "`" + " ".join(text.split()).replace("`", "'").replace("|", "\\|") + "`"
 
 
+def code_block(lines: Sequence[str]) -> str:
+    """``lines`` in a fenced code block, shown as written: the fence is longer than any run
+    of backticks in them, so no line can close it."""
+    longest = max((len(run) for run in re.findall("`+", "\n".join(lines))), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}text\n" + "\n".join(lines) + f"\n{fence}"
+
+
 class _Lines:
     """A :class:`~pytest_pau.report.writer.Writer` that keeps plain lines (markup dropped)."""
 
@@ -169,10 +177,7 @@ def _notes(report: Report) -> str:
         lines.append(f"> {md_prose(check_line(report.summary.judge_check))}")
     text = "\n>\n".join(lines)
     if report.extra:  # the project's own lines, often a small table: a code block keeps them
-        fence = "`" * max(
-            3, 1 + max(len(r) for r in re.findall("`+", "\n".join(report.extra)) or [""])
-        )
-        block = f"{fence}text\n" + "\n".join(report.extra) + f"\n{fence}"
+        block = code_block(report.extra)
         text = f"{text}\n\n{block}" if text else block
     return text
 
