@@ -211,10 +211,8 @@ class PauRun:
 
     def instance_of_nodeid(self, nodeid: str) -> Instance | None:
         """The instance a PAU item id (``...[<instance id>]``) runs, or None for other tests."""
-        if not (nodeid.endswith("]") and "[" in nodeid):
-            return None
-        index = self.order.get(nodeid[nodeid.index("[") + 1 : -1])
-        return None if index is None else self.instances[index]
+        found = self.instance_id(nodeid)
+        return None if found is None else self.instances[self.order[found]]
 
     def ordered_results(self) -> list[InstanceResult]:
         return sorted(
