@@ -23,8 +23,9 @@ class JudgeCheckItem(BaseModel):
 
     model_config = ConfigDict(extra="ignore")
 
-    decoy_id: str
-    """The instance whose gold description is the decoy."""
+    decoy_id: str | None
+    """The instance whose gold description is the decoy (None: the item has none, no other
+    instance of the dataset has a different description; :attr:`error` says so)."""
     gold: JudgeScore | None = None
     """The rating of the gold description against itself (None: no rating)."""
     decoy: JudgeScore | None = None
@@ -32,7 +33,10 @@ class JudgeCheckItem(BaseModel):
     content_free: JudgeScore | None = None
     """``pau judge-check``: the rating of a content-free sentence (not rated in a run)."""
     error: str | None = None
-    """Why a rating is missing (the judge's call failed), when it is."""
+    """Why a rating is missing (the judge's call failed, no decoy), when it is."""
+    decoy_code_match: float | None = Field(default=None, ge=0.0, le=1.0, allow_inf_nan=False)
+    """In a run: the code match of the code the coder wrote from the decoy (the floor of code
+    match, as the gold control is its ceiling; None: not run or its call failed)."""
 
 
 class JudgeCheck(BaseModel):
@@ -50,6 +54,8 @@ class JudgeCheck(BaseModel):
     """``pau judge-check`` only: the mean rating of the content-free sentence."""
     told_apart: int = 0
     """Checked items whose gold the judge rated strictly above their decoy."""
+    no_decoy: int = 0
+    """Sampled items without a decoy (no other instance has a different description)."""
     auc: float | None = None
     """Probability that a gold rating exceeds a decoy rating (ties count half), over all
     gold/decoy pairs of the checked items."""
@@ -61,6 +67,11 @@ class JudgeCheck(BaseModel):
     """The share of checked items the judge must tell apart to count as discriminating."""
     discriminates: bool = False
     """``told_apart / checked >= min_share`` (with at least one checked item)."""
+    decoy_code_match_mean: float | None = None
+    """In a run: the mean code match of the code written from the decoys (low: code match
+    tells a wrong description from the right one)."""
+    decoy_coded: int = 0
+    """Items whose decoy the coder wrote code from (the mean's ``n``)."""
     confusion: dict[str, dict[str, int]] = Field(default_factory=dict)
     """``"gold"`` / ``"decoy"`` / ``"content_free"`` -> rating (``"1"``..``"5"``, ``"none"``)
     -> items: the confusion table by rating."""

@@ -109,6 +109,7 @@ def settle(end: RunEnd) -> Summary:
         protocol=s.protocol,
     )
     _decide(end, summary, results)
+    _unchecked(end, summary)
     if s.protocol != PAPER:
         # The judge check: judge-based gates are not decided when it shows the judge blind
         # (under the paper's protocol its line is shown and the paper's counting decides).
@@ -119,6 +120,22 @@ def settle(end: RunEnd) -> Summary:
     # Never "passed" beside a non-zero exit status (True without a gate, as ever).
     summary.gates_passed = verdict.status == "passed" if s.gated else True
     return summary
+
+
+def _unchecked(end: RunEnd, summary: Summary) -> None:
+    """A run with the judge check on whose sampled items reached none of it (each errored,
+    was skipped or got no rating) says so: its judge check rated nothing, rather than no
+    line and judge gates decided by a judge nothing checked. Not in a shard (the merged run
+    decides; a shard may hold none of the sample)."""
+    from pytest_pau.models.judge_check import JudgeCheck
+    from pytest_pau.scoring.decoy import check_sample
+
+    s = end.settings
+    size = s.judge_check_size()
+    if summary.judge_check is not None or size == 0 or s.shard is not None or not end.results:
+        return
+    ids = selection(end) if end.selected_ids else [r.id for r in end.results]
+    summary.judge_check = JudgeCheck(sampled=len(check_sample(ids, size, seed=s.seed)))
 
 
 def _decide(end: RunEnd, summary: Summary, results: list[InstanceResult]) -> None:

@@ -24,6 +24,7 @@ from pytest_pau.models import Instance, Usage
 from pytest_pau.models.judge_check import JudgeCheckItem
 
 if TYPE_CHECKING:
+    from pytest_pau.scoring.coder import Coder, Observed
     from pytest_pau.scoring.judge import Judge
     from pytest_pau.settings import PauSettings
 
@@ -106,11 +107,33 @@ def decoys_for(
 
 def sample_decoys(
     selected: Sequence[str], pool: Sequence[Instance], settings: PauSettings
-) -> dict[str, Instance]:
+) -> dict[str, Instance | None]:
     """A run's checked items and their decoys (``--pau-judge-check``, ``--pau-seed``): the
-    sample of ``selected``, each with its decoy from the whole dataset ``pool``."""
-    ids = check_sample(selected, settings.judge_check_size(), seed=settings.seed)
-    return decoys_for(ids, pool, seed=settings.seed)
+    sample of ``selected``, each with its decoy from the whole dataset ``pool``, or None
+    where it has none (the item's result then says so: :func:`no_decoy`).
+
+    Under ``--pau-early-stop`` the sample is the first items of the run's seeded random
+    order (as random a sample, and the one that runs before the stop), so a run that stops
+    early has still checked its judge."""
+    size = settings.judge_check_size()
+    if settings.early_stop and size:
+        from pytest_pau.stats.anytime import early_stop_order
+
+        unique = list(dict.fromkeys(selected))
+        ids = [unique[i] for i in early_stop_order(unique, settings.seed)][:size]
+    else:
+        ids = check_sample(selected, size, seed=settings.seed)
+    found = decoys_for(ids, pool, seed=settings.seed)
+    return {i: found.get(i) for i in ids}
+
+
+#: Why a sampled item has no decoy (its :class:`JudgeCheckItem`'s ``error``).
+NO_DECOY = "no decoy: no other instance of the dataset has a different description"
+
+
+def no_decoy() -> JudgeCheckItem:
+    """The check's record of a sampled item without a decoy: counted, never told apart."""
+    return JudgeCheckItem(decoy_id=None, error=NO_DECOY)
 
 
 def rate_check(
@@ -154,3 +177,28 @@ def rate_check(
         error="; ".join(errors) or None,
     )
     return item, usage
+
+
+def decoy_code_match(
+    coder: Coder,
+    instance: Instance,
+    decoy: Instance,
+    observed: Observed,
+    *,
+    backend: str = "wasm",
+) -> tuple[float | None, str | None, Usage]:
+    """The code match of the code ``coder`` writes from ``decoy``'s description for
+    ``instance`` (the same examples shown as for the item's own code), on its held-back
+    inputs: the floor of code match, as the gold control is its ceiling.
+
+    Returns:
+        ``(score, error, usage)``: the score, or None with why when the coder's call
+        failed; a spent budget or a bad setting propagates.
+    """
+    try:
+        matched = coder.code_match(instance, decoy.description, observed, backend=backend)
+    except (BudgetExceeded, ConfigError):
+        raise
+    except PauError as exc:
+        return None, f"decoy code: {type(exc).__name__}: {exc}", Usage()
+    return matched.score, None, matched.usage

@@ -29,7 +29,7 @@ from pytest_pau.models import (
 from pytest_pau.models.outcome import score_problem
 from pytest_pau.scoring.attribution import GoldControl, attribute
 from pytest_pau.scoring.coder import Coder, CodeRunner, Observed, run_code
-from pytest_pau.scoring.decoy import rate_check
+from pytest_pau.scoring.decoy import decoy_code_match, no_decoy, rate_check
 from pytest_pau.scoring.failure import classify_failure
 from pytest_pau.scoring.judge import Judge
 
@@ -78,8 +78,9 @@ class ScoringParts:
         self._self_coder: Coder | None = None
         self._budget = budget
         self.cancel = cancel
-        self.decoys: dict[str, Instance] = {}
-        """``--pau-judge-check``: the checked items' decoys by instance id (set by the run)."""
+        self.decoys: dict[str, Instance | None] = {}
+        """``--pau-judge-check``: the checked items' decoys by instance id, None for a
+        sampled item without one (set by the run)."""
         self._lock = threading.RLock()  # lazily built parts, from many episode threads
 
     @property
@@ -351,15 +352,18 @@ class Evaluator(ScoringParts):
         result.judge_raw_score = judged.raw_score
         result.judge_defended_score = judged.defended_score
         decoy = self.decoys.get(instance.id)
-        if decoy is not None and judged.score is not None:
+        if instance.id in self.decoys and judged.score is not None:
             # The judge check (--pau-judge-check): gold and a decoy rated against the gold
             # (not on an item the judge left unrated: it errors, and the retry is paid).
-            same = traj.prediction.strip() == instance.description.strip()
-            seen = usage.calls
-            result.judge_check, used = rate_check(
-                self.judge, instance, decoy, gold_score=judged.score if same else None
-            )
-            _account(usage, seen, used)
+            if decoy is None:
+                result.judge_check = no_decoy()
+            else:
+                same = traj.prediction.strip() == instance.description.strip()
+                seen = usage.calls
+                result.judge_check, used = rate_check(
+                    self.judge, instance, decoy, gold_score=judged.score if same else None
+                )
+                _account(usage, seen, used)
 
         progress("code")
         observed: list[Example | tuple[str, CallResult]] = [
@@ -385,6 +389,16 @@ class Evaluator(ScoringParts):
                 # Asked for, or known for free (the model answered the gold description).
                 _check_score("gold code match", gold.score(), (0.0, 1.0))
                 result.gold_code_match = gold.score()
+            if decoy is not None and result.judge_check is not None:
+                # The judge check's code side: code written from the decoy should not match.
+                seen = usage.calls
+                check = result.judge_check
+                check.decoy_code_match, error, used = decoy_code_match(
+                    self.coder, instance, decoy, observed, backend=s.sandbox
+                )
+                _account(usage, seen, used)
+                if error:
+                    check.error = "; ".join(e for e in (check.error, error) if e)
             if s.coder == "self":
                 progress("self_code")
                 self._self_code(instance, traj.prediction, observed, result, usage)

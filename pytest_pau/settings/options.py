@@ -124,8 +124,9 @@ MODEL_OPTIONS = (
     OptionSpec(
         "judge-check",
         "The judge check: on N sampled items (all when fewer) the judge also rates the gold "
-        "description and a decoy (another instance's similar description); judge-based "
-        "gates are not decided when it cannot tell them apart on 75% of them. N, all or off.",
+        "description and a decoy (another instance's similar description), and the coder "
+        "writes code from the decoy; judge-based gates are not decided when it cannot tell "
+        "them apart on 75% of them, or rated no pair. N, all or off.",
         parse_judge_check,
         "N|all|off",
     ),

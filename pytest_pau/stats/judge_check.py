@@ -36,6 +36,11 @@ JUDGE_METRICS = ("judge", "pass")
 JUDGE_GATES = tuple(key for key, gate in LEVEL_GATES.items() if gate.metric in JUDGE_METRICS)
 #: What a judge-based gate says when the check shows the judge blind.
 BLIND = "the judge rates a wrong description as high as the right one here"
+#: ... and when the check rated no pair (no decoy, no rating): nothing shows it can see.
+UNCHECKED = (
+    "the judge check rated no right/wrong pair, so whether the judge tells a right "
+    "description from a wrong one is unknown"
+)
 
 
 def _placements(gold: Sequence[float], decoy: Sequence[float]) -> tuple[float, list[float]]:
@@ -140,9 +145,11 @@ def summarize_check(
     interval = auc_interval(gold, decoy, confidence=confidence)
     apart = told_apart(gold, decoy)
     free = [i.content_free for i in items if i.content_free is not None]
-    confusion = {"gold": _table(i.gold for i in items), "decoy": _table(i.decoy for i in items)}
+    rated = [i for i in items if i.decoy_id is not None]
+    confusion = {"gold": _table(i.gold for i in rated), "decoy": _table(i.decoy for i in rated)}
     if free:
-        confusion["content_free"] = _table(i.content_free for i in items)
+        confusion["content_free"] = _table(i.content_free for i in rated)
+    coded = [i.decoy_code_match for i in items if i.decoy_code_match is not None]
     return JudgeCheck(
         sampled=len(items),
         checked=len(pairs),
@@ -157,6 +164,9 @@ def summarize_check(
         min_share=MIN_SHARE,
         discriminates=discriminates(apart, len(pairs)),
         confusion=confusion,
+        no_decoy=sum(1 for i in items if i.decoy_id is None),
+        decoy_code_match_mean=mean(coded),
+        decoy_coded=len(coded),
     )
 
 
@@ -176,7 +186,7 @@ def withhold_judge_gates(summary: Summary) -> bool:
     check = summary.judge_check
     if check is None or check.discriminates:
         return False
-    why = f"{BLIND} ({check_line(check)})"
+    why = f"{BLIND if check.checked else UNCHECKED} ({check_line(check)})"
     changed = False
     for i, g in enumerate(summary.gates):
         if g.name in JUDGE_GATES:
@@ -197,9 +207,15 @@ def withhold_judge_gates(summary: Summary) -> bool:
 def check_line(check: JudgeCheck) -> str:
     """``judge check: gold 4.7, decoy 1.6, tells them apart on 19/20 (AUC 0.95 [0.84, 0.99])``."""
     if check.checked == 0:
+        why = (
+            f"{check.no_decoy} of them without a decoy (no other instance of the dataset "
+            "has a different description)"
+            if check.no_decoy
+            else "none reached it with both ratings (an error, a skip or no rating)"
+        )
         return (
-            f"judge check: no rating of gold and decoy on the {check.sampled} checked "
-            "item(s): the judge's discrimination is unknown"
+            f"judge check: no gold/decoy pair rated on the {check.sampled} sampled item(s), "
+            f"{why}: whether the judge tells a right description from a wrong one is unknown"
         )
     auc_text = "" if check.auc is None else f"AUC {check.auc:.2f}"
     if check.auc_low is not None and check.auc_high is not None:
@@ -210,6 +226,8 @@ def check_line(check: JudgeCheck) -> str:
     verdict = (
         "" if check.discriminates else f"; below {check.min_share:.0%}: cannot tell them apart"
     )
+    if check.decoy_code_match_mean is not None:
+        verdict += f"; code from the decoys matches {check.decoy_code_match_mean:.0%}"
     return (
         f"judge check: gold {check.gold_mean:.1f}, decoy {check.decoy_mean:.1f}{free}, "
         f"tells them apart on {check.told_apart}/{check.checked}"

@@ -49,9 +49,15 @@ def write_dataset(folder: Path, n: int, name: str = "many.jsonl") -> Path:
 
 
 def owner(body: dict[str, Any]) -> int | None:
-    """Which instance a request belongs to: its starting input ``(100k,)`` or its gold text."""
+    """Which instance a request belongs to: its starting input ``(100k,)`` (``(100k)`` in
+    the coder's example calls) or its gold text (the judge's reference first: a judge
+    check's decoy is another instance's gold text)."""
     text = "\n".join(str(m.get("content")) for m in body.get("messages", []))
-    found = re.search(r"\(10(\d\d),\)", text) or re.search(r"plus (\d+)\.", text)
+    found = (
+        re.search(r"\(10(\d\d),?\)", text)
+        or re.search(r"Reference description:.*?plus (\d+)\.", text, re.S)
+        or re.search(r"plus (\d+)\.", text)
+    )
     return int(found.group(1)) if found else None
 
 

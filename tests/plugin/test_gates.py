@@ -10,6 +10,9 @@ import pytest
 from .toy import TOY, toy_rows
 
 BELOW = "--pau-min-pass-rate=0.5"
+#: write_many's rows are copies of one or two descriptions: no decoy for the judge check,
+#: which would leave every judge gate not decided (tests/plugin/test_judge_check.py).
+NO_CHECK = "--pau-judge-check=off"
 
 
 def write_many(folder: Path, passing: int, failing: int, name: str = "many.jsonl") -> Path:
@@ -93,12 +96,12 @@ MARGINS = "--pau-max-regression=judge:0.5,match:0.1,pass:0.1"
 
 def test_the_baseline_gate_passes_when_the_run_matches_the_baseline(run_pau, pau_pytester) -> None:
     write_many(pau_pytester.path, 40, 0)
-    base = run_pau("--pau-report=base.json", dataset="many.jsonl")
+    base = run_pau(NO_CHECK, "--pau-report=base.json", dataset="many.jsonl")
     assert base.ret == pytest.ExitCode.OK
     # Two more instances here than in the baseline: listed, not compared.
     write_many(pau_pytester.path, 42, 0)
     result = run_pau(
-        "--pau-baseline=base.json", MARGINS, "--pau-report=new.json", dataset="many.jsonl"
+        NO_CHECK, "--pau-baseline=base.json", MARGINS, "--pau-report=new.json", dataset="many.jsonl"
     )
     assert result.ret == pytest.ExitCode.OK, result.stdout.str()
     result.stdout.fnmatch_lines(
@@ -118,8 +121,9 @@ def test_the_baseline_gate_passes_when_the_run_matches_the_baseline(run_pau, pau
 
 def test_the_baseline_gate_fails_on_a_regression_and_lists_the_flips(run_pau, pau_pytester) -> None:
     write_many(pau_pytester.path, 30, 0)
-    run_pau("--pau-report=base.json", dataset="many.jsonl")
+    run_pau(NO_CHECK, "--pau-report=base.json", dataset="many.jsonl")
     result = run_pau(
+        NO_CHECK,
         "--pau-baseline=base.json",
         MARGINS,
         "--pau-report=new.json",
@@ -175,6 +179,7 @@ def test_early_stop_ends_a_clearly_bad_run_after_a_fraction_of_the_items(
 ) -> None:
     write_many(pau_pytester.path, 60, 0)
     early = run_pau(
+        NO_CHECK,
         "--pau-min-mean-judge=3",
         "--pau-early-stop",
         "--pau-report=early.json",
@@ -203,7 +208,7 @@ def test_early_stop_ends_a_clearly_bad_run_after_a_fraction_of_the_items(
     # No more items in flight than the decision could need (before: 23 ran for a
     # decision after 8, at the default --pau-concurrency=16).
     assert stop["ran"] == len(ran) <= stop["decided_after"] + 2
-    full = run_pau("--pau-min-mean-judge=3", dataset="many.jsonl", model="null")
+    full = run_pau(NO_CHECK, "--pau-min-mean-judge=3", dataset="many.jsonl", model="null")
     assert full.ret == early.ret  # the same verdict as the full run
     full.stdout.fnmatch_lines(["  FAIL mean judge score >= 3.00: 1.00, short by 2.00*"])
 
@@ -218,6 +223,7 @@ def test_early_stop_order_is_a_seeded_shuffle(run_pau, pau_pytester) -> None:
     write_many(pau_pytester.path, 12, 0)
     runs = [
         run_pau(
+            NO_CHECK,
             "--collect-only",
             "-q",
             "--pau-early-stop",
@@ -243,6 +249,7 @@ def test_early_stop_under_xdist_stops_every_worker_and_keeps_the_verdict(
 ) -> None:
     write_many(pau_pytester.path, 80, 0)
     result = run_pau(
+        NO_CHECK,
         "-n",
         "2",
         "--pau-min-mean-judge=3",

@@ -13,7 +13,7 @@ import pytest
 from pytest_pau.prompting import MARKERS
 from pytest_pau.testing import ScriptedLLM
 
-from .toy import SCORING_RULES, coder_reply, scoring_args
+from .toy import SCORING_RULES, coder_reply, scoring_args, toy_rows, write_rows
 
 GATES = ("--pau-min-mean-judge=3", "--pau-min-mean-match=0.5")
 NOT_MEDIUM = ("-m", "not medium")  # double, add, tricky: none errors
@@ -60,7 +60,7 @@ def test_a_judge_that_rates_everything_5_leaves_judge_gates_not_decided(
     result.stdout.fnmatch_lines(
         [
             "judge check: gold 5.0, decoy 5.0, tells them apart on 0/3 (AUC 0.50 *); "
-            "below 75%: cannot tell them apart",
+            "below 75%: cannot tell them apart; code from the decoys matches *%",
             "*NOT DECIDED mean judge score >= 3*",
             "*PASS mean code match >= 0.5*",
             "PAU release gates not decided (--pau-min-mean-judge=3 not decided: the judge "
@@ -72,6 +72,12 @@ def test_a_judge_that_rates_everything_5_leaves_judge_gates_not_decided(
     check = data["summary"]["judge_check"]
     assert (check["checked"], check["told_apart"], check["discriminates"]) == (3, 0, False)
     assert data["summary"]["verdict"]["exit_status"] == 1
+    # The code side of the check: the toy's faithful coder writes the decoy's method, which
+    # matches the item's held-back outputs only where the two methods agree.
+    assert check["decoy_coded"] == 3
+    assert check["decoy_code_match_mean"] < 0.5
+    per_item = [i["judge_check"]["decoy_code_match"] for i in data["instances"]]
+    assert check["decoy_code_match_mean"] == pytest.approx(sum(per_item) / 3)
 
 
 def test_code_match_gates_still_decide_beside_a_blind_judge(
@@ -85,7 +91,9 @@ def test_code_match_gates_still_decide_beside_a_blind_judge(
         "--pau-min-mean-match=0.5",
     )
     assert result.ret == pytest.ExitCode.OK
-    result.stdout.fnmatch_lines(["*judge check: *cannot tell them apart", "*PASS mean code match*"])
+    result.stdout.fnmatch_lines(
+        ["*judge check: *cannot tell them apart*", "*PASS mean code match*"]
+    )
 
 
 def test_the_check_off_decides_judge_gates_as_before(
@@ -119,7 +127,7 @@ def test_under_the_paper_protocol_the_line_is_shown_and_the_papers_counting_deci
         "--pau-min-mean-judge=3",
     )
     assert result.ret == pytest.ExitCode.OK
-    result.stdout.fnmatch_lines(["judge check: *cannot tell them apart", "*PASS mean judge*"])
+    result.stdout.fnmatch_lines(["judge check: *cannot tell them apart*", "*PASS mean judge*"])
 
 
 def test_a_judge_that_rates_by_correctness_passes_the_check_and_changes_no_verdict(
@@ -133,7 +141,7 @@ def test_a_judge_that_rates_by_correctness_passes_the_check_and_changes_no_verdi
         if check == "20":
             # tricky's gold is rated 2 (the toy judge), its decoy 1: all three told apart.
             result.stdout.fnmatch_lines(
-                ["judge check: gold 4.0, decoy 1.0, tells them apart on 3/3 (AUC *)"]
+                ["judge check: gold 4.0, decoy 1.0, tells them apart on 3/3 (AUC *)*"]
             )
             assert data["summary"]["judge_check"]["discriminates"] is True
     assert verdicts["20"] == verdicts["off"]
@@ -163,8 +171,9 @@ def test_the_checks_calls_are_counted_and_cached(pau_pytester: pytest.Pytester) 
         on = run("--pau-cache-dir=on-cache")
         again = run("--pau-cache-dir=on-cache")
     # null's prediction is not the gold: each of the two items costs a gold and a decoy
-    # rating more, paid and counted per item and in the summary.
-    assert on["summary"]["requests"] == off["summary"]["requests"] + 4
+    # rating and the coder's code from the decoy more, paid and counted per item and in
+    # the summary.
+    assert on["summary"]["requests"] == off["summary"]["requests"] + 6
     assert on["summary"]["cost_usd"] > off["summary"]["cost_usd"] > 0
     assert on["summary"]["cost_usd"] == pytest.approx(sum(i["cost_usd"] for i in on["instances"]))
     assert [i["judge_check"] is not None for i in on["instances"]] == [True, True]
@@ -173,3 +182,55 @@ def test_the_checks_calls_are_counted_and_cached(pau_pytester: pytest.Pytester) 
     assert again["summary"]["cost_usd"] == 0
     assert again["summary"]["cache_hits"] == on["summary"]["requests"]
     assert again["summary"]["judge_check"] == on["summary"]["judge_check"]
+
+
+def test_a_sample_without_a_decoy_decides_no_judge_gate(
+    run_pau: Any, pau_pytester: pytest.Pytester
+) -> None:
+    # One instance: no other description to be its decoy, so nothing shows the judge can
+    # tell a right description from a wrong one.
+    write_rows(pau_pytester.path, "one.jsonl", toy_rows()[:1])
+    result = run_pau(*GATES, "--pau-report=r.json", dataset="one.jsonl")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(
+        [
+            "judge check: no gold/decoy pair rated on the 1 sampled item(s), 1 of them without "
+            "a decoy (no other instance of the dataset has a different description): whether "
+            "the judge tells a right description from a wrong one is unknown",
+            "*NOT DECIDED mean judge score >= 3*",
+            "*PASS mean code match >= 0.5*",
+        ]
+    )
+    data = report(pau_pytester)
+    check = data["summary"]["judge_check"]
+    assert (check["sampled"], check["checked"], check["no_decoy"]) == (1, 0, 1)
+    assert check["confusion"] == {"gold": {}, "decoy": {}}
+    assert gate_status(data) == {"min_mean_judge": "not decided", "min_mean_match": "passed"}
+    gate = next(g for g in data["summary"]["gates"] if g["name"] == "min_mean_judge")
+    assert (
+        "whether the judge tells a right description from a wrong one is unknown"
+        in (gate["detail"])
+    )
+    assert data["instances"][0]["judge_check"]["decoy_id"] is None
+
+
+def test_a_sample_that_reached_no_rating_decides_no_judge_gate(
+    run_pau: Any, pau_pytester: pytest.Pytester
+) -> None:
+    # At seed 1 the one sampled item is boom, which the judge never rates: the other two
+    # decide the mean judge gate whatever it is (5, 5 and anything >= 3), but nothing
+    # checked the judge.
+    select = ("-k", "double or add or boom", "--pau-seed=1", "--pau-min-mean-judge=3")
+    select += ("--pau-report=r.json",)
+    statuses = {}
+    for check in ("1", "off"):
+        result = run_pau(*select, f"--pau-judge-check={check}")
+        statuses[check] = gate_status(report(pau_pytester))
+        if check == "1":
+            result.stdout.fnmatch_lines(
+                [
+                    "judge check: no gold/decoy pair rated on the 1 sampled item(s), none "
+                    "reached it with both ratings (an error, a skip or no rating): *unknown"
+                ]
+            )
+    assert statuses == {"1": {"min_mean_judge": "not decided"}, "off": {"min_mean_judge": "passed"}}

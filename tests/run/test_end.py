@@ -37,7 +37,9 @@ def _end(settings: PauSettings, results: list[InstanceResult], **kw: object) -> 
 
 
 def test_a_gated_run_is_settled_in_one_call() -> None:
-    gated = PauSettings(model="m", min_mean_judge=3.0)
+    # Results made here carry no judge check: with it on, a judge gate would be not decided
+    # (test_a_judge_check_on_that_rated_nothing_decides_no_judge_gate).
+    gated = PauSettings(model="m", min_mean_judge=3.0, judge_check="off")
     passed = settle(_end(gated, _results(5, 4, 3)))
     assert passed.verdict is not None
     assert (passed.verdict.status, passed.verdict.exit_status) == ("passed", 0)
@@ -78,3 +80,19 @@ def test_the_end_of_a_run_loads_no_pytest() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_a_judge_check_on_that_rated_nothing_decides_no_judge_gate() -> None:
+    # The same results with the check on (the default) and none of its ratings: nothing
+    # shows the judge sees, so the judge gate waits, and says why.
+    summary = settle(_end(PauSettings(model="m", min_mean_judge=3.0), _results(5, 4, 3)))
+    assert summary.judge_check is not None
+    assert (summary.judge_check.sampled, summary.judge_check.checked) == (3, 0)
+    [gate] = summary.gates
+    assert gate.status == "not decided"
+    assert "rated no right/wrong pair" in (gate.detail or "")
+    assert summary.verdict is not None
+    assert summary.verdict.exit_status == 1
+    # In a shard no check line is made up: the merged run decides.
+    shard = settle(_end(PauSettings(model="m", shard="1/2"), _results(5, 5)))
+    assert shard.judge_check is None

@@ -10,7 +10,9 @@ from pytest_pau.scoring.decoy import (
     check_sample,
     choose_decoy,
     decoys_for,
+    sample_decoys,
 )
+from pytest_pau.settings import PauSettings
 
 
 def inst(id: str, description: str, inputs: list[str], *, arity: int | None = None) -> Instance:
@@ -89,3 +91,13 @@ def test_decoys_for_maps_each_sampled_item_to_another_instance() -> None:
     decoys = decoys_for(["t/sum", "t/len", "t/missing"], POOL, seed=0)
     assert set(decoys) == {"t/sum", "t/len"}
     assert all(decoys[i].id != i for i in decoys)
+
+
+def test_a_runs_sample_keeps_the_items_without_a_decoy_as_none() -> None:
+    # t/sum and t/dup say the same: in a pool of the two, neither has a decoy.
+    pool = POOL[:2]
+    settings = PauSettings(judge_check="all")
+    assert sample_decoys(["t/sum", "t/dup"], pool, settings) == {"t/sum": None, "t/dup": None}
+    decoys = sample_decoys(["t/sum"], POOL, settings)
+    assert list(decoys) == ["t/sum"]
+    assert decoys["t/sum"] is not None

@@ -14,6 +14,7 @@ from pytest_pau.models.judge_check import JudgeCheckItem
 from pytest_pau.stats.judge_check import (
     BLIND,
     MIN_SHARE,
+    UNCHECKED,
     auc,
     auc_interval,
     check_line,
@@ -141,6 +142,48 @@ def test_a_judge_that_rates_by_correctness_passes() -> None:
     assert check_line(check) == (
         "judge check: gold 5.0, decoy 1.1, tells them apart on 19/20 (AUC 1.00 [0.91, 1.00])"
     )
+
+
+def test_items_without_a_decoy_are_sampled_not_checked_and_the_line_says_why() -> None:
+    none = JudgeCheckItem(decoy_id=None, error="no decoy: ...")
+    check = summarize_check([none, none])
+    assert check is not None
+    assert (check.sampled, check.checked, check.no_decoy, check.discriminates) == (2, 0, 2, False)
+    assert check.confusion == {"gold": {}, "decoy": {}}  # nothing was rated
+    assert check_line(check) == (
+        "judge check: no gold/decoy pair rated on the 2 sampled item(s), 2 of them without a "
+        "decoy (no other instance of the dataset has a different description): whether the "
+        "judge tells a right description from a wrong one is unknown"
+    )
+    summary = Summary(
+        gates=[
+            GateVerdict(
+                name="min_mean_judge",
+                label="j",
+                option="--pau-min-mean-judge",
+                threshold=3.0,
+                status="passed",
+                passed=True,
+            )
+        ],
+        judge_check=check,
+    )
+    assert withhold_judge_gates(summary)
+    assert summary.gates[0].status == "not decided"
+    assert UNCHECKED in (summary.gates[0].detail or "")
+    assert BLIND not in (summary.gates[0].detail or "")
+
+
+def test_the_decoys_code_match_is_averaged_where_it_ran() -> None:
+    rated = [
+        JudgeCheckItem(decoy_id="t/a", gold=5, decoy=1, decoy_code_match=0.0),
+        JudgeCheckItem(decoy_id="t/b", gold=5, decoy=1, decoy_code_match=0.5),
+        JudgeCheckItem(decoy_id="t/c", gold=5, decoy=1),  # the coder's call failed
+    ]
+    check = summarize_check(rated)
+    assert check is not None
+    assert (check.decoy_code_match_mean, check.decoy_coded) == (0.25, 2)
+    assert check_line(check).endswith("; code from the decoys matches 25%")
 
 
 def _summary(check_pairs: list[tuple[float | None, float | None]]) -> Summary:
