@@ -4,7 +4,9 @@ Reads every ``scripts/builtin_methods/part_*.py`` (each defines ``METHODS``, a l
 with ``id``, ``tags``, ``description``, ``code``, ``train_inputs``, ``test_inputs``), checks
 each method, runs it on every input to compute the outputs (in the sandbox when it is
 available, else in a subprocess: outputs are never typed by hand), and writes
-``pytest_pau/dataset/data/builtin.jsonl`` in PAU's column format plus ``tags``.
+``pytest_pau/dataset/data/builtin.jsonl`` in PAU's column format plus ``tags``, and
+``wrong_descriptions`` (known-wrong near misses, ``pau judge-check``'s fourth class) for the
+methods listed in ``scripts/builtin_methods/near_misses.py``.
 
 An input on which the method raises is stored as ``[input, message, "ExceptionType"]``.
 
@@ -63,6 +65,19 @@ def load_sources(folder: Path = SOURCES) -> list[tuple[str, dict[str, Any]]]:
         spec.loader.exec_module(module)
         methods.extend((path.name, m) for m in getattr(module, "METHODS", []))
     return methods
+
+
+def load_near_misses(folder: Path = SOURCES) -> dict[str, list[str]]:
+    """``id -> known-wrong descriptions`` from ``near_misses.py`` (empty without the file)."""
+    path = folder / "near_misses.py"
+    if not path.is_file():
+        return {}
+    spec = importlib.util.spec_from_file_location("_builtin_near_misses", path)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return dict(module.WRONG_DESCRIPTIONS)
 
 
 def check_method(method: dict[str, Any]) -> tuple[int, list[str]]:
@@ -137,6 +152,7 @@ def header_of(code: str) -> str:
 def build_rows(backend: str = "auto") -> tuple[list[dict[str, Any]], list[str], str]:
     """Check every method and compute its outputs; return ``(rows, problems, backend used)``."""
     sources = load_sources()
+    near_misses = load_near_misses()
     problems: list[str] = []
     seen: dict[str, str] = {}
     methods: list[dict[str, Any]] = []
@@ -154,6 +170,9 @@ def build_rows(backend: str = "auto") -> tuple[list[dict[str, Any]], list[str], 
         (m["code"].strip() + "\n", list(m["train_inputs"]) + list(m["test_inputs"]))
         for m in methods
     ]
+    problems.extend(
+        f"near_misses.py: {mid}: no such method" for mid in near_misses if mid not in seen
+    )
     results, used = run_inputs(jobs, backend=backend)
     rows: list[dict[str, Any]] = []
     for method, (code, inputs), calls in zip(methods, jobs, results, strict=True):
@@ -186,6 +205,8 @@ def build_rows(backend: str = "auto") -> tuple[list[dict[str, Any]], list[str], 
                 "tags": [t.replace("-", "_") for t in method["tags"]],
             }
         )
+        if method["id"] in near_misses:
+            rows[-1]["wrong_descriptions"] = near_misses[method["id"]]
     return rows, problems, used
 
 

@@ -1,17 +1,23 @@
-"""``pau judge-check``: is this judge a judge? Rate gold, decoy and content-free descriptions.
+"""``pau judge-check``: is this judge a judge? Rate gold, decoy, content-free and known-wrong
+descriptions.
 
 For N instances of a dataset (a seeded sample, ``-n``), the judge named by
-``--pau-judge-model`` rates three descriptions against each instance's gold description,
+``--pau-judge-model`` rates these descriptions against each instance's gold description,
 through the benchmark's own judge (the same prompts, cache, retries and token caps):
 
 * the gold description itself (what a perfect model would write);
 * a decoy: the gold description of another instance chosen to be plausible (same arity
   and argument types, most shared words), never the instance's own;
-* a content-free sentence that fits every method.
+* a content-free sentence that fits every method;
+* where the dataset has them (its ``wrong_descriptions`` column; the builtin set has one for
+  each instance of the default sample), the instance's known-wrong descriptions: near misses
+  of the gold with one detail changed (an off-by-one, first for last, a wrong edge case).
 
 It prints the means of each class, how often the judge rated the gold strictly above the
 decoy (the run's judge check needs 75%), the AUC of gold against decoy with its 95%
-interval, and a table of ratings by class, and writes it all as JSON, item by item, to
+interval, a table of ratings by class and, with known-wrong descriptions, how often the
+gold was rated above all of its item's (a ``known wrong`` row and line; the exit status
+does not read them), and writes it all as JSON, item by item, to
 ``-o FILE`` (default ``judge-check.json``; an existing file only with ``--overwrite``).
 Run it before paying for a benchmark run, to choose a judge that can tell a right
 description from a fluent wrong one. Its calls go through the response cache
@@ -80,7 +86,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     doc = (__doc__ or "").split("\n\n")
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "judge-check",
-        help="Rate gold, decoy and content-free descriptions: can this judge tell them apart?",
+        help=(
+            "Rate gold, decoy, content-free and known-wrong descriptions: can this judge "
+            "tell them apart?"
+        ),
         description="\n\n".join(doc[1:]),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -162,7 +171,7 @@ def run(args: argparse.Namespace) -> int:
     from pytest_pau import load_dataset
     from pytest_pau.prompting import PROMPTS_VERSION
     from pytest_pau.scoring.decoy import check_sample, decoys_for, rate_check
-    from pytest_pau.stats.judge_check import check_line, summarize_check
+    from pytest_pau.stats.judge_check import check_line, known_wrong_line, summarize_check
 
     settings = _settings(args)
     output: Path = args.output
@@ -196,11 +205,19 @@ def run(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     items: list[tuple[str, JudgeCheckItem]] = []
     for k, (item_id, decoy) in enumerate(decoys.items(), 1):
-        item, _used = rate_check(judge, by_id[item_id], decoy, content_free=True)
+        instance = by_id[item_id]
+        item, _used = rate_check(
+            judge, instance, decoy, content_free=True, known_wrong=instance.wrong_descriptions
+        )
         items.append((item_id, item))
         print(
             f"  {k}/{len(decoys)} {item_id}: gold {_r(item.gold)}, decoy {_r(item.decoy)} "
             f"({decoy.id}), content-free {_r(item.content_free)}"
+            + (
+                f", known wrong {', '.join(_r(r) for r in item.known_wrong)}"
+                if item.known_wrong
+                else ""
+            )
             + (f"; {item.error}" if item.error else ""),
             file=sys.stderr,
             flush=True,
@@ -213,6 +230,9 @@ def run(args: argparse.Namespace) -> int:
     for line in _table(check):
         print(line)
     print(check_line(check))
+    wrong_line = known_wrong_line(check)
+    if wrong_line is not None:
+        print(wrong_line)
     print(
         f"requests {requests} (cache hits {usage.cache_hits}), cost ${usage.cost_usd:.4f}, "
         f"wall {wall:.1f} s"
@@ -245,12 +265,18 @@ def _r(value: float | None) -> str:
 def _table(check: JudgeCheck) -> list[str]:
     """Ratings by class: one row per class, one column per rating."""
     columns = ["1", "2", "3", "4", "5", "none"]
-    names = {"gold": "gold", "decoy": "decoy", "content_free": "content-free"}
+    names = {
+        "gold": "gold",
+        "decoy": "decoy",
+        "content_free": "content-free",
+        "known_wrong": "known wrong",
+    }
     lines = [f"{'rating':<13}" + "".join(f"{c:>6}" for c in columns) + f"{'mean':>7}"]
     means = {
         "gold": check.gold_mean,
         "decoy": check.decoy_mean,
         "content_free": check.content_free_mean,
+        "known_wrong": check.known_wrong_mean,
     }
     for key, name in names.items():
         row = check.confusion.get(key)

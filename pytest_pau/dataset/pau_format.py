@@ -12,6 +12,10 @@ A row has the columns of the published PAU set:
   ``"('abc',)"`` for one argument.
 - ``id`` (optional): the local id; without it the row index (``0007``) is used.
 - ``tags`` (optional, our addition): a list (or JSON list) of marker-safe names.
+- ``wrong_descriptions`` (optional, our addition): a list (or JSON list) of known-wrong
+  descriptions written for the instance, near misses of the gold (one detail changed), which
+  ``pau judge-check`` rates as its ``known wrong`` class. Each must be a non-empty string
+  that is not the gold description (whitespace and case aside).
 
 **Outputs.** A file writes every ``output`` one way, and it is read that way as a whole
 (:mod:`pytest_pau.dataset.output_format`): ``repr``, PAU's own convention, the ``repr`` text of
@@ -191,6 +195,56 @@ def parse_tags(value: Any) -> list[str]:
     return tags
 
 
+def parse_wrong_descriptions(value: Any, description: str, local_id: str) -> tuple[str, ...]:
+    """Read the optional ``wrong_descriptions`` column: a list, or a JSON list, of
+    non-empty strings, none the gold ``description`` (whitespace and case aside).
+
+    Raises:
+        RowError: naming the field, the instance and the item.
+    """
+    field = "wrong_descriptions"
+    if value is None:
+        return ()
+    where = f"instance {local_id!r}"
+    if isinstance(value, str):
+        try:
+            value = json_numbers.loads(value)
+        except json.JSONDecodeError as exc:
+            raise RowError(
+                field,
+                f"{where}: expected a JSON list of strings, got text that is not valid JSON "
+                f'({exc.msg}); write it as ["..."]',
+            ) from None
+        except RecursionError:
+            raise RowError(field, f"{where}: not valid JSON (nested too deeply to read)") from None
+    if hasattr(value, "tolist"):
+        value = value.tolist()
+    if not isinstance(value, (list, tuple)):
+        raise RowError(
+            field, f"{where}: expected a list of strings, got {type(value).__name__} {shown(value)}"
+        )
+    gold = " ".join(description.lower().split())
+    texts: list[str] = []
+    for i, text in enumerate(value):
+        if not isinstance(text, str):
+            raise RowError(
+                field,
+                f"{where}: item {i}: expected a string, got {type(text).__name__} {shown(text)}",
+            )
+        if not text.strip():
+            raise RowError(
+                field, f"{where}: item {i}: is empty; write a wrong description or drop it"
+            )
+        if " ".join(text.lower().split()) == gold:
+            raise RowError(
+                field,
+                f"{where}: item {i}: is the gold description (whitespace and case aside); a "
+                "known-wrong description must differ from it in what it says",
+            )
+        texts.append(text.strip())
+    return tuple(texts)
+
+
 def _text(row: Mapping[str, Any], field: str) -> str:
     value = row.get(field)
     if value is None:
@@ -261,6 +315,9 @@ def row_to_instance(
         test_examples=examples["test_examples"],
         arity=arity,
         tags=parse_tags(row.get("tags")),
+        wrong_descriptions=parse_wrong_descriptions(
+            row.get("wrong_descriptions"), description, local_id
+        ),
     )
 
 

@@ -30,7 +30,7 @@ def escape_surrogates(text: str) -> str:
 def _escaped(value: object) -> object:
     if isinstance(value, str):
         return escape_surrogates(value)
-    if isinstance(value, list):
+    if isinstance(value, (list, tuple)):
         return [escape_surrogates(v) if isinstance(v, str) else v for v in value]
     return value
 
@@ -73,9 +73,21 @@ class Instance(BaseModel):
     """Number of arguments of ``test_func``."""
     tags: list[str] = Field(default_factory=list)
     """Free tags (``easy``, ``smoke``, ``strings``...); each becomes a pytest marker."""
+    wrong_descriptions: tuple[str, ...] = ()
+    """Known-wrong descriptions written for this instance (near misses of the gold: one
+    detail changed), which ``pau judge-check`` rates as its ``known wrong`` class; none when
+    the dataset has no ``wrong_descriptions`` column. Not part of :meth:`task_digest`: they
+    test the judge, not the task."""
 
     _no_surrogates = field_validator(
-        "id", "source", "code", "header", "description", "tags", mode="before"
+        "id",
+        "source",
+        "code",
+        "header",
+        "description",
+        "tags",
+        "wrong_descriptions",
+        mode="before",
     )(_escaped)
 
     @property

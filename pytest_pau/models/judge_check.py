@@ -37,6 +37,10 @@ class JudgeCheckItem(BaseModel):
     decoy_code_match: float | None = Field(default=None, ge=0.0, le=1.0, allow_inf_nan=False)
     """In a run: the code match of the code the coder wrote from the decoy (the floor of code
     match, as the gold control is its ceiling; None: not run or its call failed)."""
+    known_wrong: list[JudgeScore | None] = Field(default_factory=list)
+    """``pau judge-check``: the ratings of the instance's known-wrong descriptions
+    (``Instance.wrong_descriptions``, in their order; None: no rating), against the gold;
+    empty when it has none (and in a run, which does not rate them)."""
 
 
 class JudgeCheck(BaseModel):
@@ -75,3 +79,12 @@ class JudgeCheck(BaseModel):
     confusion: dict[str, dict[str, int]] = Field(default_factory=dict)
     """``"gold"`` / ``"decoy"`` / ``"content_free"`` -> rating (``"1"``..``"5"``, ``"none"``)
     -> items: the confusion table by rating."""
+    known_wrong_mean: float | None = None
+    """``pau judge-check`` only: the mean rating of the known-wrong descriptions (every
+    rating of every item; None when the sample has none). The table's ``"known_wrong"``
+    row counts ratings, not items, and is there only when some were rated."""
+    known_wrong_items: int = 0
+    """Items with a gold rating and at least one rated known-wrong description."""
+    known_wrong_told_apart: int = 0
+    """Of those, items whose gold the judge rated strictly above every one of its rated
+    known-wrong descriptions."""

@@ -143,6 +143,7 @@ def rate_check(
     *,
     gold_score: float | None = None,
     content_free: bool = False,
+    known_wrong: Sequence[str] = (),
 ) -> tuple[JudgeCheckItem, Usage]:
     """The judge's ratings of ``instance``'s gold and of ``decoy``'s description against it.
 
@@ -150,6 +151,8 @@ def rate_check(
     gold description: its own judge call), so no call is repeated. ``content_free``: also
     rate :data:`CONTENT_FREE` (``pau judge-check``). A judge call that fails leaves that
     rating missing and says why in ``error``; a spent budget or a bad setting propagates.
+    ``known_wrong``: also rate these known-wrong descriptions (``pau judge-check``, from
+    ``Instance.wrong_descriptions``; a run passes none), in order, as ``known_wrong``.
     """
     usage = Usage()
     ratings: dict[str, float | None] = {"gold": gold_score, "decoy": None, "content_free": None}
@@ -158,6 +161,8 @@ def rate_check(
         texts = {"gold": instance.description, **texts}
     if content_free:
         texts["content_free"] = CONTENT_FREE
+    for k, text in enumerate(known_wrong):
+        texts[f"known_wrong[{k}]"] = text
     errors: list[str] = []
     for name, text in texts.items():
         try:
@@ -175,6 +180,7 @@ def rate_check(
         decoy=ratings["decoy"],
         content_free=ratings["content_free"],
         error="; ".join(errors) or None,
+        known_wrong=[ratings.get(f"known_wrong[{k}]") for k in range(len(known_wrong))],
     )
     return item, usage
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from pytest_pau.models import Summary
 from pytest_pau.models.judge_check import JudgeCheck, JudgeCheckItem
@@ -150,6 +151,8 @@ def summarize_check(
     if free:
         confusion["content_free"] = _table(i.content_free for i in rated)
     coded = [i.decoy_code_match for i in items if i.decoy_code_match is not None]
+    if any(i.known_wrong for i in items):
+        confusion["known_wrong"] = _table(r for i in items for r in i.known_wrong)
     return JudgeCheck(
         sampled=len(items),
         checked=len(pairs),
@@ -167,6 +170,7 @@ def summarize_check(
         no_decoy=sum(1 for i in items if i.decoy_id is None),
         decoy_code_match_mean=mean(coded),
         decoy_coded=len(coded),
+        **known_wrong_figures(items),
     )
 
 
@@ -233,4 +237,38 @@ def check_line(check: JudgeCheck) -> str:
         f"tells them apart on {check.told_apart}/{check.checked}"
         + (f" ({auc_text})" if auc_text else "")
         + verdict
+    )
+
+
+def known_wrong_figures(items: Sequence[JudgeCheckItem]) -> dict[str, Any]:
+    """``pau judge-check``'s known-wrong figures over ``items`` (:class:`JudgeCheck`'s
+    ``known_wrong_*`` fields): the mean of every rating, the items with a gold rating and at
+    least one rated known-wrong description, and of those the items whose gold is rated
+    strictly above every one of them (a tie is not telling them apart)."""
+    ratings = [r for i in items for r in i.known_wrong if r is not None]
+    compared = [
+        (i.gold, [r for r in i.known_wrong if r is not None])
+        for i in items
+        if i.gold is not None and any(r is not None for r in i.known_wrong)
+    ]
+    return {
+        "known_wrong_mean": mean(ratings),
+        "known_wrong_items": len(compared),
+        "known_wrong_told_apart": sum(1 for g, rs in compared if g > max(rs)),
+    }
+
+
+def known_wrong_line(check: JudgeCheck) -> str | None:
+    """``known wrong: mean 1.4 (41 ratings); gold rated above all its item's known-wrong
+    descriptions on 38/40 items``; None when no item had known-wrong descriptions."""
+    row = check.confusion.get("known_wrong")
+    if row is None:
+        return None
+    if check.known_wrong_mean is None:
+        return "known wrong: no rating of the known-wrong descriptions"
+    rated = sum(n for rating, n in row.items() if rating != "none")
+    return (
+        f"known wrong: mean {check.known_wrong_mean:.1f} ({rated} rating"
+        f"{'' if rated == 1 else 's'}); gold rated above all its item's known-wrong "
+        f"descriptions on {check.known_wrong_told_apart}/{check.known_wrong_items} items"
     )

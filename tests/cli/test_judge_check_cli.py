@@ -14,12 +14,14 @@ from pytest_pau.testing import ScriptedLLM
 from tests.plugin.toy import judge_reply, write_toy
 
 
-def judge_args(llm: ScriptedLLM, folder: Path, *more: str) -> list[str]:
+def judge_args(
+    llm: ScriptedLLM, folder: Path, *more: str, dataset: Path | None = None
+) -> list[str]:
     return [
         "judge-check",
         f"--pau-judge-model={llm.model}",
         f"--pau-judge-api-base={llm.api_base}",
-        f"--pau-dataset={write_toy(folder)}",
+        f"--pau-dataset={dataset or write_toy(folder)}",
         f"--pau-cache-dir={folder / 'cache'}",
         "-o",
         str(folder / "check.json"),
@@ -83,3 +85,81 @@ def test_an_existing_output_is_refused_before_any_call(
     assert "check.json" in err
     assert "--overwrite" in err
     assert (tmp_path / "check.json").read_text() == "{}"
+
+
+def _with_near_misses(folder: Path) -> Path:
+    """The toy dataset with one known-wrong description on every instance (two on the
+    first), and one written as JSON text."""
+    path = write_toy(folder)
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    for k, row in enumerate(rows):
+        wrong = [f"Near miss {k}: {row['description']} except that it is off by one."]
+        if k == 0:
+            wrong.append("Returns the integer argument tripled.")
+        row["wrong_descriptions"] = wrong if k else json.dumps(wrong)
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return path
+
+
+def test_known_wrong_descriptions_are_rated_as_a_fourth_class(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    dataset = _with_near_misses(tmp_path)
+    with ScriptedLLM(
+        [(MARKERS["judge_retry"], judge_reply), (MARKERS["judge"], judge_reply)]
+    ) as llm:
+        status = main(judge_args(llm, tmp_path, "-n", "all", dataset=dataset))
+        requests = llm.requests
+        again_args = judge_args(llm, tmp_path, "-n", "all", "--overwrite", dataset=dataset)
+    captured = capsys.readouterr()
+    out = captured.out
+    assert status == 0, out
+    data: dict[str, Any] = json.loads((tmp_path / "check.json").read_text())
+    items = data["items"]
+    n = len(items)
+    assert all(len(i["known_wrong"]) == (2 if i["id"] == "toy/double" else 1) for i in items)
+    # gold, decoy, content-free and each known-wrong description, one call each; two for
+    # each rating of toy/boom, whose NORATING gold the toy judge never rates (no rating).
+    calls = sum((3 + len(i["known_wrong"])) * (2 if i["id"] == "toy/boom" else 1) for i in items)
+    assert requests == data["requests"] == calls
+    check = data["check"]
+    # The toy judge rates a text that is neither the gold nor a decoy 1 (2 on a TRICKY gold).
+    ratings = [r for i in items for r in i["known_wrong"] if r is not None]
+    assert len(ratings) == n  # six known-wrong descriptions, toy/boom's not rated
+    assert check["confusion"]["known_wrong"] == {
+        **{f"{v:g}": ratings.count(v) for v in sorted(set(ratings))},
+        "none": 1,
+    }
+    assert check["known_wrong_mean"] == pytest.approx(sum(ratings) / len(ratings))
+    rated = [i for i in items if i["gold"] is not None and i["known_wrong"][0] is not None]
+    assert check["known_wrong_items"] == len(rated) == n - 1
+    told = sum(1 for i in rated if i["gold"] > max(i["known_wrong"]))
+    assert check["known_wrong_told_apart"] == told == n - 2  # the TRICKY one ties at 2
+    lines = out.splitlines()
+    row = next(x for x in lines if x.startswith("known wrong "))
+    assert row.split()[2:8] == [str(ratings.count(v)) for v in (1.0, 2.0, 3.0, 4.0, 5.0)] + ["1"]
+    assert (
+        f"known wrong: mean {check['known_wrong_mean']:.1f} ({len(ratings)} ratings); gold "
+        f"rated above all its item's known-wrong descriptions on {told}/{n - 1} items" in out
+    )
+    assert "known wrong 1" in captured.err  # the progress line of each item
+
+    # Cached like the other ratings.
+    assert main(again_args) == 0
+    again = json.loads((tmp_path / "check.json").read_text())
+    assert again["requests"] == 0
+    assert again["check"] == check
+
+
+def test_a_dataset_without_known_wrong_descriptions_prints_no_such_row(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with ScriptedLLM([(MARKERS["judge"], judge_reply)]) as llm:
+        assert main(judge_args(llm, tmp_path, "-n", "all")) == 0
+    out = capsys.readouterr().out
+    assert "known wrong" not in out
+    data = json.loads((tmp_path / "check.json").read_text())
+    assert "known_wrong" not in data["check"]["confusion"]
+    assert data["check"]["known_wrong_mean"] is None
+    assert data["check"]["known_wrong_items"] == 0
+    assert all(i["known_wrong"] == [] for i in data["items"])
