@@ -14,8 +14,10 @@ A row has the columns of the published PAU set:
 - ``tags`` (optional, our addition): a list (or JSON list) of marker-safe names.
 - ``wrong_descriptions`` (optional, our addition): a list (or JSON list) of known-wrong
   descriptions written for the instance, near misses of the gold (one detail changed), which
-  ``pau judge-check`` rates as its ``known wrong`` class. Each must be a non-empty string
-  that is not the gold description (whitespace and case aside).
+  ``pau judge-check`` rates as its ``known wrong`` class: at most
+  :data:`MAX_WRONG_DESCRIPTIONS`, each a non-empty string that is neither the gold
+  description nor another of them (whitespace, case and Unicode form aside:
+  :func:`~pytest_pau.models.instance.text_key`).
 
 **Outputs.** A file writes every ``output`` one way, and it is read that way as a whole
 (:mod:`pytest_pau.dataset.output_format`): ``repr``, PAU's own convention, the ``repr`` text of
@@ -66,6 +68,7 @@ from pytest_pau.dataset.signature import code_arity, header_arity, parse_input
 from pytest_pau.dataset.signature import count_params as count_params
 from pytest_pau.errors import DatasetError
 from pytest_pau.models import Example, Instance
+from pytest_pau.models.instance import text_key
 
 REQUIRED_COLUMNS: tuple[str, ...] = (
     "test_func_validated",
@@ -80,6 +83,10 @@ EXAMPLE_COLUMNS: tuple[str, ...] = ("train_examples", "test_examples", "all_exam
 
 MAX_ERRORS = 10
 """How many problems one :class:`DatasetError` lists before it stops collecting."""
+
+MAX_WRONG_DESCRIPTIONS = 20
+"""The most known-wrong descriptions one instance may have: ``pau judge-check`` makes a judge
+call for each on every checked instance, so a cell of 100,000 was 100,000 calls."""
 
 _NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _EXC_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*$")
@@ -196,8 +203,9 @@ def parse_tags(value: Any) -> list[str]:
 
 
 def parse_wrong_descriptions(value: Any, description: str, local_id: str) -> tuple[str, ...]:
-    """Read the optional ``wrong_descriptions`` column: a list, or a JSON list, of
-    non-empty strings, none the gold ``description`` (whitespace and case aside).
+    """Read the optional ``wrong_descriptions`` column: a list, or a JSON list, of at most
+    :data:`MAX_WRONG_DESCRIPTIONS` non-empty strings, none the gold ``description`` nor a
+    repeat of another (whitespace, case and Unicode form aside: :func:`text_key`).
 
     Raises:
         RowError: naming the field, the instance and the item.
@@ -223,8 +231,16 @@ def parse_wrong_descriptions(value: Any, description: str, local_id: str) -> tup
         raise RowError(
             field, f"{where}: expected a list of strings, got {type(value).__name__} {shown(value)}"
         )
-    gold = " ".join(description.lower().split())
+    if len(value) > MAX_WRONG_DESCRIPTIONS:
+        raise RowError(
+            field,
+            f"{where}: {len(value)} known-wrong descriptions, at most "
+            f"{MAX_WRONG_DESCRIPTIONS} (pau judge-check rates each one with a judge call); "
+            "keep the nearest misses",
+        )
+    gold = text_key(description)
     texts: list[str] = []
+    seen: dict[str, int] = {}
     for i, text in enumerate(value):
         if not isinstance(text, str):
             raise RowError(
@@ -235,12 +251,20 @@ def parse_wrong_descriptions(value: Any, description: str, local_id: str) -> tup
             raise RowError(
                 field, f"{where}: item {i}: is empty; write a wrong description or drop it"
             )
-        if " ".join(text.lower().split()) == gold:
+        key = text_key(text)
+        if key == gold:
             raise RowError(
                 field,
-                f"{where}: item {i}: is the gold description (whitespace and case aside); a "
-                "known-wrong description must differ from it in what it says",
+                f"{where}: item {i}: is the gold description (whitespace, case and Unicode "
+                "form aside); a known-wrong description must differ from it in what it says",
             )
+        if key in seen:
+            raise RowError(
+                field,
+                f"{where}: item {i}: repeats item {seen[key]} (whitespace, case and Unicode "
+                "form aside); drop it",
+            )
+        seen[key] = i
         texts.append(text.strip())
     return tuple(texts)
 

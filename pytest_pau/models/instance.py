@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import unicodedata
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -25,6 +26,20 @@ def escape_surrogates(text: str) -> str:
     if _SURROGATE.search(text) is None:
         return text
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def text_key(text: str) -> str:
+    """What two descriptions are compared by: the text in Unicode's NFKC form, case folded,
+    without format characters (zero-width spaces, soft hyphens, byte-order marks) and with
+    its whitespace collapsed. Texts with one key read the same: a known-wrong description
+    or a decoy with the gold's key is the gold, not a wrong description.
+
+    >>> text_key("  Returns\u200b the SUM. ") == text_key("returns the sum.")
+    True
+    """
+    text = unicodedata.normalize("NFKC", text)
+    text = "".join(c for c in text if unicodedata.category(c) != "Cf")
+    return " ".join(text.casefold().split())
 
 
 def _escaped(value: object) -> object:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -60,21 +61,59 @@ def test_parquet_reads_the_column(row: Row, write_parquet: Writer) -> None:
         (["Adds them.", 3], "item 1: expected a string, got int 3"),
         (["Adds them.", "   "], "item 1: is empty"),
         (["Adds them.", None], "item 1: expected a string, got NoneType None"),
-        ("GOLD", "item 0: is the gold description (whitespace and case aside)"),
+        ("GOLD", "item 0: is the gold description (whitespace, case and Unicode form aside)"),
+        # The gold in full-width letters, with zero-width spaces, decomposed accents: the
+        # same text once Unicode-normalised, so no wrong description (sweep of issue 40).
+        ("GOLD-FULLWIDTH", "item 0: is the gold description"),
+        ("GOLD-ZWSP", "item 0: is the gold description"),
+        ("GOLD-NFD", "item 0: is the gold description"),
+        (
+            ["Adds them.", " adds  THEM. "],
+            "item 1: repeats item 0 (whitespace, case and Unicode form aside); drop it",
+        ),
     ],
 )
 def test_a_bad_column_names_the_file_line_id_and_field(
     row: Row, write_jsonl: Writer, value: Any, problem: str
 ) -> None:
     good = row(id="fine")
+    gold = good["description"]
     if value == "GOLD":
-        value = ["  " + good["description"].upper().replace(" ", "   ") + " "]
-    path = write_jsonl([good, row(id="bad_one", wrong_descriptions=value)])
+        value = ["  " + gold.upper().replace(" ", "   ") + " "]
+    elif value == "GOLD-FULLWIDTH":
+        value = ["".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in gold)]
+    elif value == "GOLD-ZWSP":
+        value = [gold.replace(" ", " \u200b")]
+    elif value == "GOLD-NFD":
+        good["description"] = gold = "Returns the café's rôle."
+        value = [unicodedata.normalize("NFD", gold)]
+    bad = row(id="bad_one", wrong_descriptions=value, description=gold)
+    path = write_jsonl([good, bad])
     with pytest.raises(DatasetError) as info:
         load_dataset(str(path))
     message = str(info.value)
     assert f"{path} line 2: field 'wrong_descriptions': instance 'bad_one': " in message
     assert problem in message
+
+
+def test_too_many_known_wrong_descriptions_are_refused_before_any_call(
+    row: Row, write_jsonl: Writer
+) -> None:
+    # pau judge-check rates every one of them: 100,000 in one cell were 100,000 judge calls
+    # for one instance (sweep of issue 40); the most is MAX_WRONG_DESCRIPTIONS.
+    from pytest_pau.dataset.pau_format import MAX_WRONG_DESCRIPTIONS
+
+    most = [f"Wrong description {k}." for k in range(MAX_WRONG_DESCRIPTIONS)]
+    fine = load_dataset(str(write_jsonl([row(id="a", wrong_descriptions=most)], "fine.jsonl")))
+    assert len(fine[0].wrong_descriptions) == MAX_WRONG_DESCRIPTIONS
+    many = [f"Wrong description {k}." for k in range(100_000)]
+    path = write_jsonl([row(id="many", wrong_descriptions=many)])
+    with pytest.raises(DatasetError) as info:
+        load_dataset(str(path))
+    assert (
+        f"{path} line 1: field 'wrong_descriptions': instance 'many': 100000 known-wrong "
+        f"descriptions, at most {MAX_WRONG_DESCRIPTIONS}"
+    ) in str(info.value)
 
 
 def test_the_builtin_sample_has_a_near_miss_for_every_instance() -> None:
