@@ -5,7 +5,8 @@ tell from the right one: same arity and argument types where one exists (else sa
 else any), and among those the one sharing the most words with the item's description;
 ties go by a hash of the seed and the two ids, so the choice is deterministic for a seed
 and independent of the dataset's order. An instance whose description is the item's own
-(the same text, whitespace and case aside) is never chosen: a decoy must be wrong.
+(the same text, whitespace, case and Unicode form aside:
+:func:`~pytest_pau.models.instance.text_key`) is never chosen: a decoy must be wrong.
 
 The content-free description (:data:`CONTENT_FREE`) is what ``pau judge-check`` also rates:
 a floor, easy to rate 1, unlike the decoy.
@@ -21,6 +22,7 @@ from typing import TYPE_CHECKING
 from pytest_pau.dataset.python_ast import literal_eval
 from pytest_pau.errors import BudgetExceeded, ConfigError, PauError
 from pytest_pau.models import Instance, Usage
+from pytest_pau.models.instance import text_key
 from pytest_pau.models.judge_check import JudgeCheckItem
 
 if TYPE_CHECKING:
@@ -39,7 +41,7 @@ def _words(text: str) -> set[str]:
 
 
 def _same_text(a: str, b: str) -> bool:
-    return " ".join(a.lower().split()) == " ".join(b.lower().split())
+    return text_key(a) == text_key(b)
 
 
 def argument_types(instance: Instance) -> tuple[str, ...] | None:

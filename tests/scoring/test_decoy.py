@@ -42,6 +42,30 @@ POOL = [
 ]
 
 
+def test_a_description_equal_to_the_items_in_unicode_form_is_never_its_decoy() -> None:
+    # The item's own text in full-width letters, with zero-width spaces, or with a soft
+    # hyphen: the same description to a reader (and a judge), so no decoy; only t/len is
+    # (sweep of issue 40: the full-width copy, sharing every word, was chosen and the judge
+    # "could not tell" the gold from itself).
+    text = ITEM.description
+    copies = [
+        inst(
+            "t/wide",
+            "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in text),
+            ["([3],)"],
+            arity=1,
+        ),
+        inst("t/zw", text.replace(" ", " \u200b"), ["([3],)"], arity=1),
+        inst("t/shy", text.replace("numbers", "num\u00adbers"), ["([3],)"], arity=1),
+    ]
+    other = inst("t/len", "Returns how many items the list has.", ["([1],)"], arity=1)
+    for seed in range(5):
+        decoy = choose_decoy(ITEM, [ITEM, *copies, other], seed=seed)
+        assert decoy is not None
+        assert decoy.id == "t/len"
+    assert choose_decoy(ITEM, [ITEM, *copies]) is None
+
+
 def test_the_decoy_has_the_same_argument_types_and_the_most_shared_words() -> None:
     decoy = choose_decoy(ITEM, POOL, seed=0)
     assert decoy is not None
