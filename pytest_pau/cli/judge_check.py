@@ -263,7 +263,11 @@ def _r(value: float | None) -> str:
 
 
 def _table(check: JudgeCheck) -> list[str]:
-    """Ratings by class: one row per class, one column per rating."""
+    """Ratings by class: one row per class, one column per rating, and the mean of the
+    row's ratings (the line's gold and decoy means are of the rated pairs only).
+
+    The content-free row is always there (the command asks every item's): a judge that
+    rated none of them has a row of ``none``, not no row."""
     columns = ["1", "2", "3", "4", "5", "none"]
     names = {
         "gold": "gold",
@@ -272,17 +276,14 @@ def _table(check: JudgeCheck) -> list[str]:
         "known_wrong": "known wrong",
     }
     lines = [f"{'rating':<13}" + "".join(f"{c:>6}" for c in columns) + f"{'mean':>7}"]
-    means = {
-        "gold": check.gold_mean,
-        "decoy": check.decoy_mean,
-        "content_free": check.content_free_mean,
-        "known_wrong": check.known_wrong_mean,
-    }
+    asked = {"content_free": {"none": check.sampled - check.no_decoy}}
     for key, name in names.items():
-        row = check.confusion.get(key)
+        row = check.confusion.get(key, asked.get(key))
         if row is None:
             continue
         cells = "".join(f"{row.get(c, 0):>6}" for c in columns)
-        mean = means[key]
-        lines.append(f"{name:<13}{cells}{'n/a' if mean is None else f'{mean:.2f}':>7}")
+        rated = {float(r): n for r, n in row.items() if r != "none"}
+        count = sum(rated.values())
+        mean = "n/a" if not count else f"{sum(r * n for r, n in rated.items()) / count:.2f}"
+        lines.append(f"{name:<13}{cells}{mean:>7}")
     return lines

@@ -163,3 +163,26 @@ def test_a_dataset_without_known_wrong_descriptions_prints_no_such_row(
     assert data["check"]["known_wrong_mean"] is None
     assert data["check"]["known_wrong_items"] == 0
     assert all(i["known_wrong"] == [] for i in data["items"])
+
+
+def test_the_tables_rows_agree_with_their_counts_when_only_the_gold_is_rated(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A judge that rates the gold and nothing else (sweep of issue 40): no pair, so the
+    # line says the check is unknown; each row of the table still shows its own ratings,
+    # and its mean is theirs (was: a gold row of four ratings with mean n/a, and no
+    # content-free row although every item's content-free sentence was asked).
+    def gold_only(messages: list[dict[str, str]]) -> str:
+        reply = judge_reply(messages)
+        return reply if "same behaviour" in reply else "Unsure."
+
+    rules = [(MARKERS["judge_retry"], "Still unsure."), (MARKERS["judge"], gold_only)]
+    with ScriptedLLM(rules) as llm:
+        assert main(judge_args(llm, tmp_path, "-n", "all")) == 1
+    out = capsys.readouterr().out
+    assert "judge check: no gold/decoy pair rated on the 5 sampled item(s)" in out
+    rows = {line[:13].strip(): line[13:].split() for line in out.splitlines()[1:6]}
+    # double, add and clamp's gold rated 5; tricky's and boom's never.
+    assert rows["gold"] == ["0", "0", "0", "0", "3", "2", "5.00"]
+    assert rows["decoy"] == ["0", "0", "0", "0", "0", "5", "n/a"]
+    assert rows["content-free"] == ["0", "0", "0", "0", "0", "5", "n/a"]
