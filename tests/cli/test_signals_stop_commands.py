@@ -86,3 +86,52 @@ def test_the_command_gives_the_signals_back(tmp_path: Path) -> None:
     before = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
     main(["merge", str(tmp_path / "none.json"), "-o", str(tmp_path / "o.json")])
     assert (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)) == before
+
+
+def test_ctrl_c_stops_pau_judge_check_writing_nothing_and_the_cache_keeps_the_ratings(
+    tmp_path: Path,
+) -> None:
+    """Ctrl-C in the middle of ``pau judge-check`` (its judge hanging on the second item):
+    one line, exit 130, no JSON (a check of the first items only would read as a check of
+    fewer); the ratings made are in the cache, so the same command again asks only the rest
+    (docs/gates.md says so; sweep of issue 40)."""
+    from pytest_pau.prompting import MARKERS
+    from pytest_pau.testing import ScriptedLLM
+    from tests.cli.test_judge_check_cli import judge_args
+    from tests.plugin.toy import judge_reply
+
+    state = {"hang": True, "calls": 0}
+
+    def judge(messages: list[dict[str, str]]) -> str:
+        while state["hang"] and state["calls"] >= 3:  # the second item's first rating
+            time.sleep(0.05)
+        state["calls"] += 1
+        return judge_reply(messages)
+
+    rules = [(MARKERS["judge_retry"], judge_reply), (MARKERS["judge"], judge)]
+    with ScriptedLLM(rules) as llm:
+        argv = judge_args(llm, tmp_path, "-n", "2")
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "pytest_pau", *argv],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=Path(__file__).parents[2],
+        )
+        deadline = time.monotonic() + 120
+        while llm.requests < 4 and proc.poll() is None:  # the first item's 3, one of the next
+            assert time.monotonic() < deadline, "pau judge-check never reached its 2nd item"
+            time.sleep(0.01)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=120)
+        state["hang"] = False
+        assert proc.returncode == 130, err
+        assert err.strip().splitlines()[-1] == "pau judge-check: interrupted"
+        assert "Traceback" not in err
+        assert not (tmp_path / "check.json").exists()
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["cache", "toy.jsonl"]
+        before = llm.requests
+        assert main(argv) == 0
+        data = json.loads((tmp_path / "check.json").read_text())
+    assert data["cache_hits"] == 3  # the first item's ratings, made before the signal
+    assert data["requests"] == llm.requests - before == 3
