@@ -151,8 +151,9 @@ def rate_check(
 
     ``gold_score``: the gold's rating when already known (the model under test answered the
     gold description: its own judge call), so no call is repeated. ``content_free``: also
-    rate :data:`CONTENT_FREE` (``pau judge-check``). A judge call that fails leaves that
-    rating missing and says why in ``error``; a spent budget or a bad setting propagates.
+    rate :data:`CONTENT_FREE` (``pau judge-check``). A judge call that fails, or answers
+    without a rating even after its retry, leaves that rating missing and says why in
+    ``error``; a spent budget or a bad setting propagates.
     ``known_wrong``: also rate these known-wrong descriptions (``pau judge-check``, from
     ``Instance.wrong_descriptions``; a run passes none), in order, as ``known_wrong``.
     """
@@ -176,6 +177,11 @@ def rate_check(
             continue
         usage.add(rated.usage)
         ratings[name] = rated.score
+        if rated.score is None:
+            errors.append(
+                f"{name}: no rating ({rated.unparseable} of {len(rated.ratings)} answers "
+                "without 'Rating: N', after a retry)"
+            )
     item = JudgeCheckItem(
         decoy_id=decoy.id,
         gold=ratings["gold"],

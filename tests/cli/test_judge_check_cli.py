@@ -186,3 +186,27 @@ def test_the_tables_rows_agree_with_their_counts_when_only_the_gold_is_rated(
     assert rows["gold"] == ["0", "0", "0", "0", "3", "2", "5.00"]
     assert rows["decoy"] == ["0", "0", "0", "0", "0", "5", "n/a"]
     assert rows["content-free"] == ["0", "0", "0", "0", "0", "5", "n/a"]
+
+
+def test_a_rating_the_judge_did_not_give_is_said_item_by_item(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A judge answering without 'Rating: N' on the decoy, even after the retry: the item's
+    # error says which rating is missing and why, as it does for a call that failed (was:
+    # "decoy none" and error null, as if nothing had been asked).
+    def no_decoy_rating(messages: list[dict[str, str]]) -> str:
+        reply = judge_reply(messages)
+        return "It describes something." if "another method" in reply else reply
+
+    rules = [(MARKERS["judge_retry"], "Still no rating."), (MARKERS["judge"], no_decoy_rating)]
+    with ScriptedLLM(rules) as llm:
+        main(judge_args(llm, tmp_path, "-n", "2"))
+    err = capsys.readouterr().err
+    items = json.loads((tmp_path / "check.json").read_text())["items"]
+    unrated = [i for i in items if i["decoy"] is None]
+    assert unrated
+    for item in unrated:
+        assert "decoy: no rating (1 of 1 answers without 'Rating: N', after a retry)" in (
+            item["error"] or ""
+        )
+    assert "; decoy: no rating" in err
