@@ -37,6 +37,8 @@ class JudgeCheckItem(BaseModel):
     decoy_code_match: float | None = Field(default=None, ge=0.0, le=1.0, allow_inf_nan=False)
     """In a run: the code match of the code the coder wrote from the decoy (the floor of code
     match, as the gold control is its ceiling; None: not run or its call failed)."""
+    decoy_code_failed: bool = False
+    """In a run: the coder's call for the decoy's code failed (:attr:`error` says why)."""
     known_wrong: list[JudgeScore | None] = Field(default_factory=list)
     """``pau judge-check``: the ratings of the instance's known-wrong descriptions
     (``Instance.wrong_descriptions``, in their order; None: no rating), against the gold;
@@ -88,3 +90,5 @@ class JudgeCheck(BaseModel):
     known_wrong_told_apart: int = 0
     """Of those, items whose gold the judge rated strictly above every one of its rated
     known-wrong descriptions."""
+    decoy_code_failed: int = 0
+    """In a run: items whose decoy the coder failed to write code from (not in the mean)."""

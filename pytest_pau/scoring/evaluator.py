@@ -399,6 +399,7 @@ class Evaluator(ScoringParts):
                 _account(usage, seen, used)
                 if error:
                     check.error = "; ".join(e for e in (check.error, error) if e)
+                    check.decoy_code_failed = True
             if s.coder == "self":
                 progress("self_code")
                 self._self_code(instance, traj.prediction, observed, result, usage)

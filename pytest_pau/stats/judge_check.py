@@ -171,6 +171,7 @@ def summarize_check(
         decoy_code_match_mean=mean(coded),
         decoy_coded=len(coded),
         **known_wrong_figures(items),
+        decoy_code_failed=sum(1 for i in items if i.decoy_code_failed),
     )
 
 
@@ -230,8 +231,12 @@ def check_line(check: JudgeCheck) -> str:
     verdict = (
         "" if check.discriminates else f"; below {check.min_share:.0%}: cannot tell them apart"
     )
+    failed = check.decoy_code_failed
     if check.decoy_code_match_mean is not None:
         verdict += f"; code from the decoys matches {check.decoy_code_match_mean:.0%}"
+        verdict += f" (the coder failed on {failed} more)" if failed else ""
+    elif failed:
+        verdict += f"; code from the decoys: none, the coder failed on all {failed}"
     return (
         f"judge check: gold {check.gold_mean:.1f}, decoy {check.decoy_mean:.1f}{free}, "
         f"tells them apart on {check.told_apart}/{check.checked}"

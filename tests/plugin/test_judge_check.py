@@ -13,7 +13,7 @@ import pytest
 from pytest_pau.prompting import MARKERS
 from pytest_pau.testing import ScriptedLLM
 
-from .toy import SCORING_RULES, coder_reply, scoring_args, toy_rows, write_rows
+from .toy import SCORING_RULES, coder_reply, judge_reply, scoring_args, toy_rows, write_rows
 
 GATES = ("--pau-min-mean-judge=3", "--pau-min-mean-match=0.5")
 NOT_MEDIUM = ("-m", "not medium")  # double, add, tricky: none errors
@@ -234,3 +234,49 @@ def test_a_sample_that_reached_no_rating_decides_no_judge_gate(
                 ]
             )
     assert statuses == {"1": {"min_mean_judge": "not decided"}, "off": {"min_mean_judge": "passed"}}
+
+
+def test_a_coder_that_fails_on_the_decoys_is_said_in_the_line(
+    pau_pytester: pytest.Pytester,
+) -> None:
+    # The coder refuses (HTTP 400) to write code from every decoy (sweep of issue 40): the
+    # items and their own code match are unaffected, and the line says the decoys' code is
+    # missing and why (was: the line silent about it, as if the check wrote none).
+    from pytest_pau.llm.scripted.reply import Refused
+
+    from .toy import TOY, _section
+
+    def coder(messages: list[dict[str, str]]) -> str:
+        last = messages[-1]["content"]
+        described = _section(last, "Description of the function:", "Write the complete")
+        item = next(
+            t for t in TOY if any(f"test_func{i.replace(',)', ')')}" in last for i in t["train"])
+        )
+        if described != item["description"]:
+            raise Refused(None, "no code from this description")
+        return coder_reply(messages)
+
+    rules: list[tuple[str, Any]] = [
+        (MARKERS["judge_retry"], judge_reply),
+        (MARKERS["judge"], judge_reply),
+        (MARKERS["coder"], coder),
+        (MARKERS["classify"], "Label: insufficient_exploration"),
+    ]
+    with ScriptedLLM(rules) as llm:
+        result = pau_pytester.runpytest(
+            "--pau-model=oracle",
+            "--pau-dataset=toy.jsonl",
+            *scoring_args(llm),
+            *NOT_MEDIUM,
+            "--pau-min-mean-match=0.5",
+            "--pau-report=r.json",
+        )
+    assert result.ret == pytest.ExitCode.OK
+    result.stdout.fnmatch_lines(
+        [
+            "judge check: gold 4.0, decoy 1.0, tells them apart on 3/3 (AUC *); code from "
+            "the decoys: none, the coder failed on all 3"
+        ]
+    )
+    check = report(pau_pytester)["summary"]["judge_check"]
+    assert (check["decoy_coded"], check["decoy_code_failed"]) == (0, 3)

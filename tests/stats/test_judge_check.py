@@ -184,6 +184,14 @@ def test_the_decoys_code_match_is_averaged_where_it_ran() -> None:
     assert check is not None
     assert (check.decoy_code_match_mean, check.decoy_coded) == (0.25, 2)
     assert check_line(check).endswith("; code from the decoys matches 25%")
+    # The third's call failed, as the evaluator records it: said beside the mean.
+    rated[2] = rated[2].model_copy(update={"decoy_code_failed": True})
+    check = summarize_check(rated)
+    assert check is not None
+    assert (check.decoy_coded, check.decoy_code_failed) == (2, 1)
+    assert check_line(check).endswith(
+        "; code from the decoys matches 25% (the coder failed on 1 more)"
+    )
 
 
 def _summary(check_pairs: list[tuple[float | None, float | None]]) -> Summary:
