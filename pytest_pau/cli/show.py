@@ -135,18 +135,19 @@ def _self_coder(r: InstanceResult) -> str:
 
 
 def verdict_text(report: Report) -> str:
-    """The run's release verdict as its closing line said it, with every reason.
+    """The run's release verdict as its closing line said it, with every reason, each
+    gate's with the value and bound that decided it (as the HTML page gives them).
 
     Read from ``summary.verdict``, what the run's exit status was; a report written
     before the verdict existed says so rather than guessing.
     """
-    from pytest_pau.report.gate_lines import verdict_line
+    from pytest_pau.report.gate_lines import verdict_line, with_values
 
     v = report.summary.verdict
     if v is None:
         return "release verdict: not recorded (a report of an older pytest-pau)"
     lines = [verdict_line(report.summary) or f"release verdict: {v.status}"]
-    lines += [f"  - {reason}" for reason in v.reasons]
+    lines += [f"  - {reason}" for reason in with_values(report.summary, v.reasons)]
     return safe_text("\n".join(lines))
 
 

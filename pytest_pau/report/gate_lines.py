@@ -307,3 +307,29 @@ def gate_failure_line(summary: Summary) -> str | None:
     if summary.verdict is None or summary.verdict.status == "passed":
         return None
     return verdict_line(summary)
+
+
+def with_values(summary: Summary, reasons: Sequence[str]) -> list[str]:
+    """The verdict's reasons, each gate's with its value and bound.
+
+    A gate's reason names the gate and how it was decided (``--pau-min-pass-rate=0.9
+    failed: exact: all 240 items seen``), not the figure that decided it; the gates' own
+    lines (the terminal's) carry it. The reasons :func:`~pytest_pau.stats.verdict.
+    gate_reasons` gives lead the list, one per gate that did not pass, in order.
+    """
+    from pytest_pau.stats.verdict import gate_reasons
+
+    _, own = gate_reasons(summary)
+    if not own or list(reasons[: len(own)]) != own:
+        return list(reasons)
+    lines = [f"{g.status}: {level_line(g)}" for g in summary.gates if g.status != "passed"]
+    b = summary.baseline
+    if b is not None:
+        lines += [
+            f"{r.status}: {regression_line(b, r)}" for r in b.regressions if r.status != "passed"
+        ]
+    if len(lines) != len(own):
+        return list(reasons)
+    return [f"{line}; {reason}" for line, reason in zip(lines, own, strict=True)] + list(
+        reasons[len(own) :]
+    )

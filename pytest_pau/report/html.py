@@ -37,9 +37,8 @@ from pytest_pau.report.gate_lines import (
     early_stop_text,
     failed_gate_names,
     gate_statistic,
-    level_line,
-    regression_line,
     verdict_line,
+    with_values,
 )
 from pytest_pau.report.summary import build_summary
 from pytest_pau.report.text_cap import capped
@@ -367,32 +366,6 @@ def verdict_html(summary: Summary) -> str:
     css = "st-passed" if v.status == "passed" else "st-failed"
     return f'<p class="verdict {css}">{escape(line)}</p>' + _verdict_reasons(
         v.status, with_values(summary, v.reasons)
-    )
-
-
-def with_values(summary: Summary, reasons: Sequence[str]) -> list[str]:
-    """The verdict's reasons, each gate's with its value and bound.
-
-    A gate's reason names the gate and how it was decided (``--pau-min-pass-rate=0.9
-    failed: exact: all 240 items seen``), not the figure that decided it; the gates' own
-    lines (the terminal's) carry it. The reasons :func:`~pytest_pau.stats.verdict.
-    gate_reasons` gives lead the list, one per gate that did not pass, in order.
-    """
-    from pytest_pau.stats.verdict import gate_reasons
-
-    _, own = gate_reasons(summary)
-    if not own or list(reasons[: len(own)]) != own:
-        return list(reasons)
-    lines = [f"{g.status}: {level_line(g)}" for g in summary.gates if g.status != "passed"]
-    b = summary.baseline
-    if b is not None:
-        lines += [
-            f"{r.status}: {regression_line(b, r)}" for r in b.regressions if r.status != "passed"
-        ]
-    if len(lines) != len(own):
-        return list(reasons)
-    return [f"{line}; {reason}" for line, reason in zip(lines, own, strict=True)] + list(
-        reasons[len(own) :]
     )
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from pytest_pau.cli.main import main as pau
@@ -83,3 +85,15 @@ def test_a_reader_that_left_gets_no_traceback(report_path) -> None:
     assert "Traceback" not in proc.stderr, proc.stderr
     assert "BrokenPipeError" not in proc.stderr, proc.stderr
     assert proc.returncode == 141  # 128 + SIGPIPE: what a shell reports for such a writer
+
+
+def test_a_failed_gates_reason_shows_its_value_and_bound(run_pau, pau_pytester, capsys) -> None:
+    # `pau show` printed "--pau-min-pass-rate=0.9 failed: exact: all 4 items seen" bare,
+    # where the HTML page gives the pass rate that decided it and the bound.
+    result = run_pau("--pau-min-pass-rate=0.9", "--pau-report=r.json")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    assert pau(["show", str(pau_pytester.path / "r.json")]) == 0
+    reasons = [line for line in capsys.readouterr().out.splitlines() if line.startswith("  - ")]
+    (gate,) = [r for r in reasons if "--pau-min-pass-rate" in r]
+    assert re.search(r"^  - failed: pass rate >= 90\.0%: \d+\.\d%", gate), gate
+    assert "--pau-min-pass-rate=0.9 failed" in gate  # how it was decided, still there
