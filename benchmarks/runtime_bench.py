@@ -8,7 +8,7 @@ For each runtime it creates a fresh venv under /tmp, installs the runtime there 
 pip cache (timed), then runs a worker in that venv's own interpreter which loads the
 ``local`` GGUF (Qwen2.5-Coder-1.5B-Instruct Q4_K_M, path from
 ``pytest_pau.llm.local.weights.resolve_weights``) at n_threads=2 and measures, per
-repeat: load time, prompt-eval tokens/s on a judge-like chat prompt (~500 tokens, ChatML
+repeat: load time, prompt-eval tokens/s on a judge-like chat prompt (638 tokens, ChatML
 as the model's template renders it), generation tokens/s over greedy new tokens. It also
 records the greedy text (compared with llama-cpp-python's) and whether a sequence's state
 can be saved and restored (``llama_state_seq_get_data``/``set_data``, what the prefix
@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import subprocess
 import sys
@@ -43,7 +42,7 @@ RUNTIMES = {
     "llama-cpp-cffi": ("llama-cpp-cffi==0.4.42", "cffi-api"),
 }
 
-WORKER = r'''
+WORKER = r"""
 import json, sys, time
 cfg = json.loads(sys.argv[1])
 
@@ -208,7 +207,7 @@ def run_once(with_state):
 
 runs = [run_once(i == 0) for i in range(cfg["repeats"])]
 print("RESULT" + json.dumps({"version": version(), "runs": runs}))
-'''
+"""
 
 SYSTEM = (
     "You are a strict code reviewer acting as a judge. You are given a task description "
@@ -264,12 +263,15 @@ verdict line first, then go through each of those five points in turn, one sente
 
 def prompt() -> str:
     """The judge-like prompt rendered as Qwen2.5's chat template does (ChatML)."""
-    return (f"<|im_start|>system\n{SYSTEM}<|im_end|>\n"
-            f"<|im_start|>user\n{TASK}<|im_end|>\n<|im_start|>assistant\n")
+    return (
+        f"<|im_start|>system\n{SYSTEM}<|im_end|>\n"
+        f"<|im_start|>user\n{TASK}<|im_end|>\n<|im_start|>assistant\n"
+    )
 
 
 def model_path() -> str:
     from pytest_pau.llm.local.weights import resolve_weights
+
     return str(resolve_weights("local"))
 
 
@@ -278,8 +280,11 @@ def make_venv(name: str, req: str, root: Path) -> tuple[Path, float, str]:
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     py = venv / "bin" / "python"
     t0 = time.perf_counter()
-    p = subprocess.run([str(py), "-m", "pip", "install", "-q", "--no-cache-dir", req],
-                       capture_output=True, text=True)
+    p = subprocess.run(
+        [str(py), "-m", "pip", "install", "-q", "--no-cache-dir", req],
+        capture_output=True,
+        text=True,
+    )
     dt = time.perf_counter() - t0
     if p.returncode != 0:
         raise RuntimeError(f"pip install {req} failed: {p.stderr[-2000:]}")
@@ -287,13 +292,20 @@ def make_venv(name: str, req: str, root: Path) -> tuple[Path, float, str]:
 
 
 def run_worker(py: Path, dist: str, adapter: str, args, prompt_text: str, model: str) -> dict:
-    cfg = {"adapter": adapter, "dist": dist, "model": model, "prompt": prompt_text, "n_ctx": 2048,
-           "threads": args.threads, "n_predict": args.n_predict, "repeats": args.repeats}
-    p = subprocess.run([str(py), "-c", WORKER, json.dumps(cfg)], capture_output=True,
-                       text=True)
+    cfg = {
+        "adapter": adapter,
+        "dist": dist,
+        "model": model,
+        "prompt": prompt_text,
+        "n_ctx": 2048,
+        "threads": args.threads,
+        "n_predict": args.n_predict,
+        "repeats": args.repeats,
+    }
+    p = subprocess.run([str(py), "-c", WORKER, json.dumps(cfg)], capture_output=True, text=True)
     for line in p.stdout.splitlines():
         if line.startswith("RESULT"):
-            return json.loads(line[len("RESULT"):])
+            return json.loads(line[len("RESULT") :])
     raise RuntimeError(f"worker failed (rc={p.returncode}): {p.stderr[-3000:]}")
 
 
@@ -308,17 +320,28 @@ def main(argv=None) -> int:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--n-predict", type=int, default=64)
     ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--include-compile", action="store_true",
-                    help="time a cold from-source install of llama-cpp-python too (~6 min)")
-    ap.add_argument("--llama-cpp-python-venv", default=str(Path(sys.executable).parent.parent),
-                    help="venv with llama-cpp-python already installed (without --include-compile)")
+    ap.add_argument(
+        "--include-compile",
+        action="store_true",
+        help="time a cold from-source install of llama-cpp-python too (~6 min)",
+    )
+    ap.add_argument(
+        "--llama-cpp-python-venv",
+        default=str(Path(sys.executable).parent.parent),
+        help="venv with llama-cpp-python already installed (without --include-compile)",
+    )
     args = ap.parse_args(argv)
     model = model_path()
     text = prompt()
-    report = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-              "loadavg_before": loadavg(), "threads": args.threads,
-              "n_predict": args.n_predict, "repeats": args.repeats, "model": model,
-              "runtimes": {}}
+    report = {
+        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "loadavg_before": loadavg(),
+        "threads": args.threads,
+        "n_predict": args.n_predict,
+        "repeats": args.repeats,
+        "model": model,
+        "runtimes": {},
+    }
     root = Path(tempfile.mkdtemp(prefix="runtime_bench_"))
     for name in args.runtimes.split(","):
         req, adapter = RUNTIMES[name]
@@ -337,17 +360,21 @@ def main(argv=None) -> int:
     report["loadavg_after"] = loadavg()
     summarise(report)
     Path(args.output).write_text(json.dumps(report, indent=2))
-    print(f"\nwritten {args.output}; load average before {report['loadavg_before']}, "
-          f"after {report['loadavg_after']}")
+    print(
+        f"\nwritten {args.output}; load average before {report['loadavg_before']}, "
+        f"after {report['loadavg_after']}"
+    )
     return 0
 
 
 def summarise(report: dict) -> None:
     base = report["runtimes"].get("llama-cpp-python", {})
     base_text = base.get("runs", [{}])[0].get("text")
+
     def med(e, k):
         vals = [r[k] for r in e.get("runs", []) if r.get(k) is not None]
         return statistics.median(vals) if vals else None
+
     head = f"{'runtime':<20}{'version':<30}{'install s':>10}{'load s':>8}{'pp tok/s':>10}{'tg tok/s':>10}  same text  state"
     print(head)
     for name, e in report["runtimes"].items():
@@ -360,10 +387,13 @@ def summarise(report: dict) -> None:
         e["state_ok"] = e["runs"][0].get("state", {}).get("ok")
         if base and "error" not in base and name != "llama-cpp-python":
             e["ratio_vs_llama_cpp_python"] = {
-                k: e[k + "_median"] / base[k + "_median"] for k in ("load_s", "pp_tps", "tg_tps")}
+                k: e[k + "_median"] / base[k + "_median"] for k in ("load_s", "pp_tps", "tg_tps")
+            }
         inst = f"{e['install_s']:.1f}" if e.get("install_s") is not None else "-"
-        print(f"{name:<20}{e['version'][:29]:<30}{inst:>10}{e['load_s_median']:>8.2f}"
-              f"{e['pp_tps_median']:>10.1f}{e['tg_tps_median']:>10.2f}  {str(e['same_text']):<9}  {e['state_ok']}")
+        print(
+            f"{name:<20}{e['version'][:29]:<30}{inst:>10}{e['load_s_median']:>8.2f}"
+            f"{e['pp_tps_median']:>10.1f}{e['tg_tps_median']:>10.2f}  {e['same_text']!s:<9}  {e['state_ok']}"
+        )
 
 
 if __name__ == "__main__":
