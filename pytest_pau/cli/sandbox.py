@@ -13,18 +13,26 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "sandbox",
         help="Build, inspect or clean the WebAssembly sandbox component.",
-        description="Build the sandbox component into the user cache (it is otherwise built on first use), show where it is, or remove other builds from the cache.",
+        description=(
+            "The package ships the sandbox component (built with the package); on first use it is "
+            "compiled for this CPU into the user cache. build: compile now (with --force: also "
+            "rebuild the component into the cache, which is then used instead of the shipped one); "
+            "info: show which component is used and where; clean: remove other builds from the cache."
+        ),
     )
     parser.add_argument(
         "action",
         choices=("build", "info", "clean"),
         help=(
-            "build: build and compile now; info: print paths, sizes and times; "
+            "build: compile now (building the component only if none is shipped); "
+            "info: print the component's origin, paths, sizes and times; "
             "clean: remove cached builds of other guests and plugin versions (~80 MiB each)."
         ),
     )
     parser.add_argument(
-        "--force", action="store_true", help="build: rebuild even when a cached component exists."
+        "--force",
+        action="store_true",
+        help="build: rebuild the component into the user cache even when one is shipped or cached.",
     )
     return parser  # type: ignore[no-any-return]
 
@@ -43,7 +51,11 @@ def run(args: argparse.Namespace) -> int:
         from pytest_pau.sandbox.runtime import CONFIG_TAG, get_runtime
 
         get_runtime()
-        print(f"component: {wasm} ({wasm.stat().st_size / 2**20:.1f} MiB, {built - started:.1f} s)")
+        origin = build.component_origin()
+        how = origin[1] if origin is not None else "built"
+        print(
+            f"component: {wasm} ({how}, {wasm.stat().st_size / 2**20:.1f} MiB, {built - started:.1f} s)"
+        )
         compiled = build.compiled_path(CONFIG_TAG)
         print(
             f"compiled:  {compiled} ({compiled.stat().st_size / 2**20:.1f} MiB, {time.perf_counter() - built:.1f} s)"
@@ -65,10 +77,13 @@ def run(args: argparse.Namespace) -> int:
             print(
                 f"  {path.name:<40} {path.stat().st_size / 2**20:8.1f} MiB  {time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(path.stat().st_mtime))}"
             )
-    wasm = build.component_path()
-    if not wasm.is_file():
-        print("not built yet: run `pau sandbox build` (or it builds on first use)")
+    origin = build.component_origin()
+    if origin is None:
+        print(
+            "component:     none shipped or built yet: run `pau sandbox build` (or it builds on first use)"
+        )
         return 0
+    print(f"component:     {origin[0]} ({origin[1]}, {origin[0].stat().st_size / 2**20:.1f} MiB)")
     started = time.perf_counter()
     from pytest_pau.sandbox import Sandbox
 

@@ -1,13 +1,17 @@
-"""Build and cache the WebAssembly component that runs methods.
+"""Find, build and cache the WebAssembly component that runs methods.
 
-The guest sources (``sandbox_wasm/`` in a checkout, ``pytest_pau/_sandbox_wasm/`` in an
-installed wheel) are turned into a component by ``componentize-py`` (about 7 s), which
-wasmtime then compiles to machine code (about 5 s). Both results are cached under
-``<user cache>/sandbox/<plugin version>/<hash of the guest sources>/``:
+The component comes, in this order, from:
 
-- ``sandbox.wasm``: the component, portable;
-- ``sandbox-<wasmtime version>-<config>.cwasm``: the compiled machine code, loaded with
-  ``Component.deserialize_file`` in a few milliseconds.
+1. a build in the user cache (``pau sandbox build --force`` puts one there);
+2. the package: ``sandbox.wasm`` next to the guest sources, built when the package was
+   built (the wheel at release, an editable install at ``pip install -e``), used when its
+   stamp matches the guest sources (:mod:`pytest_pau.sandbox.guest`);
+3. a build now, by ``componentize-py`` (about 10 s on idle cores), into the user cache.
+
+wasmtime then compiles it to machine code for this CPU (about 5 s, once):
+``<user cache>/sandbox/<plugin version>/<hash of the guest sources>/sandbox-<wasmtime
+version>-<config>.cwasm``, loaded with ``Component.deserialize_file`` in a few
+milliseconds by every later process.
 
 Several processes (pytest-xdist workers) may ask at once: each artefact is written to a
 temporary name and renamed into place atomically, under a ``filelock.FileLock``, so a
@@ -16,32 +20,19 @@ reader never sees half a file and the work is done once.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 import subprocess
-import sys
-import tempfile
 import time
 from pathlib import Path
 
 from pytest_pau.errors import SandboxBuildError
 from pytest_pau.paths import user_cache_dir, versioned_cache_dir
+from pytest_pau.sandbox import guest
+from pytest_pau.sandbox.guest import GUEST_FILES, WORLD
 
-#: Files of the guest that go into the component (and into its cache key).
-GUEST_FILES = (
-    "app.py",
-    "pau_runner.py",
-    "pau_answer.py",
-    "pau_guard.py",
-    "pau_names.py",
-    "pau_preload.py",
-    "pau_records.py",
-    "pau_state.py",
-    "pau_literals.py",
-    "wit/sandbox.wit",
-)
-WORLD = "sandbox"
+__all__ = ["GUEST_FILES", "WORLD", "build_component", "load_component"]
+
 BUILD_TIMEOUT_S = 600
 
 
@@ -63,12 +54,7 @@ def guest_dir() -> Path:
 
 def guest_hash() -> str:
     """A short digest of every guest file; a change of the guest gives a new cache folder."""
-    digest = hashlib.sha256()
-    root = guest_dir()
-    for name in GUEST_FILES:
-        digest.update(name.encode())
-        digest.update((root / name).read_bytes())
-    return digest.hexdigest()[:16]
+    return guest.guest_hash(guest_dir())
 
 
 def cache_dir() -> Path:
@@ -113,8 +99,17 @@ def clean() -> tuple[list[Path], int]:
 
 
 def component_path() -> Path:
-    """Path of the built component (it may not exist yet)."""
+    """Path of the component built into the user cache (it may not exist)."""
     return cache_dir() / "sandbox.wasm"
+
+
+def component_origin() -> tuple[Path, str] | None:
+    """The component a run would load and where it comes from (``"built"`` into the user
+    cache or ``"shipped"`` with the package); None when neither exists yet."""
+    if component_path().is_file():
+        return component_path(), "built"
+    found = guest.shipped(guest_dir())
+    return (found, "shipped") if found is not None else None
 
 
 def _lock(folder: Path):  # type: ignore[no-untyped-def]
@@ -124,64 +119,41 @@ def _lock(folder: Path):  # type: ignore[no-untyped-def]
 
 
 def build_component(*, force: bool = False) -> Path:
-    """Build the component with ``componentize-py`` unless it is cached; returns its path.
+    """The component to load: built in the cache, else shipped, else built now.
 
     Args:
-        force: Rebuild even when a cached component exists.
+        force: Build into the user cache even when a component exists; that build is then
+            the one loaded.
 
     Raises:
         SandboxBuildError: ``componentize-py`` failed or is missing.
     """
+    origin = component_origin()
+    if origin is not None and not force:
+        return origin[0]
     target = component_path()
-    if target.is_file() and not force:
-        return target
     with _lock(target.parent):
         if target.is_file() and not force:
             return target  # another process built it while we waited
         source = guest_dir()
-        with tempfile.TemporaryDirectory(prefix="pau-guest-") as tmp:
-            out = target.parent / f".sandbox.wasm.{os.getpid()}.tmp"
-            cmd = [
-                sys.executable,
-                "-c",
-                "import sys; from componentize_py import script; sys.argv[0] = 'componentize-py'; sys.exit(script())",
-                "-q",
-                "-d",
-                str(source / "wit"),
-                "-w",
-                WORLD,
-                "componentize",
-                "-p",
-                str(source),
-                "app",
-                "-o",
-                str(out),
-            ]
-            started = time.perf_counter()
-            try:
-                proc = subprocess.run(
-                    cmd,
-                    cwd=tmp,
-                    capture_output=True,
-                    text=True,
-                    timeout=BUILD_TIMEOUT_S,
-                    check=False,
-                )
-            except (OSError, subprocess.TimeoutExpired) as exc:
-                raise SandboxBuildError(
-                    f"could not run componentize-py: {exc}; install it with pip install componentize-py==0.25.1"
-                ) from exc
-            if proc.returncode != 0 or not out.is_file():
-                out.unlink(missing_ok=True)
-                tail = (proc.stderr or proc.stdout).strip()[-2000:]
-                raise SandboxBuildError(
-                    f"componentize-py failed (exit {proc.returncode}) building {source}:\n{tail}\n"
-                    "Check that componentize-py==0.25.1 is installed (pip install 'componentize-py==0.25.1')."
-                )
-            os.replace(out, target)
-            (target.parent / "build-seconds.txt").write_text(
-                f"{time.perf_counter() - started:.1f}\n"
+        out = target.parent / f".sandbox.wasm.{os.getpid()}.tmp"
+        started = time.perf_counter()
+        try:
+            proc = guest.componentize(source, out, timeout_s=BUILD_TIMEOUT_S)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            out.unlink(missing_ok=True)
+            raise SandboxBuildError(
+                f"could not run componentize-py: {exc}; install it with pip install {guest.COMPONENTIZE_PY}"
+            ) from exc
+        if proc.returncode != 0 or not out.is_file():
+            out.unlink(missing_ok=True)
+            tail = (proc.stderr or proc.stdout).strip()[-2000:]
+            raise SandboxBuildError(
+                f"componentize-py failed (exit {proc.returncode}) building {source}:\n{tail}\n"
+                f"Check that {guest.COMPONENTIZE_PY} is installed (pip install '{guest.COMPONENTIZE_PY}')."
             )
+        os.replace(out, target)
+        (target.parent / "build-seconds.txt").write_text(f"{time.perf_counter() - started:.1f}\n")
     return target
 
 

@@ -98,15 +98,19 @@ def test_ten_live_sandboxes_stay_under_200_mib() -> None:
 @pytest.mark.usefixtures("wasm_ready")
 def test_concurrent_first_use_shares_one_compiled_cache(tmp_path: Path) -> None:
     """Two processes compile into an empty cache at once: one artefact, both work."""
-    from pytest_pau.sandbox.build import component_path
+    from pytest_pau.sandbox.build import cache_dir, component_origin
 
     cache = tmp_path / "cache"
-    built = component_path()
-    # Seed the new cache with the built component so only compile+serialize races
-    # (componentize-py would add ~10 s per process without testing anything more).
-    relative = built.relative_to(Path(os.environ.get("PAU_USER_CACHE") or built.parents[3]))
-    (cache / relative).parent.mkdir(parents=True)
-    (cache / relative).write_bytes(built.read_bytes())
+    origin = component_origin()
+    assert origin is not None
+    relative = cache_dir().relative_to(
+        Path(os.environ.get("PAU_USER_CACHE") or cache_dir().parents[2])
+    )
+    (cache / relative).mkdir(parents=True)
+    if origin[1] == "built":
+        # Seed the new cache with the built component so only compile+serialize races
+        # (componentize-py would add ~10 s per process without testing anything more).
+        (cache / relative / "sandbox.wasm").write_bytes(origin[0].read_bytes())
     env = dict(os.environ, PAU_USER_CACHE=str(cache))
     code = "from pytest_pau.sandbox import Sandbox; print(Sandbox('def test_func():\\n    return 5').call_literal('()').value)"
     procs = [
@@ -121,9 +125,9 @@ def test_concurrent_first_use_shares_one_compiled_cache(tmp_path: Path) -> None:
     ]
     outs = [p.communicate(timeout=600) for p in procs]
     assert [o[0].strip() for o in outs] == ["5", "5"], outs
-    compiled = list((cache / relative).parent.glob("*.cwasm"))
+    compiled = list((cache / relative).glob("*.cwasm"))
     assert len(compiled) == 1
-    assert not list((cache / relative).parent.glob(".*.tmp"))
+    assert not list((cache / relative).glob(".*.tmp"))
 
 
 def test_every_guest_file_is_in_the_source_hash() -> None:
