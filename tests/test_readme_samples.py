@@ -144,7 +144,11 @@ def _summary_block() -> list[str]:
 
 def _masked(line: str) -> str:
     """The lines whose figures change from run to run (times, the server's port)."""
-    line = re.sub(r"^wall [0-9.]+ s  \(item time [0-9.]+ s\)$", "wall W s  (item time T s)", line)
+    line = re.sub(
+        r"^wall [0-9.]+ s  \(item time [0-9.]+ s, [0-9.]+ s per item\)$",
+        "wall W s  (item time T s, E s per item)",
+        line,
+    )
     return re.sub(r"127\.0\.0\.1:[0-9]+|localhost:[0-9]+", "HOST:PORT", line)
 
 

@@ -13,6 +13,7 @@ from pytest_pau.agent.episode_state import (
     build_reflect_messages,
 )
 from pytest_pau.agent.parsing import parse_description, parse_input, parse_reflection
+from pytest_pau.agent.watch import iteration_started
 from pytest_pau.llm.caps import DEFAULT_CAPS, TokenCaps
 from pytest_pau.models import Step, StepKind, Trajectory, Usage
 from pytest_pau.prompting import strip_think
@@ -95,6 +96,7 @@ class InteractiveAgent(_ModelAgent):
         caps = self.caps
         while not state.done:
             it = state.iteration
+            iteration_started(it, self.max_iterations)
             _, reply = self._ask(traj, "reason", it, build_reason_messages(state), caps.reason)
             state.record_plan(strip_think(reply.text))
 

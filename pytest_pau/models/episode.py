@@ -25,6 +25,8 @@ _WHEN_SET = (
     "wait_s",
     "local_prompt_sent",
     "local_prompt_evaluated",
+    "local_answer_tokens",
+    "local_ms",
     "flex_calls",
     "flex_fallbacks",
     "flex_saved_usd",
@@ -59,6 +61,10 @@ class Usage(BaseModel):
     """Prompt tokens sent to an embedded model (answers it computed, not cached ones)."""
     local_prompt_evaluated: int = 0
     """Of those, the tokens it evaluated: the rest came from its prefix cache."""
+    local_answer_tokens: int = 0
+    """Answer tokens an embedded model generated (not cached ones)."""
+    local_ms: int = 0
+    """Milliseconds those answers took, prompt evaluation included."""
     flex_calls: int = 0
     """Answers served at the flex tier (``--pau-service-tier=flex``)."""
     flex_fallbacks: int = 0
@@ -97,6 +103,8 @@ class Usage(BaseModel):
             self.wait_s[reason] = self.wait_s.get(reason, 0.0) + seconds
         self.local_prompt_sent += other.local_prompt_sent
         self.local_prompt_evaluated += other.local_prompt_evaluated
+        self.local_answer_tokens += other.local_answer_tokens
+        self.local_ms += other.local_ms
         self.flex_calls += other.flex_calls
         self.flex_fallbacks += other.flex_fallbacks
         self.flex_saved_usd += other.flex_saved_usd
@@ -155,6 +163,11 @@ class Completion(BaseModel):
             visible.lower().startswith("<think>") and "</think>" not in visible.lower()
         )
 
+    @property
+    def local(self) -> bool:
+        """An embedded model computed this answer (it reports its prefix-cache reuse)."""
+        return self.prompt_tokens_evaluated is not None
+
     def usage(self) -> Usage:
         """This answer as a :class:`Usage` (every attempt's, when there were several)."""
         if self.spent is not None:
@@ -171,6 +184,8 @@ class Completion(BaseModel):
             if self.cached or self.prompt_tokens_evaluated is None
             else self.prompt_tokens,
             local_prompt_evaluated=0 if self.cached else self.prompt_tokens_evaluated or 0,
+            local_answer_tokens=0 if self.cached or not self.local else self.completion_tokens,
+            local_ms=0 if self.cached or not self.local else round(self.latency_s * 1000),
             flex_calls=int(self.service_tier == "flex" and not self.cached),
             flex_saved_usd=0.0 if self.cached else self.saved_usd,
         )

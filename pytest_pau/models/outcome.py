@@ -290,7 +290,8 @@ class InstanceResult(BaseModel):
     -> ``"500 RPM, 200,000 TPM (headers)"``."""
     local_prompt: dict[str, int] = Field(default_factory=dict)
     """An embedded model's prompt tokens ``sent`` and ``evaluated`` (the rest came from its
-    prefix cache); empty when no embedded model computed an answer."""
+    prefix cache), the ``answer_tokens`` it generated and the ``ms`` its answers took
+    (prompt evaluation included); empty when no embedded model computed an answer."""
     flex: dict[str, float] = Field(default_factory=dict)
     """``--pau-service-tier=flex``: ``calls`` served at flex, ``fallbacks`` to the default
     tier, ``saved_usd`` against the default tier's price; empty without flex."""

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -27,7 +28,9 @@ def _state(request: pytest.FixtureRequest, fixture: str) -> PauRun:
 
 
 def _progress(request: pytest.FixtureRequest, state: PauRun) -> Callable[[str], None] | None:
-    """With -v (and no xdist), show the phase an item is in after its name."""
+    """With -v (and no xdist), show after the item's name the time the run has left (once
+    an item finished), then the phase it is in and each iteration of its exploration:
+    ``[~4m10s left] explore 1/5 2 3 judge code classify 17 tok/s PASSED``."""
     config = request.config
     if config.get_verbosity() <= 0 or state.is_worker:
         return None
@@ -35,17 +38,46 @@ def _progress(request: pytest.FixtureRequest, state: PauRun) -> Callable[[str], 
     capman = config.pluginmanager.get_plugin("capturemanager")
     if reporter is None:
         return None
+    first = [True]
 
-    def show(phase: str) -> None:
+    def write(text: str) -> None:
         # Capture is on while fixtures run: suspend it, or the text lands in the captured
         # output instead of the terminal line "pau::test_pau[...] explore judge code PASSED".
         if capman is not None:
             with capman.global_and_fixture_disabled():
-                reporter.write(f"{phase} ", cyan=True)
+                reporter.write(text, cyan=True)
         else:
-            reporter.write(f"{phase} ", cyan=True)
+            reporter.write(text, cyan=True)
+
+    def show(phase: str) -> None:
+        if first[0]:
+            first[0] = False
+            left = time_left(state)
+            if left is not None:
+                write(f"[~{left} left] ")
+        write(f"{phase} ")
 
     return show
+
+
+def time_left(state: PauRun) -> str | None:
+    """An estimate of the time the run's items still take: the time since the first
+    finished item started, per finished item, times the items left (episodes running
+    side by side count as they finish). None before the first item finished."""
+    from pytest_pau.report.fmt import duration
+
+    done = list(state.episodes.results.values())
+    starts = [r.ended_at - r.duration_s for r in done if r.ended_at is not None]
+    left = state.selected - len(done)
+    if not starts or left <= 0:
+        return None
+    return duration((time.time() - min(starts)) / len(done) * left)
+
+
+def _speed(result: InstanceResult) -> str | None:
+    """The embedded model's answer speed on this item (``17 tok/s``), when it answered."""
+    tokens, ms = result.local_prompt.get("answer_tokens", 0), result.local_prompt.get("ms", 0)
+    return f"{tokens / (ms / 1000):.0f} tok/s" if tokens and ms else None
 
 
 @pytest.fixture(scope="session")
@@ -70,7 +102,10 @@ def pau_result(request: pytest.FixtureRequest, pau_instance: Instance) -> Instan
     from pytest_pau.report.messages import error_message
 
     state = _state(request, "pau_result")
-    result = evaluate(state, pau_instance, _progress(request, state))
+    show = _progress(request, state)
+    result = evaluate(state, pau_instance, show)
+    if show is not None and (speed := _speed(result)) is not None:
+        show(speed)
     node = request.node
     node.stash[result_key] = result
     for name, value in (

@@ -128,6 +128,10 @@ class PauPlugin:
         # The items are final now: start their episodes ahead of pytest (threads, at most
         # --pau-concurrency at once). Not on the xdist controller: it runs no item.
         if not session.config.option.collectonly and not _is_xdist_controller(session.config):
+            if not self.state.is_worker and self.state.selected:
+                from pytest_pau.plugin import warmup
+
+                warmup.warm_up(self.state, session.config)
             ahead.start_episodes(self.state, session)
         restore = _cancel_on_ctrl_c(self.state)
         try:

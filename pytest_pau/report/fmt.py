@@ -28,3 +28,13 @@ def unicode_ok() -> bool:
     except (UnicodeEncodeError, LookupError):
         return False
     return True
+
+
+def duration(seconds: float) -> str:
+    """``45s``, ``2m05s``, ``1h02m``: a wait as a person reads it."""
+    total = max(0, round(seconds))
+    if total < 60:
+        return f"{total}s"
+    if total < 3600:
+        return f"{total // 60}m{total % 60:02d}s"
+    return f"{total // 3600}h{total % 3600 // 60:02d}m"

@@ -375,7 +375,9 @@ def render(
         writer.line(f"unparseable judge answers {j.unparseable_answers}")
     for line in [*cost_lines(summary), *provider_lines(summary)]:
         writer.line(line)
-    writer.line(f"wall {_num(summary.wall_s, '.1f')} s  (item time {summary.item_time_s:.1f} s)")
+    ran = c.items - c.skipped
+    each = f", {summary.item_time_s / ran:.1f} s per item" if ran > 0 else ""
+    writer.line(f"wall {_num(summary.wall_s, '.1f')} s  (item time {summary.item_time_s:.1f} s{each})")
     if summary.max_cost_usd is not None and summary.cost_usd > summary.max_cost_usd:
         writer.line(
             f"budget: spent ${summary.cost_usd:.4f} of ${summary.max_cost_usd:g}; the calls "

@@ -72,8 +72,15 @@ def provider_lines(summary: Summary) -> list[str]:
     local = summary.local_prompt
     if local.get("sent"):
         sent, evaluated = local["sent"], local.get("evaluated", 0)
+        speed = ""
+        if local.get("answer_tokens") and local.get("ms"):
+            answered, seconds = local["answer_tokens"], local["ms"] / 1000
+            speed = (
+                f"; {answered:,} answer tokens in {seconds:,.1f} s "
+                f"({answered / seconds:.1f} tok/s, prompt evaluation included)"
+            )
         lines.append(
             f"embedded model: {evaluated:,} of {sent:,} prompt tokens evaluated "
-            f"({pct(evaluated / sent)}), the rest reused from earlier calls"
+            f"({pct(evaluated / sent)}), the rest reused from earlier calls{speed}"
         )
     return lines

@@ -256,7 +256,8 @@ class Evaluator(ScoringParts):
         Args:
             instance: The item.
             progress: Called with ``explore``, ``judge``, ``code``, ``classify`` as each
-                phase starts.
+                phase starts, and during ``explore`` with each iteration as it starts
+                (``1/5`` for the first, then ``2``, ``3``...).
 
         Returns:
             The filled result; ``error`` + ``failure_mode="infrastructure"`` when the
@@ -286,7 +287,7 @@ class Evaluator(ScoringParts):
         # those of an episode that ends in an error too.
         with usage_scope() as usage:
             try:
-                self._run(instance, result, usage, track)
+                self._run(instance, result, usage, track, report)
             except BudgetExceeded as exc:
                 result.skipped = f"budget --pau-max-cost-usd spent: {exc}"
                 result.skip_cause = SkipCause.BUDGET
@@ -322,13 +323,19 @@ class Evaluator(ScoringParts):
         result: InstanceResult,
         usage: Usage,
         progress: Callable[[str], None],
+        mark: Callable[[str], None],
     ) -> None:
+        from pytest_pau.agent.watch import watching
         from pytest_pau.sandbox import Sandbox
 
         s = self.settings
         progress("explore")
         seen = usage.calls
-        with Sandbox(instance.code, backend=s.sandbox) as box:
+
+        def iteration(k: int, n: int) -> None:
+            mark(f"{k}/{n}" if k == 1 else str(k))
+
+        with Sandbox(instance.code, backend=s.sandbox) as box, watching(iteration):
             traj = self.agent.run(instance, box)
         _account(usage, seen, traj.usage)
         result.prediction = traj.prediction
@@ -558,6 +565,8 @@ def _add_provider_usage(result: InstanceResult, usage: Usage) -> None:
         result.local_prompt = {
             "sent": usage.local_prompt_sent,
             "evaluated": usage.local_prompt_evaluated,
+            "answer_tokens": usage.local_answer_tokens,
+            "ms": usage.local_ms,
         }
     if usage.flex_calls or usage.flex_fallbacks:
         result.flex = {

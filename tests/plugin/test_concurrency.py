@@ -278,6 +278,12 @@ def test_verbose_phases_are_never_interleaved(
         result = pau_pytester.runpytest(*args(llm, "--pau-concurrency=6", "-v", "--pau-no-cache"))
     lines = [ln for ln in result.stdout.lines if ln.startswith("pau::test_pau[")]
     assert len(lines) == 6
-    phases = r"pau::test_pau\[many/add\d\d\] explore judge code (classify )?FAILED +\[ *\d+%\]"
+    # The time left once an item finished, each iteration as it started, then the phases.
+    phases = (
+        r"pau::test_pau\[many/add\d\d\] (\[~\d+s left\] )?explore 1/\d+( \d+)* judge code "
+        r"(classify )?FAILED +\[ *\d+%\]"
+    )
     for line in lines:
         assert re.fullmatch(phases, line), line
+    assert "left] explore" not in lines[0]
+    assert all("left] explore" in line for line in lines[1:])

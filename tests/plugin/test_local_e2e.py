@@ -39,6 +39,10 @@ def test_local_small_end_to_end_in_an_empty_folder(pytester: pytest.Pytester, mo
     result.stdout.fnmatch_lines(
         ["*= PAU summary =*", "items 2: *", "note: the judge is the embedded 'local-small' model*"]
     )
+    # The embedded model's speed, gathered from the workers' results (-n 2).
+    result.stdout.fnmatch_lines(
+        ["embedded model: *answer tokens in * s (* tok/s, prompt evaluation included)"]
+    )
     report = read_report(pytester.path / "r.json")
     assert len(report.instances) == 2
     assert all("smoke" in i.tags for i in report.instances)
@@ -49,3 +53,5 @@ def test_local_small_end_to_end_in_an_empty_folder(pytester: pytest.Pytester, mo
         assert inst.trajectory
         assert inst.prediction
         assert inst.model_calls > 0
+        assert inst.local_prompt["answer_tokens"] > 0
+        assert inst.local_prompt["ms"] > 0

@@ -92,7 +92,7 @@ def test_summary_block(run_pau) -> None:
             "concluded 4/4  overconfident 1 (concluded YES and failed)  unparseable judge answers 1",
             "model requests * made, cost $0.0000; cache hits *, free",
             "tokens * prompt + * completion (of every answer, cached ones included)",
-            "wall * s  (item time * s)",
+            "wall * s  (item time * s, * s per item)",
         ]
     )
     assert "low fidelity" not in result.stdout.str()

@@ -31,6 +31,15 @@ def test_each_line() -> None:
     ]
 
 
+def test_the_embedded_models_speed_when_it_answered() -> None:
+    local = {"sent": 7080, "evaluated": 1580, "answer_tokens": 2094, "ms": 120_500}
+    assert provider_lines(Summary(local_prompt=local)) == [
+        "embedded model: 1,580 of 7,080 prompt tokens evaluated (22.3%), "
+        "the rest reused from earlier calls; 2,094 answer tokens in 120.5 s "
+        "(17.4 tok/s, prompt evaluation included)"
+    ]
+
+
 def test_waiting_for_a_first_answer_is_said_only_where_a_quota_was_paced_at() -> None:
     probing = {"waits": {"first answer": 9}, "wait_s": {"first answer": 2.2}}
     assert provider_lines(Summary(**probing)) == []  # an unmetered server: nothing to say

@@ -45,7 +45,7 @@ def test_a_failed_self_coder_call_keeps_the_fixed_scores(
 
     phases: list[str] = []
     result = Evaluator(settings, client_factory=factory).evaluate(double, progress=phases.append)
-    assert phases == ["explore", "judge", "code", "self_code"]
+    assert phases == ["explore", "1/20", "judge", "code", "self_code"]  # and the iteration
     assert (result.judge_score, result.code_match, result.passed) == (5, 1.0, True)
     assert result.error is None
     assert result.self_code_match is None
