@@ -377,7 +377,9 @@ def render(
         writer.line(line)
     ran = c.items - c.skipped
     each = f", {summary.item_time_s / ran:.1f} s per item" if ran > 0 else ""
-    writer.line(f"wall {_num(summary.wall_s, '.1f')} s  (item time {summary.item_time_s:.1f} s{each})")
+    writer.line(
+        f"wall {_num(summary.wall_s, '.1f')} s  (item time {summary.item_time_s:.1f} s{each})"
+    )
     if summary.max_cost_usd is not None and summary.cost_usd > summary.max_cost_usd:
         writer.line(
             f"budget: spent ${summary.cost_usd:.4f} of ${summary.max_cost_usd:g}; the calls "
