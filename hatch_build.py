@@ -45,7 +45,14 @@ class SandboxComponentHook(BuildHookInterface):  # type: ignore[type-arg]
         root = Path(self.root)
         guest = _guest_module(root)
         source = root / "sandbox_wasm"
-        if guest.shipped(source) is not None:
+        if version == "standard":
+            # The wheel takes these files only (no temporary files, no caches); an editable
+            # install reads them from the checkout itself.
+            for name in guest.wheel_files(source):
+                build_data["force_include"][str(source / name)] = f"pytest_pau/_sandbox_wasm/{name}"
+            templates = root / "conftest_templates"
+            build_data["force_include"][str(templates)] = "pytest_pau/_conftest_templates"
+        if guest.shipped(source, check_bytes=True) is not None:
             return
         started = time.perf_counter()
         print("pytest-pau: building the sandbox component (componentize-py)...", file=sys.stderr)

@@ -23,8 +23,10 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from pytest_pau.errors import SandboxBuildError
 from pytest_pau.paths import user_cache_dir, versioned_cache_dir
@@ -199,10 +201,40 @@ def load_component(engine: object, config_tag: str) -> object:
         try:
             component = Component.from_file(engine, str(wasm))  # type: ignore[arg-type]
         except WasmtimeError as exc:
-            raise SandboxBuildError(
-                f"wasmtime could not compile {wasm}: {exc}; delete the folder {wasm.parent} and retry"
-            ) from exc
-        tmp = compiled.parent / f".{compiled.name}.{os.getpid()}.tmp"
+            if wasm == component_path():
+                raise SandboxBuildError(
+                    f"wasmtime could not compile {wasm}: {exc}; delete the folder {wasm.parent} "
+                    "(the user cache's build) and retry"
+                ) from exc
+            failed = exc
+        else:
+            return _store(component, compiled)
+    # The shipped component does not compile (damaged on disk, or a wheel that carries a
+    # bad one): build one into the user cache, outside the lock the build takes itself;
+    # that build is used from now on.
+    print(
+        f"pytest-pau: the shipped sandbox component {wasm} does not compile ({failed}); "
+        "building one into the user cache (componentize-py, about 10 s)",
+        file=sys.stderr,
+    )
+    build_component(force=True)
+    return load_component(engine, config_tag)
+
+
+def _store(component: Any, compiled: Path) -> Any:
+    """Write the machine code of ``component`` to ``compiled`` (atomically); returns it.
+
+    Raises:
+        SandboxBuildError: the user cache could not take it (full, read-only).
+    """
+    tmp = compiled.parent / f".{compiled.name}.{os.getpid()}.tmp"
+    try:
         tmp.write_bytes(bytes(component.serialize()))
         os.replace(tmp, compiled)
-        return component
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise SandboxBuildError(
+            f"could not write the compiled sandbox to {compiled}: {exc}; free space there "
+            "or point PAU_USER_CACHE at a writable folder with ~80 MiB free"
+        ) from exc
+    return component

@@ -51,16 +51,37 @@ def guest_hash(root: Path) -> str:
     return digest.hexdigest()[:16]
 
 
-def shipped(root: Path) -> Path | None:
+def _digest(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        while block := fh.read(1 << 20):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _stamp(root: Path, component: Path) -> str:
+    """The stamp's text: the guest's digest, then the component's size and SHA-256."""
+    return f"{guest_hash(root)}\n{component.stat().st_size} {_digest(component)}\n"
+
+
+def shipped(root: Path, *, check_bytes: bool = False) -> Path | None:
     """The component shipped with the guest under ``root``, if it was built from these
-    very sources (its stamp matches their digest); None otherwise."""
+    very sources (the stamp's first line is their digest) and has the size the stamp
+    gives; with ``check_bytes`` also its SHA-256 (the package build checks it before it
+    ships the file; a run checks the size only, and falls back to a build of its own
+    when wasmtime cannot compile the file). None otherwise."""
     component, stamp = root / SHIPPED, root / STAMP
     try:
-        if component.is_file() and stamp.read_text().strip() == guest_hash(root):
-            return component
-    except OSError:
+        lines = stamp.read_text().split()
+        if not component.is_file() or len(lines) != 3 or lines[0] != guest_hash(root):
+            return None
+        if component.stat().st_size != int(lines[1]):
+            return None
+        if check_bytes and _digest(component) != lines[2]:
+            return None
+    except (OSError, ValueError):
         return None
-    return None
+    return component
 
 
 def componentize(root: Path, out: Path, *, timeout_s: float) -> subprocess.CompletedProcess[str]:
@@ -95,27 +116,34 @@ def componentize(root: Path, out: Path, *, timeout_s: float) -> subprocess.Compl
 def ship(root: Path, *, timeout_s: float = 600) -> Path:
     """Build the component next to the guest under ``root`` unless a matching one is there.
 
-    The component is written to a temporary name and renamed into place, then the stamp:
-    an interrupted build leaves no component that a stamp vouches for.
+    The component is written in a temporary folder beside ``root`` (never inside it: the
+    wheel takes the guest folder's files) and renamed into place, then the stamp: an
+    interrupted build leaves no component that a stamp vouches for.
 
     Raises:
         RuntimeError: componentize-py failed; its output is in the message.
     """
-    found = shipped(root)
+    found = shipped(root, check_bytes=True)
     if found is not None:
         return found
     target = root / SHIPPED
     (root / STAMP).unlink(missing_ok=True)
-    tmp = root / f".{SHIPPED}.{os.getpid()}.tmp"
-    try:
-        proc = componentize(root, tmp, timeout_s=timeout_s)
-        if proc.returncode != 0 or not tmp.is_file():
+    for stale in root.glob(f".{SHIPPED}.*.tmp"):  # left by a build killed before this fix
+        stale.unlink(missing_ok=True)
+    with tempfile.TemporaryDirectory(prefix=".pau-sandbox-build-", dir=root.parent) as tmp:
+        out = Path(tmp) / SHIPPED
+        proc = componentize(root, out, timeout_s=timeout_s)
+        if proc.returncode != 0 or not out.is_file():
             tail = (proc.stderr or proc.stdout).strip()[-2000:]
             raise RuntimeError(
                 f"componentize-py failed (exit {proc.returncode}) building {root}:\n{tail}"
             )
-        os.replace(tmp, target)
-    finally:
-        tmp.unlink(missing_ok=True)
-    (root / STAMP).write_text(guest_hash(root) + "\n")
+        os.replace(out, target)
+    (root / STAMP).write_text(_stamp(root, target))
     return target
+
+
+def wheel_files(root: Path) -> list[str]:
+    """The guest folder's files a wheel ships: the sources, their README, the component
+    and its stamp."""
+    return [*GUEST_FILES, "README.md", SHIPPED, STAMP]

@@ -56,7 +56,15 @@ def test_a_stamp_that_does_not_match_the_sources_is_not_used(tmp_path: Path) -> 
     (root / guest.SHIPPED).write_bytes(b"\0asm")
     assert guest.shipped(root) is None  # no stamp
     (root / guest.STAMP).write_text(guest.guest_hash(root) + "\n")
+    assert guest.shipped(root) is None  # a stamp without the component's size and digest
+    (root / guest.STAMP).write_text(guest._stamp(root, root / guest.SHIPPED))
+    assert guest.shipped(root, check_bytes=True) == root / guest.SHIPPED
+    (root / guest.SHIPPED).write_bytes(b"\0asn")  # same size, other bytes
     assert guest.shipped(root) == root / guest.SHIPPED
+    assert guest.shipped(root, check_bytes=True) is None  # the package build rebuilds it
+    (root / guest.SHIPPED).write_bytes(b"\0as")  # cut short
+    assert guest.shipped(root) is None
+    (root / guest.SHIPPED).write_bytes(b"\0asm")
     with (root / "pau_runner.py").open("a") as f:
         f.write("\n# edited\n")
     assert guest.shipped(root) is None
@@ -95,3 +103,30 @@ def test_the_shipped_component_behaves_as_a_fresh_build(tmp_path: Path) -> None:
     assert len(calls_a) > 500
     differ = [(a, b) for a, b in zip(calls_a, calls_b, strict=True) if a != b]
     assert differ == []
+
+
+@pytest.mark.slow
+def test_a_shipped_component_that_does_not_compile_is_replaced_by_a_cache_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A damaged file the stamp still vouches for (same size): the run builds its own
+    into the user cache and says so, and the guest folder is left alone."""
+    from wasmtime import Engine
+
+    root = tmp_path / "guest"
+    for name in guest.GUEST_FILES:
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_bytes((build.guest_dir() / name).read_bytes())
+    (root / guest.SHIPPED).write_bytes(b"\0asm" + b"\xff" * 1000)
+    (root / guest.STAMP).write_text(guest._stamp(root, root / guest.SHIPPED))
+    monkeypatch.setattr(build, "guest_dir", lambda: root)
+    monkeypatch.setenv("PAU_USER_CACHE", str(tmp_path / "cache"))
+    assert build.component_origin() == (root / guest.SHIPPED, "shipped")
+    build.load_component(Engine(), "test")
+    assert "does not compile" in capsys.readouterr().err
+    assert build.component_origin() == (build.component_path(), "built")
+    assert build.compiled_path("test").is_file()
+    left = sorted(p.name for p in root.iterdir() if p.name != "__pycache__")  # componentize-py's
+    assert left == sorted(
+        [*{n.split("/")[0] for n in guest.GUEST_FILES}, guest.SHIPPED, guest.STAMP]
+    )
