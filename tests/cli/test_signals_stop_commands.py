@@ -61,24 +61,38 @@ def test_a_signal_stops_pau_merge_with_one_line_and_nothing_half_written(
     paths = _big_shards(tmp_path)
     out = tmp_path / "out.json"
     argv = [sys.executable, "-m", "pytest_pau", "merge", *map(str, paths), "-o", str(out)]
-    proc = subprocess.Popen(
-        [*argv, "--html", str(tmp_path / "out.html")],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    deadline = time.monotonic() + 120
-    while not _opened(proc.pid, paths[0].resolve()) and proc.poll() is None:
-        assert time.monotonic() < deadline, "pau merge never opened the first shard"
-        time.sleep(0.001)
-    proc.send_signal(sig)
-    _, err = proc.communicate(timeout=120)
-    assert proc.returncode == status, err
-    assert err.strip().splitlines()[-1] == line
-    assert "Traceback" not in err
-    assert sorted(p.name for p in tmp_path.iterdir() if p not in paths) in ([], ["out.json"])
-    if out.exists():
-        json.loads(out.read_text())  # whole, never half written
+    # On a busy machine the merge can read its shards between two looks at /proc, or end
+    # before the signal lands (exit 0, a whole output): such a try decides nothing and is
+    # made again; what a caught signal must give is checked on every try that caught one.
+    caught = 0
+    for _ in range(5):
+        out.unlink(missing_ok=True)
+        proc = subprocess.Popen(
+            [*argv, "--html", str(tmp_path / "out.html")],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        deadline = time.monotonic() + 120
+        while not _opened(proc.pid, paths[0].resolve()) and proc.poll() is None:
+            assert time.monotonic() < deadline, "pau merge never opened the first shard"
+            time.sleep(0.001)
+        proc.send_signal(sig)
+        _, err = proc.communicate(timeout=120)
+        leftovers = sorted(
+            p.name for p in tmp_path.iterdir() if p not in paths and p.name != "out.html"
+        )
+        assert leftovers in ([], ["out.json"]), leftovers
+        if out.exists():
+            json.loads(out.read_text())  # whole, never half written
+        if proc.returncode == 0:
+            continue  # the merge had finished: too late to tell anything
+        assert proc.returncode == status, err
+        assert err.strip().splitlines()[-1] == line
+        assert "Traceback" not in err
+        caught += 1
+        break
+    assert caught, "five tries, and pau merge finished before each signal (a busy machine?)"
 
 
 def test_the_command_gives_the_signals_back(tmp_path: Path) -> None:
