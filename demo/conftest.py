@@ -6,11 +6,11 @@ higher with them. After the run, :func:`pytest_pau_summary_extra` scores the ora
 the instances the run selected, with the run's judge, coder and model cache (a second
 run costs nothing), and prints both under the PAU summary::
 
-    ceiling: the same 3 items with --pau-model=oracle (the gold description as the
+    ceiling: the same 1 item with --pau-model=oracle (the gold description as the
     answer), the same judge and coder
-                    judge  match  passed
-      local          1.67   0.33     0/3
-      oracle         4.33   1.00     2/3
+               judge  match  passed
+      local     1.00   0.08     0/1
+      oracle    5.00   1.00     1/1
 
 It is an ordinary conftest file: the hooks are pytest-pau's public ones
 (``pytest_pau_summary_extra``) and pytest's own.
@@ -61,7 +61,7 @@ def pytest_pau_summary_extra(config: pytest.Config, summary: Summary) -> list[st
     reporter = config.pluginmanager.get_plugin("terminalreporter")
     if reporter is not None:
         reporter.write_line(
-            f"measuring the ceiling: {len(_instances)} items with --pau-model=oracle ..."
+            f"measuring the ceiling: {_items(len(_instances))} with --pau-model=oracle ..."
         )
     evaluator = Evaluator(settings.model_copy(update={"model": "oracle"}))
     results: list[InstanceResult] = [evaluator.evaluate(inst) for inst in _instances]
@@ -69,7 +69,7 @@ def pytest_pau_summary_extra(config: pytest.Config, summary: Summary) -> list[st
     c = summary.counts
     w = max(len(settings.model), len("oracle")) + 2
     lines = [
-        f"ceiling: the same {len(_instances)} items with --pau-model=oracle (the gold "
+        f"ceiling: the same {_items(len(_instances))} with --pau-model=oracle (the gold "
         "description as the answer), the same judge and coder",
         f"  {'':<{w}}{'judge':>6} {'match':>6} {'passed':>7}",
         f"  {settings.model:<{w}}{_num(summary.judge.mean):>6} "
@@ -84,6 +84,10 @@ def pytest_pau_summary_extra(config: pytest.Config, summary: Summary) -> list[st
         why = (first.error or first.skipped or "").strip().splitlines() or [""]
         lines.append(f"  the oracle left {len(unscored)} unscored; {first.id}: {why[0][:100]}")
     return lines
+
+
+def _items(n: int) -> str:
+    return "1 item" if n == 1 else f"{n} items"
 
 
 def _num(value: float | None) -> str:

@@ -17,7 +17,7 @@ from tests.docs.pages import ROOT, commands, fenced, page, page_names
 
 LANGS = ("bash", "sh", "shell", "console")
 
-QUICK_START = 'python3.11 -m venv .venv && .venv/bin/pip install -e ".[local]" && cd demo && ../.venv/bin/pytest -v --pau-model=local -m smoke --pau-limit=3 --pau-max-iterations=5 --pau-report=report.json --pau-html=report.html'
+QUICK_START = 'python3.11 -m venv .venv && .venv/bin/pip install -e ".[local]" && cd demo && ../.venv/bin/pytest -v --pau-model=local -m smoke --pau-limit=1 --pau-max-iterations=3 --pau-report=report.json --pau-html=report.html'
 TEST_SUITE = 'python3.11 -m venv .venv && .venv/bin/pip install -e ".[dev]" && .venv/bin/python -m pytest -n 2 tests'
 SERVED = "--pau-model=openai/my-model --pau-api-base=http://localhost:8000/v1"
 GPT5 = "--pau-judge-model=gpt-5 --pau-coder-model=gpt-5"
