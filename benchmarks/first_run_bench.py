@@ -72,7 +72,9 @@ def timed(argv: list[str], *, cwd: Path, env: dict[str, str], log: Path) -> dict
 
 def quoted_lines(log: Path) -> list[str]:
     """The lines of a run that say what took the time."""
-    wanted = re.compile(r"^(pau: .*(\.\.\.|ready in .*)|pau::test_pau\[.*|wall .*|embedded model: .*)$")
+    wanted = re.compile(
+        r"^(pau: .*(\.\.\.|ready in .*)|pau::test_pau\[.*|wall .*|embedded model: .*)$"
+    )
     text = log.read_text(encoding="utf-8", errors="replace")
     return [line for line in text.splitlines() if wanted.match(line)]
 
@@ -114,9 +116,7 @@ def main() -> int:
         env["PIP_CACHE_DIR"] = str(work / "pip-cache")
 
     parts: dict[str, dict[str, Any]] = {}
-    parts["set-up: venv"] = timed(
-        shlex.split(steps[0]), cwd=clone, env=env, log=work / "venv.log"
-    )
+    parts["set-up: venv"] = timed(shlex.split(steps[0]), cwd=clone, env=env, log=work / "venv.log")
     parts["set-up: pip install"] = timed(
         shlex.split(steps[1]), cwd=clone, env=env, log=work / "install.log"
     )

@@ -15,6 +15,7 @@
     ├── CacheError                the model cache cannot be opened or written (names the fix)
     │   └── CacheCorruptError     the cache file is damaged (the plugin sets it aside at start)
     ├── LocalModelError           the embedded model is missing, corrupt, or its extra not installed
+    ├── UserCacheError            the per-user cache (PAU_USER_CACHE) cannot hold a folder
     └── MergeError                shard reports that do not make one run (missing, twice, mismatched)
 
 An error that the model under test did not cause (sandbox build, provider outage, budget)
@@ -102,6 +103,11 @@ class ScoreError(PauError):
 
 class LocalModelError(PauError):
     """The embedded local model could not be found, verified or loaded."""
+
+
+class UserCacheError(PauError):
+    """A folder of the per-user cache (built sandbox, joined weights) cannot be made: names
+    the folder, the reason and ``PAU_USER_CACHE``."""
 
 
 class MergeError(PauError):

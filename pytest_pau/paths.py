@@ -10,26 +10,53 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from pytest_pau._version import __version__
-
 
 def user_cache_dir() -> Path:
-    """The per-user cache (built sandbox, model weights): ``$PAU_USER_CACHE`` or platformdirs'."""
+    """The per-user cache (built sandbox, model weights): ``$PAU_USER_CACHE`` or platformdirs'.
+
+    Raises:
+        UserCacheError: the folder cannot be made (a read-only home, a file in the way).
+    """
     env = os.environ.get("PAU_USER_CACHE")
     if env:
-        path = Path(env)
+        path = Path(env).expanduser()
     else:
         import platformdirs
 
         path = Path(platformdirs.user_cache_dir("pytest-pau"))
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+    return _made(path, path)
 
 
-def versioned_cache_dir(name: str) -> Path:
-    """A subfolder of the user cache keyed by plugin version (``sandbox/0.1.0``)."""
-    path = user_cache_dir() / name / __version__
-    path.mkdir(parents=True, exist_ok=True)
+def user_cache_subdir(*parts: str) -> Path:
+    """A folder under the user cache, made if missing (``sandbox``, ``0.1.0``, ...).
+
+    Raises:
+        UserCacheError: it cannot be made, naming the folder, the reason and the fix.
+    """
+    root = user_cache_dir()
+    return _made(root.joinpath(*parts), root)
+
+
+def user_cache_failure(path: Path, exc: OSError) -> str:
+    """What a failed write under the user cache says: the path, the reason, the fix."""
+    reason = exc.strerror or str(exc)
+    source = "PAU_USER_CACHE" if os.environ.get("PAU_USER_CACHE") else "the per-user cache"
+    fix = (
+        "free space there or set PAU_USER_CACHE to a folder with room (about 2 GB)"
+        if exc.errno == errno.ENOSPC
+        else "set PAU_USER_CACHE to a folder you can write"
+    )
+    return f"{path}: {reason} ({source}); {fix}"
+
+
+def _made(path: Path, root: Path) -> Path:
+    from pytest_pau.errors import UserCacheError
+
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        what = "cannot be made" if path == root else "cannot hold a folder"
+        raise UserCacheError(f"the user cache {what}: {user_cache_failure(path, exc)}") from None
     return path
 
 

