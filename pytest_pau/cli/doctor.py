@@ -87,26 +87,6 @@ def _weights(name: str, *, verify_now: bool) -> tuple[list[str], str | None]:
     ], None
 
 
-def _unused_model_path() -> str | None:
-    """``PAU_LOCAL_MODEL_PATH`` names a file neither model uses (a run skips it quietly:
-    one variable serves both models, each taking the file of its own size)."""
-    import os
-    from pathlib import Path
-
-    from pytest_pau.llm.local.weights import SPECS
-
-    value = os.environ.get("PAU_LOCAL_MODEL_PATH")
-    if not value or not Path(value).expanduser().is_file():
-        return None  # unset, a folder, or reported with the model it fails for
-    size = Path(value).expanduser().stat().st_size
-    if any(spec.size == size for spec in SPECS.values()):
-        return None
-    return (
-        f"PAU_LOCAL_MODEL_PATH={value!r} is used by neither model: its {size:,} bytes are the "
-        f"size of neither {', '.join(f'{s.filename} ({s.size:,})' for s in SPECS.values())}"
-    )
-
-
 def _sandbox() -> list[str]:
     from pytest_pau.sandbox import build
     from pytest_pau.sandbox.runtime import CONFIG_TAG
@@ -124,6 +104,7 @@ def _sandbox() -> list[str]:
 def run(args: argparse.Namespace) -> int:
     """Print what is where; 1 when the default run lacks something."""
     from pytest_pau._version import __version__
+    from pytest_pau.llm.local import weights
     from pytest_pau.paths import user_cache_dir
 
     problems: list[str] = []
@@ -138,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
             f"the user cache {cache} is not writable: a first run cannot join the weights or "
             "compile the sandbox there; set PAU_USER_CACHE to a folder you can write"
         )
-    unused = _unused_model_path()
+    unused = weights.unused_env_path()
     if unused is not None:
         print(f"{'':<12} {unused}")
         problems.append(unused)

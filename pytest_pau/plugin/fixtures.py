@@ -14,6 +14,7 @@ import pytest
 from pytest_pau.plugin.config import settings_from_config
 from pytest_pau.plugin.evaluate import evaluate, evaluator_of
 from pytest_pau.plugin.state import PauRun, pau_run_key, result_key
+from pytest_pau.plugin.terminal import live_writer
 from pytest_pau.settings import PauSettings
 
 if TYPE_CHECKING:
@@ -34,28 +35,18 @@ def _progress(request: pytest.FixtureRequest, state: PauRun) -> Callable[[str], 
     config = request.config
     if config.get_verbosity() <= 0 or state.is_worker:
         return None
-    reporter = config.pluginmanager.get_plugin("terminalreporter")
-    capman = config.pluginmanager.get_plugin("capturemanager")
-    if reporter is None:
+    write = live_writer(config)
+    if write is None:
         return None
     first = [True]
-
-    def write(text: str) -> None:
-        # Capture is on while fixtures run: suspend it, or the text lands in the captured
-        # output instead of the terminal line "pau::test_pau[...] explore judge code PASSED".
-        if capman is not None:
-            with capman.global_and_fixture_disabled():
-                reporter.write(text, cyan=True)
-        else:
-            reporter.write(text, cyan=True)
 
     def show(phase: str) -> None:
         if first[0]:
             first[0] = False
             left = time_left(state)
             if left is not None:
-                write(f"[~{left} left] ")
-        write(f"{phase} ")
+                write(f"[~{left} left] ", cyan=True)
+        write(f"{phase} ", cyan=True)
 
     return show
 

@@ -24,6 +24,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from pytest_pau.errors import PauError
+from pytest_pau.plugin.terminal import live_writer
 from pytest_pau.settings.values import LOCAL_MODELS
 
 if TYPE_CHECKING:
@@ -67,17 +68,11 @@ def _sandbox() -> object:
 
 def warm_up(state: PauRun, config: pytest.Config) -> None:
     """Run :func:`steps` now, announcing the slow ones on the terminal."""
-    reporter = config.pluginmanager.get_plugin("terminalreporter")
-    capman = config.pluginmanager.get_plugin("capturemanager")
+    write = live_writer(config)
 
     def say(line: str) -> None:
-        if reporter is None:
-            return
-        if capman is not None:
-            with capman.global_and_fixture_disabled():
-                reporter.write_line(line)
-        else:
-            reporter.write_line(line)
+        if write is not None:
+            write(line, newline=True)
 
     for what, do in steps(state):
         with told(what, say):

@@ -231,8 +231,28 @@ def _from_env(spec: LocalModelSpec) -> Path | None:
             f"PAU_LOCAL_MODEL_PATH={value!r} is neither a file nor a folder. Point it at "
             f"{spec.filename} (or a folder holding it), or unset it."
         )
-    # One variable serves both models: a file is used for the model whose size it has.
-    return path if path.stat().st_size == spec.size else None
+    return path if _serves(path, spec) else None
+
+
+def _serves(path: Path, spec: LocalModelSpec) -> bool:
+    """One variable serves both models: a file is used for the model whose size it has."""
+    return path.stat().st_size == spec.size
+
+
+def unused_env_path() -> str | None:
+    """What is wrong when ``PAU_LOCAL_MODEL_PATH`` names a file neither model uses (a run
+    skips it quietly, as the other model's file); None when it is unset, a folder, or used."""
+    value = os.environ.get("PAU_LOCAL_MODEL_PATH")
+    if not value or not Path(value).expanduser().is_file():
+        return None  # unset, a folder, or reported with the model it fails for
+    path = Path(value).expanduser()
+    if any(_serves(path, spec) for spec in SPECS.values()):
+        return None
+    return (
+        f"PAU_LOCAL_MODEL_PATH={value!r} is used by neither model: its "
+        f"{path.stat().st_size:,} bytes are the size of neither "
+        f"{', '.join(f'{s.filename} ({s.size:,})' for s in SPECS.values())}"
+    )
 
 
 def _from_hf_cache(spec: LocalModelSpec) -> Path | None:
