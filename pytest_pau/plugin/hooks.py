@@ -29,6 +29,7 @@ class PauPlugin:
         self.state = state
         self._retry_sent = False
         self._shard_sent = False
+        self._warmed = False
 
     def pytest_report_header(self, config: pytest.Config) -> list[str]:
         s = self.state.settings
@@ -120,6 +121,13 @@ class PauPlugin:
     @pytest.hookimpl(optionalhook=True)
     def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
         intake.count_selected(self.state, list(ids))
+        # The controller does a first run's slow steps (and says them) before it hands out
+        # the first item: the workers, each silent, then find them done.
+        if not self._warmed and self.state.selected and not node.config.option.collectonly:
+            self._warmed = True
+            from pytest_pau.plugin import warmup
+
+            warmup.warm_up(self.state, node.config)
 
     # -- running ------------------------------------------------------------------------
 

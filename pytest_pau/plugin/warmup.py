@@ -1,7 +1,7 @@
 """The slow steps of a first run, done before the first item and said on the terminal.
 
 A first run joins and checks an embedded model's weights (1.1 GB: seconds to a minute)
-and compiles the sandbox for this CPU (about 5 s); done inside the first item, they
+and compiles the sandbox for this CPU (about 15 s on 2 cores); done inside the first item, they
 showed nothing after ``collected ... selected``. Here they run first, in pytest's
 thread, and a step that takes longer than :data:`ANNOUNCE_AFTER_S` is announced while it
 runs and timed when it ends::
@@ -10,8 +10,9 @@ runs and timed when it ends::
     pau: the sandbox: ready in 5.2 s
 
 A later run finds both done and prints nothing. An error is left to the items, which
-report it as before (each names what failed and how to fix it). Not under xdist: each
-worker prepares its own, and only the controller writes to the terminal.
+report it as before (each names what failed and how to fix it). Under xdist the controller
+does it when the first worker has collected, before it hands out an item; the workers then
+find both done (only the controller writes to the terminal).
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ The component comes, in this order, from:
    stamp matches the guest sources (:mod:`pytest_pau.sandbox.guest`);
 3. a build now, by ``componentize-py`` (about 10 s on idle cores), into the user cache.
 
-wasmtime then compiles it to machine code for this CPU (about 5 s, once):
+wasmtime then compiles it to machine code for this CPU (about 15 s on 2 cores, once):
 ``<user cache>/sandbox/<plugin version>/<hash of the guest sources>/sandbox-<wasmtime
 version>-<config>.cwasm``, loaded with ``Component.deserialize_file`` in a few
 milliseconds by every later process.

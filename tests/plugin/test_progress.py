@@ -4,6 +4,7 @@ each item's line shows the time left and the embedded model's speed."""
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -57,6 +58,27 @@ def test_a_first_run_compiles_the_sandbox_before_its_items_and_says_so(
     assert min(items) > start + 1
     again = run_pau("-v", subprocess=True).stdout.lines
     assert not [line for line in again if line.startswith("pau: the sandbox")]
+
+
+@pytest.mark.slow
+def test_under_xdist_the_controller_compiles_the_sandbox_before_any_item_and_says_so(
+    run_pau: Callable[..., pytest.RunResult],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    # Workers write nothing to the terminal: the controller does the first run's slow steps
+    # once, before it hands out an item, and the workers find them done.
+    monkeypatch.setenv("PAU_USER_CACHE", str(tmp_path / "empty-user-cache"))
+    lines = run_pau("-v", "-n", "2", subprocess=True).stdout.lines
+    announce = "pau: the sandbox: compiling it for this CPU (once per version) ..."
+    assert lines.count(announce) == 1, "\n".join(lines)
+    start = lines.index(announce)
+    assert lines[start + 1].startswith("pau: the sandbox: ready in ")
+    outcomes = [k for k, line in enumerate(lines) if re.search(r"\b(PASSED|FAILED)\b", line)]
+    assert outcomes
+    assert min(outcomes) > start + 1
+    compiled = list((tmp_path / "empty-user-cache").rglob("*.cwasm"))
+    assert len(compiled) == 1  # one compile, the controller's
 
 
 def test_the_item_line_shows_the_embedded_models_speed_and_the_time_left(
