@@ -97,7 +97,9 @@ def _sandbox() -> list[str]:
     else:
         where = f"{origin[0]} ({origin[1]})"
     compiled = build.compiled_path(CONFIG_TAG)
-    cpu = "yes" if compiled.is_file() else "not yet (a first run compiles it, about 15 s on 2 cores)"
+    cpu = (
+        "yes" if compiled.is_file() else "not yet (a first run compiles it, about 15 s on 2 cores)"
+    )
     return [f"{'sandbox':<12} {where}", f"{'':<12} compiled for this CPU: {cpu}"]
 
 

@@ -84,6 +84,15 @@ def run(args: argparse.Namespace) -> int:
         )
         return 0
     print(f"component:     {origin[0]} ({origin[1]}, {origin[0].stat().st_size / 2**20:.1f} MiB)")
+    from pytest_pau.sandbox.runtime import CONFIG_TAG
+
+    if not build.compiled_path(CONFIG_TAG).is_file():
+        # Timing a call now would time the compile: say so instead, and leave it to a run.
+        print(
+            "compiled:      not yet for this CPU: a first run compiles it (about 15 s on 2 "
+            "cores), or `pau sandbox build` now"
+        )
+        return 0
     started = time.perf_counter()
     from pytest_pau.sandbox import Sandbox
 

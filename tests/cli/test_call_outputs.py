@@ -61,6 +61,18 @@ def test_sandbox_info(capsys: pytest.CaptureFixture[str]) -> None:
     assert "cache folder:" in out
 
 
+def test_sandbox_info_on_a_fresh_cache_says_not_compiled_and_compiles_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # It timed the compile as the "first call" (15 s) and left a compiled file behind.
+    monkeypatch.setenv("PAU_USER_CACHE", str(tmp_path / "fresh"))
+    assert main(["sandbox", "info"]) == 0
+    out = capsys.readouterr().out
+    assert "compiled:      not yet for this CPU: a first run compiles it" in out
+    assert "first call" not in out
+    assert not list((tmp_path / "fresh").rglob("*.cwasm"))
+
+
 def test_sandbox_clean_removes_other_builds_only(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
