@@ -10,6 +10,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from pytest_pau.errors import UserCacheError
+
 
 def user_cache_dir() -> Path:
     """The per-user cache (built sandbox, model weights): ``$PAU_USER_CACHE`` or platformdirs'.
@@ -50,8 +52,6 @@ def user_cache_failure(path: Path, exc: OSError) -> str:
 
 
 def _made(path: Path, root: Path) -> Path:
-    from pytest_pau.errors import UserCacheError
-
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

@@ -103,6 +103,7 @@ def test_joined_weights_are_used_without_writing_anything(
 ) -> None:
     joined = weights.resolve_weights("local-small")
     assert joined.read_bytes() == BYTES
+    assert weights.checked(joined, tiny)  # its check is kept: the next run hashes nothing
     before = sorted(p.name for p in weights.models_dir().rglob("*"))
     weights._resolved.clear()
     # A later run finds the joined, checked file: no lock file, no marker, no copy.

@@ -142,6 +142,7 @@ def verify(path: Path, spec: LocalModelSpec) -> Path:
         )
     tmp = marker.with_suffix(f".{os.getpid()}.tmp")
     try:
+        marker.parent.mkdir(exist_ok=True)
         tmp.write_text(json.dumps(stamp))
         os.replace(tmp, marker)
     except OSError:  # a read-only or full cache: the file is good, the next run hashes again
