@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from pytest_pau.cli.main import main
+from tests.signals import as_in_a_terminal
 
 from . import test_merge_refuses as shards
 
@@ -72,6 +73,7 @@ def test_a_signal_stops_pau_merge_with_one_line_and_nothing_half_written(
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             text=True,
+            preexec_fn=as_in_a_terminal,
         )
         deadline = time.monotonic() + 120
         while not _opened(proc.pid, paths[0].resolve()) and proc.poll() is None:
@@ -131,6 +133,7 @@ def test_ctrl_c_stops_pau_judge_check_writing_nothing_and_the_cache_keeps_the_ra
             stderr=subprocess.PIPE,
             text=True,
             cwd=Path(__file__).parents[2],
+            preexec_fn=as_in_a_terminal,
         )
         deadline = time.monotonic() + 120
         while llm.requests < 4 and proc.poll() is None:  # the first item's 3, one of the next

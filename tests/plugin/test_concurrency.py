@@ -20,6 +20,7 @@ import pytest
 
 from pytest_pau.report.json_report import read_report
 from pytest_pau.testing import MARKERS, ScriptedLLM
+from tests.signals import as_in_a_terminal
 
 from .conftest import USER_CACHE
 from .stopping import (
@@ -206,16 +207,6 @@ def test_the_budget_holds_with_many_in_flight_and_the_overshoot_is_reported(
         result.stdout.fnmatch_lines(["budget: spent $* of $0.0008; the calls already in flight*"])
 
 
-def ctrl_c_as_in_a_terminal() -> None:
-    """``preexec_fn`` for a pytest that must hear Ctrl-C.
-
-    A shell without job control (``cmd &`` in a script, many CI runners) starts background
-    jobs with SIGINT ignored, and a child inherits that: Python then installs no
-    KeyboardInterrupt handler and the signal these tests send would do nothing.
-    """
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 @pytest.mark.slow
 def test_ctrl_c_keeps_the_finished_items_and_the_rerun_repeats_none_of_their_calls(
     pau_pytester: pytest.Pytester,
@@ -232,7 +223,7 @@ def test_ctrl_c_keeps_the_finished_items_and_the_rerun_repeats_none_of_their_cal
             env=env,
             stdout=subprocess.PIPE,
             text=True,
-            preexec_fn=ctrl_c_as_in_a_terminal,
+            preexec_fn=as_in_a_terminal,
         )
         wait_for_reports(proc, 3)
         sent = signal_while_every_episode_waits(proc, slow_llm, gate, 4, signal.SIGINT)

@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from pytest_pau.testing import ScriptedLLM
+from tests.signals import as_in_a_terminal
 
 from .conftest import USER_CACHE
 from .stopping import (
@@ -19,7 +20,7 @@ from .stopping import (
     signal_while_every_episode_waits,
     wait_for_reports,
 )
-from .test_concurrency import RULES, args, ctrl_c_as_in_a_terminal, write_dataset
+from .test_concurrency import RULES, args, write_dataset
 
 
 @pytest.mark.slow
@@ -37,7 +38,7 @@ def test_no_request_starts_after_ctrl_c(pau_pytester: pytest.Pytester) -> None:
             env=env,
             stdout=subprocess.PIPE,
             text=True,
-            preexec_fn=ctrl_c_as_in_a_terminal,
+            preexec_fn=as_in_a_terminal,
         )
         wait_for_reports(proc, 1)  # episodes are in flight now, 16 at a time
         # All 16 wait on a request the server has read when the signal comes: one read

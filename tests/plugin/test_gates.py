@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.signals import as_in_a_terminal
+
 from .toy import TOY, toy_rows
 
 BELOW = "--pau-min-pass-rate=0.5"
@@ -300,7 +302,7 @@ def test_ctrl_c_on_the_xdist_controller_stops_the_workers_and_keeps_their_result
         stop_file_in,
         wait_for_reports,
     )
-    from .test_concurrency import RULES, args, ctrl_c_as_in_a_terminal, owner, write_dataset
+    from .test_concurrency import RULES, args, owner, write_dataset
 
     write_dataset(pau_pytester.path, 40)
     gate = HeldAnswers()
@@ -317,7 +319,7 @@ def test_ctrl_c_on_the_xdist_controller_stops_the_workers_and_keeps_their_result
             stdout=subprocess.PIPE,
             text=True,
             start_new_session=True,  # the signal goes to the controller only, as a CI kill
-            preexec_fn=ctrl_c_as_in_a_terminal,
+            preexec_fn=as_in_a_terminal,
         )
         wait_for_reports(proc, 4)
         # Two workers, two episodes each, all waiting on the server when the signal comes;

@@ -13,11 +13,7 @@ from pathlib import Path
 import pytest
 
 from pytest_pau.plugin.startup import MESSAGE
-
-
-def _ctrl_c_as_in_a_terminal() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
+from tests.signals import as_in_a_terminal
 
 SLOW_CONFTEST = """\
 import pathlib, time
@@ -41,7 +37,7 @@ def test_ctrl_c_while_pytest_starts_is_one_line_and_exit_status_2(
         stderr=subprocess.PIPE,
         env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
         # As in a terminal: a test run started in the background inherits Ctrl-C ignored.
-        preexec_fn=_ctrl_c_as_in_a_terminal,
+        preexec_fn=as_in_a_terminal,
     )
     try:
         deadline = time.monotonic() + 120

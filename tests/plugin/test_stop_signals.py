@@ -19,6 +19,7 @@ import pytest
 
 from pytest_pau.report.json_report import read_report
 from pytest_pau.testing import ScriptedLLM
+from tests.signals import as_in_a_terminal
 
 from .conftest import USER_CACHE
 from .stopping import (
@@ -56,7 +57,13 @@ def _start(folder: Path, llm: ScriptedLLM, *extra: str) -> subprocess.Popen[str]
     command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-v"]
     command += args(llm, "--pau-report=r.json", *extra)
     return subprocess.Popen(
-        command, cwd=folder, env=env, stdout=subprocess.PIPE, text=True, start_new_session=True
+        command,
+        cwd=folder,
+        env=env,
+        stdout=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=as_in_a_terminal,  # SIGHUP too: under nohup the run would keep ignoring it
     )
 
 
