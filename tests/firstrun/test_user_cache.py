@@ -8,8 +8,6 @@ the way of a folder stands in for a read-only one: ``chmod`` does not stop root.
 
 from __future__ import annotations
 
-import dataclasses
-import hashlib
 import subprocess
 import sys
 from pathlib import Path
@@ -20,8 +18,7 @@ from pytest_pau.errors import LocalModelError, SandboxBuildError, UserCacheError
 from pytest_pau.llm.local import weights
 from pytest_pau.paths import user_cache_dir, user_cache_subdir
 from pytest_pau.sandbox import build
-
-BYTES = b"GGUF" + bytes(range(256)) * 4
+from tests.firstrun.conftest import BYTES
 
 
 def test_a_cache_that_cannot_be_made_names_the_folder_and_the_variable(
@@ -59,30 +56,21 @@ def test_the_builtin_dataset_loads_without_a_user_cache(
 
 
 @pytest.fixture
-def tiny(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> weights.LocalModelSpec:
-    """``local-small`` as a 1 KiB file carried by two 'packages' (files here)."""
-    spec = dataclasses.replace(
-        weights.SPECS["local-small"],
-        size=len(BYTES),
-        sha256=hashlib.sha256(BYTES).hexdigest(),
-        n_parts=2,
-    )
+def carried(
+    tiny: weights.LocalModelSpec, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> weights.LocalModelSpec:
+    """The tiny model carried by two 'packages' (files here), joined into the user cache."""
     parts = [tmp_path / "part1", tmp_path / "part2"]
     parts[0].write_bytes(BYTES[:500])
     parts[1].write_bytes(BYTES[500:])
-    monkeypatch.setitem(weights.SPECS, "local-small", spec)
-    monkeypatch.setattr(weights, "_resolved", {})
-    monkeypatch.setattr(weights, "_from_hf_cache", lambda spec: None)
     monkeypatch.setattr(weights, "_carrier_parts", lambda spec: parts)
-    monkeypatch.setattr(weights, "_hub_reachable", lambda: False)
-    monkeypatch.delenv("PAU_LOCAL_MODEL_PATH", raising=False)
-    monkeypatch.setenv("PAU_USER_CACHE", str(tmp_path / "user-cache"))
-    return spec
+    return tiny
 
 
 def test_weights_that_cannot_be_written_say_where_and_leave_no_partial_file(
-    tiny: weights.LocalModelSpec,
+    carried: weights.LocalModelSpec,
 ) -> None:
+    tiny = carried
     models = weights.models_dir()
     # The join's temporary file cannot be created (a folder sits at its name), as on a
     # full or read-only disk.
@@ -99,8 +87,9 @@ def test_weights_that_cannot_be_written_say_where_and_leave_no_partial_file(
 
 
 def test_joined_weights_are_used_without_writing_anything(
-    tiny: weights.LocalModelSpec,
+    carried: weights.LocalModelSpec,
 ) -> None:
+    tiny = carried
     joined = weights.resolve_weights("local-small")
     assert joined.read_bytes() == BYTES
     assert weights.checked(joined, tiny)  # its check is kept: the next run hashes nothing

@@ -2,33 +2,13 @@
 
 from __future__ import annotations
 
-import dataclasses
-import hashlib
 from pathlib import Path
 
 import pytest
 
 from pytest_pau.errors import LocalModelError
 from pytest_pau.llm.local import weights
-
-BYTES = b"GGUF" + bytes(range(256)) * 4
-
-
-@pytest.fixture
-def tiny(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> weights.LocalModelSpec:
-    """``local-small`` as a 1 KiB file: same lookup and checks, no 491 MB download."""
-    spec = dataclasses.replace(
-        weights.SPECS["local-small"],
-        size=len(BYTES),
-        sha256=hashlib.sha256(BYTES).hexdigest(),
-        carrier_dist="no-such-carrier-part",
-    )
-    monkeypatch.setitem(weights.SPECS, "local-small", spec)
-    monkeypatch.setattr(weights, "_resolved", {})
-    monkeypatch.setattr(weights, "_from_hf_cache", lambda spec: None)
-    monkeypatch.setattr(weights, "_hub_reachable", lambda: False)
-    monkeypatch.setenv("PAU_USER_CACHE", str(tmp_path / "user-cache"))
-    return spec
+from tests.firstrun.conftest import BYTES
 
 
 def test_your_own_copy_by_file_or_folder_is_used_after_the_check(
