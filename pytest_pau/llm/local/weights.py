@@ -132,7 +132,7 @@ def verify(path: Path, spec: LocalModelSpec) -> Path:
     if checked(path, spec):
         return path
     marker = _marker_path(path)
-    stamp = {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns, "sha256": spec.sha256}
+    stamp = _stamp(path, spec)  # before the hash: a change while hashing fails the next check
     actual = sha256_file(path)
     if actual != spec.sha256:
         raise LocalModelError(
@@ -154,11 +154,15 @@ def checked(path: Path, spec: LocalModelSpec) -> bool:
     """Whether ``path`` was hashed to ``spec``'s SHA-256 and has not changed since (its
     marker's size and mtime still hold); reads no byte of the file itself."""
     try:
-        stat = path.stat()
-        stamp = {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns, "sha256": spec.sha256}
-        return bool(json.loads(_marker_path(path).read_text()) == stamp)
+        return bool(json.loads(_marker_path(path).read_text()) == _stamp(path, spec))
     except (OSError, ValueError):
         return False
+
+
+def _stamp(path: Path, spec: LocalModelSpec) -> dict[str, object]:
+    """What a check's marker records: the file's size and mtime, and the digest it had."""
+    stat = path.stat()
+    return {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns, "sha256": spec.sha256}
 
 
 @dataclass(frozen=True)
@@ -284,7 +288,7 @@ def _assemble(spec: LocalModelSpec, parts: list[Path]) -> Path:
     from filelock import FileLock
 
     target = models_dir() / spec.filename
-    if target.is_file() and target.stat().st_size == spec.size:
+    if target.is_file() and _serves(target, spec):
         return verify(target, spec)  # joined before (renamed into place whole): no lock
     try:
         with FileLock(str(target) + ".lock", timeout=600):
@@ -298,7 +302,7 @@ def _assemble(spec: LocalModelSpec, parts: list[Path]) -> Path:
 
 def _join(spec: LocalModelSpec, parts: list[Path], target: Path) -> Path:
     """Concatenate ``parts`` into ``target`` (under its lock), hashing as it copies."""
-    if target.is_file() and target.stat().st_size == spec.size:
+    if target.is_file() and _serves(target, spec):
         return verify(target, spec)  # another process joined it while this one waited
     tmp = target.with_suffix(f".{os.getpid()}.partial")
     digest = hashlib.sha256()
