@@ -93,12 +93,12 @@ def _sandbox() -> list[str]:
 
     origin = build.component_origin()
     if origin is None:
-        where = "not built yet: a first run builds it (componentize-py, about 10 s)"
+        where = f"not built yet: a first run builds it ({build.BUILD_TAKES})"
     else:
         where = f"{origin[0]} ({origin[1]})"
     compiled = build.compiled_path(CONFIG_TAG)
     cpu = (
-        "yes" if compiled.is_file() else "not yet (a first run compiles it, about 15 s on 2 cores)"
+        "yes" if compiled.is_file() else f"not yet (a first run compiles it, {build.COMPILE_TAKES})"
     )
     return [f"{'sandbox':<12} {where}", f"{'':<12} compiled for this CPU: {cpu}"]
 

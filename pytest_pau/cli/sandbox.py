@@ -89,8 +89,8 @@ def run(args: argparse.Namespace) -> int:
     if not build.compiled_path(CONFIG_TAG).is_file():
         # Timing a call now would time the compile: say so instead, and leave it to a run.
         print(
-            "compiled:      not yet for this CPU: a first run compiles it (about 15 s on 2 "
-            "cores), or `pau sandbox build` now"
+            f"compiled:      not yet for this CPU: a first run compiles it ({build.COMPILE_TAKES}), "
+            "or `pau sandbox build` now"
         )
         return 0
     started = time.perf_counter()
